@@ -1,0 +1,115 @@
+#include "libs/sexpr/printer.h"
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+
+namespace tessel {
+namespace {
+
+void AppendFlat(const Sexpr& form, std::string& out) {
+  if (form.is_atom()) {
+    out += AtomText(form);
+    return;
+  }
+  out.push_back('(');
+  for (size_t i = 0; i < form.size(); ++i) {
+    if (i > 0) out.push_back(' ');
+    AppendFlat(form[i], out);
+  }
+  out.push_back(')');
+}
+
+// How many operands after the head stay on the head's line when a form is
+// broken over several lines. Forms not listed keep their leading atoms.
+int HeaderOperands(const Sexpr& form) {
+  static const auto* kHeaders = new absl::flat_hash_map<absl::string_view, int>{
+      {"proc", 2},   {"instr", 2}, {"func", 3},  {"for", 3},
+      {"if", 1},     {"then", 0},  {"else", 0},  {"lam", 0},
+      {"build", 1},  {"ifold", 2}, {"assign", 1}, {"reduce", 1},
+      {"let", 1},    {"call", 1},  {"memory", 1}, {"config", 1},
+      {"access", 0}, {"compute", 1},
+  };
+  auto it = kHeaders->find(form.head());
+  if (it != kHeaders->end()) return it->second;
+  int leading_atoms = 0;
+  for (size_t i = 1; i < form.size() && form[i].is_atom(); ++i) {
+    ++leading_atoms;
+  }
+  return leading_atoms;
+}
+
+void AppendBroken(const Sexpr& form, int indent, std::string& out);
+
+void Append(const Sexpr& form, int indent, std::string& out) {
+  std::string flat;
+  AppendFlat(form, flat);
+  // `indent` is the column at which `form` starts.
+  if (form.is_atom() || indent + static_cast<int>(flat.size()) <= kPrintWidth) {
+    out += flat;
+    return;
+  }
+  AppendBroken(form, indent, out);
+}
+
+int CurrentColumn(const std::string& out) {
+  size_t newline = out.rfind('\n');
+  return static_cast<int>(newline == std::string::npos
+                              ? out.size()
+                              : out.size() - newline - 1);
+}
+
+void AppendBroken(const Sexpr& form, int indent, std::string& out) {
+  out.push_back('(');
+  if (form.size() == 0) {
+    out.push_back(')');
+    return;
+  }
+  // A list without a head symbol (a parameter list, say) puts each item on
+  // its own line, aligned just inside the parenthesis.
+  if (form.head().empty()) {
+    for (size_t i = 0; i < form.size(); ++i) {
+      if (i > 0) out += "\n" + std::string(indent + 1, ' ');
+      Append(form[i], indent + 1, out);
+    }
+    out.push_back(')');
+    return;
+  }
+  out += form[0].text();
+  size_t header_end =
+      std::min(form.size(), static_cast<size_t>(1 + HeaderOperands(form)));
+  for (size_t i = 1; i < header_end; ++i) {
+    out.push_back(' ');
+    Append(form[i], CurrentColumn(out), out);
+  }
+  for (size_t i = header_end; i < form.size(); ++i) {
+    out += "\n" + std::string(indent + 2, ' ');
+    Append(form[i], indent + 2, out);
+  }
+  out.push_back(')');
+}
+
+}  // namespace
+
+std::string PrintFlat(const Sexpr& form) {
+  std::string out;
+  AppendFlat(form, out);
+  return out;
+}
+
+std::string PrintSexpr(const Sexpr& form, int indent) {
+  std::string out;
+  Append(form, indent, out);
+  return out;
+}
+
+std::string PrintForms(const std::vector<Sexpr>& forms) {
+  std::string out;
+  for (size_t i = 0; i < forms.size(); ++i) {
+    if (i > 0) out += "\n";
+    Append(forms[i], 0, out);
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace tessel
