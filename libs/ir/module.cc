@@ -1,6 +1,8 @@
 #include "libs/ir/module.h"
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "libs/sexpr/printer.h"
 #include "libs/sexpr/reader.h"
 
@@ -341,6 +343,64 @@ const Memory* Module::FindMemory(absl::string_view name) const {
 }
 const Config* Module::FindConfig(absl::string_view name) const {
   return Lookup(config_index_, configs_, name);
+}
+
+namespace {
+
+void CollectCallees(const Sexpr& node,
+                    absl::flat_hash_set<std::string>& callees) {
+  if (!node.is_list()) return;
+  if (node.is_form("call") && node.size() >= 2 && node[1].is_symbol()) {
+    callees.insert(node[1].text());
+  }
+  for (const Sexpr& item : node.items()) CollectCallees(item, callees);
+}
+
+}  // namespace
+
+absl::StatusOr<Entry> FindEntry(const Module& module,
+                                absl::string_view requested) {
+  Location where{module.source(), 0, 0};
+  Entry entry;
+  if (!requested.empty()) {
+    std::string name(requested);
+    if (name[0] != '@') name.insert(0, "@");
+    entry.procedure = module.FindProcedure(name);
+    entry.function = module.FindFunction(name);
+    if (entry.procedure != nullptr && entry.procedure->is_instr) {
+      return ErrorAt(where, absl::StrCat("'", name,
+                                         "' is an instr, not an entry"));
+    }
+    if (entry.procedure == nullptr && entry.function == nullptr) {
+      return ErrorAt(where, absl::StrCat("no proc or func named '", name,
+                                         "'"));
+    }
+    return entry;
+  }
+  absl::flat_hash_set<std::string> callees;
+  for (const Procedure& proc : module.procedures()) {
+    CollectCallees(*proc.form, callees);
+  }
+  std::vector<std::string> candidates;
+  for (const Procedure& proc : module.procedures()) {
+    if (proc.is_instr || callees.contains(proc.name)) continue;
+    entry.procedure = &proc;
+    candidates.push_back(proc.name);
+  }
+  for (const Function& func : module.functions()) {
+    entry.function = &func;
+    candidates.push_back(func.name);
+  }
+  if (candidates.size() != 1) {
+    return ErrorAt(
+        where, candidates.empty()
+                   ? std::string("the module has no proc or func to run")
+                   : absl::StrCat("the module has several entries (",
+                                  absl::StrJoin(candidates, ", "),
+                                  "); choose one with --entry"));
+  }
+  if (entry.function != nullptr) entry.procedure = nullptr;
+  return entry;
 }
 
 absl::StatusOr<Module> ReadModule(const SourceRef& source) {

@@ -132,6 +132,21 @@ class Module {
   absl::flat_hash_map<std::string, size_t> config_index_;
 };
 
+// The procedure or function a tool runs or wraps: the one named `requested`
+// (with or without its '@') or, when `requested` is empty, the only `proc` or
+// `func` that no procedure of the module calls. Instructions are never
+// entries. Exactly one of the two pointers is set.
+struct Entry {
+  const Procedure* procedure = nullptr;
+  const Function* function = nullptr;
+
+  const std::string& name() const {
+    return procedure != nullptr ? procedure->name : function->name;
+  }
+};
+absl::StatusOr<Entry> FindEntry(const Module& module,
+                                absl::string_view requested);
+
 // Reads and builds a module from source text.
 absl::StatusOr<Module> ReadModule(const SourceRef& source);
 

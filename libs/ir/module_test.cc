@@ -70,5 +70,23 @@ TEST(ModuleTest, ReportsStructuralErrors) {
   EXPECT_FALSE(Read("").ok());
 }
 
+TEST(ModuleTest, FindsTheEntry) {
+  auto module = Read(
+      "(instr @i ((out x f32)) (c \"\") (assign x 0.0))\n"
+      "(proc @helper ((out x f32)) (call @i x))\n"
+      "(proc @main ((out x f32)) (call @helper x))");
+  ASSERT_TRUE(module.ok()) << module.status();
+  auto entry = FindEntry(*module, "");
+  ASSERT_TRUE(entry.ok()) << entry.status();
+  EXPECT_EQ(entry->name(), "@main");
+  EXPECT_EQ(FindEntry(*module, "helper")->name(), "@helper");
+  EXPECT_FALSE(FindEntry(*module, "i").ok());
+  EXPECT_FALSE(FindEntry(*module, "nope").ok());
+  auto two = Read("(proc @a ()) (proc @b ())");
+  ASSERT_TRUE(two.ok());
+  EXPECT_NE(FindEntry(*two, "").status().message().find("several entries"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace tessel

@@ -1,0 +1,209 @@
+#include "libs/cli/command_line.h"
+
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "absl/strings/str_cat.h"
+
+namespace tessel {
+
+CommandLine::CommandLine(std::string tool, std::string usage,
+                         std::string summary)
+    : tool_(std::move(tool)),
+      usage_(std::move(usage)),
+      summary_(std::move(summary)) {}
+
+void CommandLine::AddFlag(FlagSpec spec) { specs_.push_back(std::move(spec)); }
+
+const FlagSpec* CommandLine::FindLong(absl::string_view name) const {
+  for (const FlagSpec& spec : specs_) {
+    if (spec.name == name) return &spec;
+  }
+  return nullptr;
+}
+
+const FlagSpec* CommandLine::FindShort(char name) const {
+  for (const FlagSpec& spec : specs_) {
+    if (spec.short_name == name) return &spec;
+  }
+  return nullptr;
+}
+
+absl::Status CommandLine::Record(const FlagSpec& spec, std::string value) {
+  std::vector<std::string>& values = values_[spec.name];
+  if (!spec.repeated && !values.empty()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("flag --", spec.name, " is given more than once"));
+  }
+  values.push_back(std::move(value));
+  return absl::OkStatus();
+}
+
+absl::Status CommandLine::Parse(int argc, char** argv) {
+  bool flags_done = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (flags_done || arg == "-" || arg.size() < 2 || arg[0] != '-') {
+      positional_.push_back(arg);
+      continue;
+    }
+    if (arg == "--") {
+      flags_done = true;
+      continue;
+    }
+    if (arg == "--help" || arg == "-h") {
+      help_ = true;
+      continue;
+    }
+    const FlagSpec* spec = nullptr;
+    std::string value;
+    bool has_value = false;
+    if (arg[1] == '-') {
+      std::string name = arg.substr(2);
+      size_t equals = name.find('=');
+      if (equals != std::string::npos) {
+        value = name.substr(equals + 1);
+        name = name.substr(0, equals);
+        has_value = true;
+      }
+      spec = FindLong(name);
+      if (spec == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("unknown flag '--", name, "'"));
+      }
+    } else {
+      spec = FindShort(arg[1]);
+      if (spec == nullptr) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("unknown flag '", arg.substr(0, 2), "'"));
+      }
+      if (arg.size() > 2) {
+        value = arg.substr(2);
+        has_value = true;
+      }
+    }
+    if (spec->value_name.empty()) {
+      if (has_value) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("flag --", spec->name, " takes no value"));
+      }
+      if (auto status = Record(*spec, "true"); !status.ok()) return status;
+      continue;
+    }
+    if (!has_value) {
+      if (i + 1 >= argc) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "flag --", spec->name, " needs a value (", spec->value_name, ")"));
+      }
+      value = argv[++i];
+    }
+    if (auto status = Record(*spec, std::move(value)); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+std::string CommandLine::HelpText() const {
+  std::string text =
+      absl::StrCat("usage: ", tool_, " ", usage_, "\n\n", summary_, "\n");
+  if (!specs_.empty()) text += "\nflags:\n";
+  for (const FlagSpec& spec : specs_) {
+    std::string left = spec.short_name != 0
+                           ? absl::StrCat("-", std::string(1, spec.short_name),
+                                          ", --", spec.name)
+                           : absl::StrCat("--", spec.name);
+    if (!spec.value_name.empty()) absl::StrAppend(&left, " ", spec.value_name);
+    if (left.size() < 24) left.resize(24, ' ');
+    absl::StrAppend(&text, "  ", left, " ", spec.help, "\n");
+  }
+  absl::StrAppend(&text, "  --help                   print this help\n");
+  if (!epilogue_.empty()) absl::StrAppend(&text, "\n", epilogue_, "\n");
+  return text;
+}
+
+bool CommandLine::Has(absl::string_view name) const {
+  return values_.find(name) != values_.end();
+}
+
+std::string CommandLine::Get(absl::string_view name,
+                             const std::string& fallback) const {
+  auto it = values_.find(name);
+  return it == values_.end() ? fallback : it->second.back();
+}
+
+const std::vector<std::string>& CommandLine::GetAll(
+    absl::string_view name) const {
+  static const auto* kNone = new std::vector<std::string>();
+  auto it = values_.find(name);
+  return it == values_.end() ? *kNone : it->second;
+}
+
+absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
+    const std::vector<std::string>& definitions) {
+  std::map<std::string, int64_t> values;
+  for (const std::string& definition : definitions) {
+    size_t equals = definition.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "expected -D NAME=VALUE, found '", definition, "'"));
+    }
+    std::string name = definition.substr(0, equals);
+    std::string text = definition.substr(equals + 1);
+    int64_t value = 0;
+    auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || result.ec != std::errc() ||
+        result.ptr != text.data() + text.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "-D ", name, ": '", text, "' is not an integer"));
+    }
+    if (!values.emplace(name, value).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("-D ", name, " is given more than once"));
+    }
+  }
+  return values;
+}
+
+absl::Status WriteOutput(const std::string& path, absl::string_view text) {
+  if (path.empty() || path == "-") {
+    std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
+    std::cout.flush();
+    if (!std::cout) return absl::DataLossError("error: cannot write stdout");
+    return absl::OkStatus();
+  }
+  std::ofstream out(path, std::ios::binary);
+  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  if (!out) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(path, ": error: cannot write file"));
+  }
+  return absl::OkStatus();
+}
+
+int RunTool(CommandLine& command_line, int argc, char** argv,
+            const std::function<absl::Status(const CommandLine&)>& body) {
+  if (auto status = command_line.Parse(argc, argv); !status.ok()) {
+    std::cerr << command_line.tool() << ": error: " << status.message()
+              << "\n(run '" << command_line.tool()
+              << " --help' for usage)\n";
+    return 2;
+  }
+  if (command_line.help_requested()) {
+    std::cout << command_line.HelpText();
+    return 0;
+  }
+  absl::Status status = body(command_line);
+  if (status.ok()) return 0;
+  std::string message(status.message());
+  // Located diagnostics already say "error:"; others get the tool's name.
+  if (message.find("error: ") == std::string::npos) {
+    message = absl::StrCat(command_line.tool(), ": error: ", message);
+  }
+  std::cerr << message << "\n";
+  return 1;
+}
+
+}  // namespace tessel

@@ -1,0 +1,82 @@
+// Command-line handling shared by every Tessel tool: long flags
+// (`--emit=loops`, `--emit loops`), one-letter flags (`-o FILE`,
+// `-D NAME=VALUE`, `-DNAME=VALUE`), positional arguments, `--help`, and the
+// conventions for reading input and writing output.
+#ifndef TESSEL_LIBS_CLI_COMMAND_LINE_H_
+#define TESSEL_LIBS_CLI_COMMAND_LINE_H_
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace tessel {
+
+struct FlagSpec {
+  std::string name;        // long name without dashes, e.g. "emit"
+  char short_name = 0;     // e.g. 'o'; 0 for none
+  std::string value_name;  // e.g. "FILE"; empty for a boolean flag
+  bool repeated = false;   // may be given several times
+  std::string help;
+};
+
+class CommandLine {
+ public:
+  // `usage` is the synopsis after the tool name, e.g. "FILE [-o OUT]".
+  CommandLine(std::string tool, std::string usage, std::string summary);
+
+  void AddFlag(FlagSpec spec);
+  // Text printed under the flags by --help (examples, notes).
+  void set_epilogue(std::string text) { epilogue_ = std::move(text); }
+
+  // Parses argv. Unknown flags, missing values and repeated single flags are
+  // errors. `--` ends flag parsing.
+  absl::Status Parse(int argc, char** argv);
+
+  bool help_requested() const { return help_; }
+  std::string HelpText() const;
+
+  bool Has(absl::string_view name) const;
+  // The value of a flag given once, or `fallback`.
+  std::string Get(absl::string_view name,
+                  const std::string& fallback = "") const;
+  const std::vector<std::string>& GetAll(absl::string_view name) const;
+  const std::vector<std::string>& positional() const { return positional_; }
+  const std::string& tool() const { return tool_; }
+
+ private:
+  const FlagSpec* FindLong(absl::string_view name) const;
+  const FlagSpec* FindShort(char name) const;
+  absl::Status Record(const FlagSpec& spec, std::string value);
+
+  std::string tool_;
+  std::string usage_;
+  std::string summary_;
+  std::string epilogue_;
+  std::vector<FlagSpec> specs_;
+  std::map<std::string, std::vector<std::string>, std::less<>> values_;
+  std::vector<std::string> positional_;
+  bool help_ = false;
+};
+
+// Parses `NAME=VALUE` definitions (from -D) into a map; a malformed one, a
+// non-integer value or a name given twice is an error.
+absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
+    const std::vector<std::string>& definitions);
+
+// Writes `text` to `path`, or to stdout when `path` is empty or "-".
+absl::Status WriteOutput(const std::string& path, absl::string_view text);
+
+// The body of a tool's main(): parses the command line, prints --help, runs
+// `body` and turns an error into its diagnostic on stderr and exit status 1.
+// Usage errors exit with status 2.
+int RunTool(CommandLine& command_line, int argc, char** argv,
+            const std::function<absl::Status(const CommandLine&)>& body);
+
+}  // namespace tessel
+
+#endif  // TESSEL_LIBS_CLI_COMMAND_LINE_H_

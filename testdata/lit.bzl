@@ -1,0 +1,21 @@
+"""A golden-test suite: lit with FileCheck over one folder of testdata/."""
+
+def lit_test(name, folder, tools, data = []):
+    """Runs every test under testdata/FOLDER with TOOLS on PATH.
+
+    Args:
+      name: the test target.
+      folder: the folder under testdata/ holding the tests.
+      tools: tool binaries the RUN lines call by name.
+      data: further files the tests read (shared kernels, targets).
+    """
+    native.sh_test(
+        name = name,
+        size = "medium",
+        srcs = ["run_lit.sh"],
+        args = [folder] + ["$(location %s)" % tool for tool in tools],
+        data = tools + data + native.glob([folder + "/**"]) + [
+            "lit.cfg.py",
+            "//testdata/kernels",
+        ],
+    )

@@ -1,0 +1,19 @@
+# lit configuration for Tessel's golden tests (see testdata/README.md).
+import os
+
+import lit.formats
+
+config.name = "Tessel"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".tir", ".tk", ".test"]
+# Inputs/ folders hold files that tests read but that are not tests.
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+# Bazel's runfiles are read-only: outputs (%t) go to the test's scratch space.
+config.test_exec_root = os.environ.get("TEST_TMPDIR", "/tmp/tessel-lit")
+
+# The tools under test come first on PATH, then FileCheck and not.
+config.environment["PATH"] = os.pathsep.join(
+    [os.environ["TESSEL_TOOL_DIR"], "/usr/lib/llvm-14/bin", "/usr/bin", "/bin"])
+config.substitutions.append(("%kernels", os.path.join(config.test_source_root, "kernels")))
+config.substitutions.append(("%targets", os.environ.get("TESSEL_TARGETS_DIR", "")))
