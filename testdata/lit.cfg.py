@@ -16,4 +16,5 @@ config.test_exec_root = os.environ.get("TEST_TMPDIR", "/tmp/tessel-lit")
 config.environment["PATH"] = os.pathsep.join(
     [os.environ["TESSEL_TOOL_DIR"], "/usr/lib/llvm-14/bin", "/usr/bin", "/bin"])
 config.substitutions.append(("%kernels", os.path.join(config.test_source_root, "kernels")))
+config.substitutions.append(("%scripts", os.path.join(os.path.dirname(config.test_source_root), "scripts")))
 config.substitutions.append(("%targets", os.environ.get("TESSEL_TARGETS_DIR", "")))
