@@ -6,17 +6,24 @@
 #ifndef TESSEL_LIBS_POLY_POLY_H_
 #define TESSEL_LIBS_POLY_POLY_H_
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 struct isl_ctx;
+struct isl_set;
 
 namespace tessel::poly {
 
-// Owns an isl context. Not thread-safe; one per thread.
+// Owns an isl context. Not thread-safe; one per thread. Every query is given
+// a budget of isl operations so that pathological constraints end in a
+// ResourceExhausted error instead of a hang. A context remembers the sets it
+// parsed last: callers such as the verifier ask many questions about one
+// domain, and parsing is a large part of each.
 class Context {
  public:
   Context();
@@ -26,12 +33,22 @@ class Context {
 
   isl_ctx* get() const { return ctx_; }
 
+  // The set `text` denotes, as a new reference the caller frees; null after
+  // an isl error (see isl_ctx_last_error).
+  isl_set* ReadSet(absl::string_view text);
+
  private:
+  struct ParsedSets;
+
   isl_ctx* ctx_;
+  std::unique_ptr<ParsedSets> parsed_;
 };
 
 // A point of a domain, as "i = 63, j = 0" (parameters first when symbolic,
-// e.g. "N = 1, i = 0").
+// e.g. "N = 1, i = 0"). Counterexamples are the lexicographically smallest
+// offending points, parameters first (the smallest problem size, then the
+// earliest iteration), or any offending point when the set is unbounded
+// below.
 using Counterexample = std::string;
 
 // Is every image of `domain` under `access` inside `bounds`? Returns a domain
@@ -42,9 +59,22 @@ absl::StatusOr<std::optional<Counterexample>> FindOutOfBounds(
     Context& ctx, absl::string_view domain, absl::string_view access,
     absl::string_view bounds);
 
+// FindOutOfBounds with where the offending point lands: `image` holds the
+// coordinates of its image under `access` (one decimal string per output
+// dimension), so that callers can say which value went out of range.
+struct OutOfBounds {
+  Counterexample point;
+  std::vector<std::string> image;
+};
+absl::StatusOr<std::optional<OutOfBounds>> FindOutOfBoundsImage(
+    Context& ctx, absl::string_view domain, absl::string_view access,
+    absl::string_view bounds);
+
 // Does `access` restricted to `domain` map two distinct points to the same
 // element? Returns one of the two points (formatted as above) and the other
 // after " and ", or nullopt when the access is injective on the domain.
+// Parameters are written once, with the first point ("N = 2, i = 0 and
+// i = 1").
 absl::StatusOr<std::optional<Counterexample>> FindCollision(
     Context& ctx, absl::string_view domain, absl::string_view access);
 
