@@ -24,6 +24,7 @@ class Kernel:
         self.scalars = {}  # name -> elem
         self.defined = []  # (name, elem, dims) of earlier statements
         self.statements = []
+        self.read_types = set()  # element types the current statement reads
 
     def index(self, variables, extents):
         """A non-negative affine index and the largest value it reaches."""
@@ -44,6 +45,7 @@ class Kernel:
         rng = self.rng
         if self.defined and rng.random() < 0.3:
             name, elem, dims = rng.choice(self.defined)
+            self.read_types.add(elem)
             if dims:
                 # Read an earlier tensor through indices that stay in range.
                 indices = []
@@ -56,6 +58,7 @@ class Kernel:
         if rng.random() < 0.15:
             name = f"s{len(self.scalars)}"
             self.scalars[name] = rng.choice(TYPES[:3])
+            self.read_types.add(self.scalars[name])
             return name
         name = f"x{len(self.inputs)}"
         rank = rng.choice([1, 1, 2, 2, 3])
@@ -65,13 +68,14 @@ class Kernel:
             indices.append(text)
             dims.append(top + 1)
         self.inputs[name] = [rng.choice(TYPES), dims]
+        self.read_types.add(self.inputs[name][0])
         return f"{name}[{', '.join(indices)}]"
 
     def expr(self, variables, extents, depth):
         rng = self.rng
         if depth == 0 or rng.random() < 0.3:
             if rng.random() < 0.1:
-                return rng.choice(["2", "0.5", "3", "1.25"])
+                return rng.choice(["1", "2", "3"])
             return self.read(variables, extents)
         choice = rng.random()
         a = self.expr(variables, extents, depth - 1)
@@ -94,9 +98,13 @@ class Kernel:
         op = rng.choice(["=", "+=", "+=", "max=", "min="])
         keep = list(range(count)) if op == "=" else sorted(
             rng.sample(range(count), rng.randint(0, count)))
+        self.read_types = set()
         value = self.expr(variables, extents, rng.randint(1, 3))
         name = f"y{number}" if last else f"t{number}"
-        elem = rng.choice(TYPES)
+        # A float value converted to an integer type is undefined in C when
+        # out of range: integer results only from integer operands.
+        reads_floats = bool(self.read_types & {"f32", "f64"})
+        elem = rng.choice(TYPES[:2] if reads_floats else TYPES)
         if op != "=" and keep and rng.random() < 0.25:
             # An affine left-hand side: several points may meet in one element.
             text, top = self.index(variables, extents)

@@ -1,0 +1,245 @@
+#include "libs/emitc/c_expr.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+
+namespace tessel::emitc {
+namespace {
+
+Prec BinaryPrec(absl::string_view op) {
+  if (op == "||") return Prec::kLogicalOr;
+  if (op == "&&") return Prec::kLogicalAnd;
+  if (op == "==" || op == "!=") return Prec::kEquality;
+  if (op == "<" || op == "<=" || op == ">" || op == ">=") {
+    return Prec::kRelational;
+  }
+  if (op == "+" || op == "-") return Prec::kAdditive;
+  return Prec::kMultiplicative;
+}
+
+bool IsComparison(Prec prec) {
+  return prec == Prec::kEquality || prec == Prec::kRelational;
+}
+
+// Parentheses C's grammar does not need but GCC's -Wparentheses (part of
+// -Wall) asks for: `a < b == c`, `!a == b` and `a && b || c`.
+bool WantsParentheses(Prec op, const CExpr& operand) {
+  if (IsComparison(op)) {
+    return IsComparison(operand.prec) || operand.is_logical_not;
+  }
+  return op == Prec::kLogicalOr && operand.prec == Prec::kLogicalAnd;
+}
+
+std::string OperandText(Prec op, const CExpr& operand, Prec context) {
+  if (WantsParentheses(op, operand))
+    return absl::StrCat("(", operand.text, ")");
+  return TextAt(operand, context);
+}
+
+Prec Tighter(Prec prec) {
+  return static_cast<Prec>(static_cast<int>(prec) + 1);
+}
+
+// The shortest decimal that reads back as `value`, always recognisable as a
+// floating constant by C (a '.' or an exponent).
+template <typename T>
+std::string ShortestDecimal(T value) {
+  char buffer[64];
+  auto result = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  std::string text(buffer, result.ptr);
+  if (text.find_first_of(".e") == std::string::npos) text += ".0";
+  return text;
+}
+
+CExpr Signed(std::string text) {
+  CExpr expr;
+  expr.prec = text[0] == '-' ? Prec::kUnary : Prec::kPostfix;
+  expr.text = std::move(text);
+  return expr;
+}
+
+// `left OP right`, with the right operand parenthesised when it binds
+// looser than `right_context`.
+CExpr Combine(absl::string_view op, const CExpr& left, const CExpr& right,
+              Prec right_context) {
+  Prec prec = BinaryPrec(op);
+  CExpr expr;
+  expr.prec = prec;
+  expr.text = absl::StrCat(OperandText(prec, left, prec), " ", op, " ",
+                           OperandText(prec, right, right_context));
+  expr.uses = left.uses;
+  expr.uses.Merge(right.uses);
+  if (op == "*" && (left.constant || right.constant)) {
+    expr.factor = left.constant ? *left.constant : *right.constant;
+    expr.scaled = std::make_shared<const CExpr>(left.constant ? right : left);
+  }
+  return expr;
+}
+
+}  // namespace
+
+CExpr Primary(std::string text) {
+  CExpr expr;
+  expr.text = std::move(text);
+  return expr;
+}
+
+CExpr IntLiteral(int64_t value) {
+  CExpr expr;
+  if (value == std::numeric_limits<int64_t>::min()) {
+    // `-9223372036854775808` negates a literal too large for int64_t.
+    expr = Primary("(-9223372036854775807 - 1)");
+  } else {
+    expr = Signed(absl::StrCat(value));
+  }
+  expr.constant = value;
+  return expr;
+}
+
+CExpr FloatLiteral(double value, ElemType type) {
+  bool single = type == ElemType::kF32;
+  double rounded =
+      single ? static_cast<double>(static_cast<float>(value)) : value;
+  if (std::isnan(rounded)) return Primary("NAN");
+  if (std::isinf(rounded))
+    return Signed(rounded < 0 ? "-INFINITY" : "INFINITY");
+  if (single) {
+    return Signed(ShortestDecimal(static_cast<float>(value)) + "f");
+  }
+  return Signed(ShortestDecimal(value));
+}
+
+CExpr Binary(absl::string_view op, const CExpr& left, const CExpr& right) {
+  // Left-associative: the right operand must bind tighter, so that
+  // (- a (- b c)) keeps its parentheses.
+  return Combine(op, left, right, Tighter(BinaryPrec(op)));
+}
+
+CExpr Unary(absl::string_view op, const CExpr& operand) {
+  std::string inner = TextAt(operand, Prec::kUnary);
+  // `- -x` must not become `--x`.
+  if (op == "-" && inner[0] == '-') {
+    inner = absl::StrCat("(", inner, ")");
+  }
+  CExpr expr;
+  expr.prec = Prec::kUnary;
+  expr.text = absl::StrCat(op, inner);
+  expr.is_logical_not = op == "!";
+  expr.uses = operand.uses;
+  return expr;
+}
+
+CExpr Cast(absl::string_view type, const CExpr& operand) {
+  CExpr expr;
+  expr.prec = Prec::kUnary;
+  expr.text = absl::StrCat("(", type, ")", TextAt(operand, Prec::kUnary));
+  expr.uses = operand.uses;
+  return expr;
+}
+
+CExpr Conditional(const CExpr& condition, const CExpr& then_value,
+                  const CExpr& else_value) {
+  CExpr expr;
+  expr.prec = Prec::kConditional;
+  expr.text = absl::StrCat(TextAt(condition, Prec::kLogicalOr), " ? ",
+                           TextAt(then_value, Prec::kLogicalOr), " : ",
+                           TextAt(else_value, Prec::kConditional));
+  expr.uses = condition.uses;
+  expr.uses.Merge(then_value.uses);
+  expr.uses.Merge(else_value.uses);
+  return expr;
+}
+
+CExpr Subscript(const CExpr& base, const CExpr& index) {
+  CExpr expr =
+      Primary(absl::StrCat(TextAt(base, Prec::kPostfix), "[", index.text, "]"));
+  expr.uses = base.uses;
+  expr.uses.Merge(index.uses);
+  return expr;
+}
+
+CExpr Member(const CExpr& base, absl::string_view member) {
+  CExpr expr = Primary(absl::StrCat(TextAt(base, Prec::kPostfix), ".", member));
+  expr.uses = base.uses;
+  return expr;
+}
+
+CExpr MemberElement(const CExpr& base, absl::string_view member, int index) {
+  CExpr expr = Primary(
+      absl::StrCat(TextAt(base, Prec::kPostfix), ".", member, "[", index, "]"));
+  expr.uses = base.uses;
+  return expr;
+}
+
+CExpr Call(absl::string_view function, const std::vector<CExpr>& arguments) {
+  CExpr expr = Primary(absl::StrCat(function, "("));
+  for (size_t i = 0; i < arguments.size(); ++i) {
+    absl::StrAppend(&expr.text, i == 0 ? "" : ", ", arguments[i].text);
+    expr.uses.Merge(arguments[i].uses);
+  }
+  expr.text += ")";
+  return expr;
+}
+
+CExpr WindowLiteral(const WindowType& type, const CExpr& data,
+                    const std::vector<CExpr>& strides) {
+  CExpr expr = Primary(
+      absl::StrCat("(", WindowTypeName(type), "){ ", data.text, ", { "));
+  expr.uses = data.uses;
+  for (size_t i = 0; i < strides.size(); ++i) {
+    absl::StrAppend(&expr.text, i == 0 ? "" : ", ", strides[i].text);
+    expr.uses.Merge(strides[i].uses);
+  }
+  expr.text += " } }";
+  expr.uses.needs.windows.insert(type);
+  return expr;
+}
+
+CExpr Add(const CExpr& left, const CExpr& right) {
+  if (left.constant && right.constant) {
+    int64_t sum;
+    if (!__builtin_add_overflow(*left.constant, *right.constant, &sum)) {
+      return IntLiteral(sum);
+    }
+  }
+  if (left.constant == 0) return right;
+  if (right.constant == 0) return left;
+  if (right.constant && *right.constant < 0 &&
+      *right.constant != std::numeric_limits<int64_t>::min()) {
+    return Binary("-", left, IntLiteral(-*right.constant));
+  }
+  // Integer addition is associative: i * 16 + (2 * j + dj) needs no
+  // parentheses.
+  return Combine("+", left, right, Prec::kAdditive);
+}
+
+CExpr Multiply(const CExpr& left, const CExpr& right) {
+  if (left.constant && right.constant) {
+    int64_t product;
+    if (!__builtin_mul_overflow(*left.constant, *right.constant, &product)) {
+      return IntLiteral(product);
+    }
+  }
+  if (left.constant == 0 || right.constant == 0) return IntLiteral(0);
+  if (left.constant == 1) return right;
+  if (right.constant == 1) return left;
+  // Fold the literal factors of (c * x) * k and k * (c * x) into x * ck.
+  const CExpr* product = left.scaled ? &left : right.scaled ? &right : nullptr;
+  const CExpr& other = product == &left ? right : left;
+  int64_t factor;
+  if (product != nullptr && other.constant &&
+      !__builtin_mul_overflow(product->factor, *other.constant, &factor)) {
+    return Multiply(*product->scaled, IntLiteral(factor));
+  }
+  return Binary("*", left, right);
+}
+
+std::string TextAt(const CExpr& expr, Prec context) {
+  if (expr.prec < context) return absl::StrCat("(", expr.text, ")");
+  return expr.text;
+}
+
+}  // namespace tessel::emitc

@@ -1,0 +1,108 @@
+#include "libs/emitc/c_expr.h"
+
+#include <cmath>
+#include <limits>
+
+#include "gtest/gtest.h"
+#include "libs/emitc/scope.h"
+
+namespace tessel::emitc {
+namespace {
+
+CExpr A() { return Primary("a"); }
+CExpr B() { return Primary("b"); }
+CExpr C() { return Primary("c"); }
+
+TEST(CExprTest, ParenthesisesOnlyWhereCNeedsIt) {
+  EXPECT_EQ(Binary("*", Binary("+", A(), B()), C()).text, "(a + b) * c");
+  EXPECT_EQ(Binary("+", Binary("*", A(), B()), C()).text, "a * b + c");
+  EXPECT_EQ(Binary("+", A(), Binary("*", B(), C())).text, "a + b * c");
+  // Left-associative operators keep a right operand of equal precedence.
+  EXPECT_EQ(Binary("-", A(), Binary("-", B(), C())).text, "a - (b - c)");
+  EXPECT_EQ(Binary("-", Binary("-", A(), B()), C()).text, "a - b - c");
+  EXPECT_EQ(Binary("/", A(), Binary("*", B(), C())).text, "a / (b * c)");
+}
+
+TEST(CExprTest, AddsTheParenthesesGccWarnsAbout) {
+  EXPECT_EQ(Binary("==", Binary("<", A(), B()), C()).text, "(a < b) == c");
+  EXPECT_EQ(Binary("==", Unary("!", A()), B()).text, "(!a) == b");
+  EXPECT_EQ(Binary("||", Binary("&&", A(), B()), C()).text, "(a && b) || c");
+  EXPECT_EQ(Binary("&&", Binary("||", A(), B()), C()).text, "(a || b) && c");
+}
+
+TEST(CExprTest, UnaryOperatorsAndCasts) {
+  EXPECT_EQ(Unary("-", Binary("+", A(), B())).text, "-(a + b)");
+  EXPECT_EQ(Unary("-", Unary("-", A())).text, "-(-a)");
+  EXPECT_EQ(Unary("-", IntLiteral(-3)).text, "-(-3)");
+  EXPECT_EQ(Binary("-", A(), IntLiteral(-3)).text, "a - -3");
+  EXPECT_EQ(Cast("int8_t", Binary("*", A(), B())).text, "(int8_t)(a * b)");
+  EXPECT_EQ(Binary("*", Unary("*", A()), B()).text, "*a * b");
+  EXPECT_EQ(Binary("/", B(), Unary("*", A())).text, "b / *a");
+}
+
+TEST(CExprTest, Conditionals) {
+  CExpr max = Conditional(Binary("<", A(), B()), B(), A());
+  EXPECT_EQ(max.text, "a < b ? b : a");
+  EXPECT_EQ(Binary("+", max, C()).text, "(a < b ? b : a) + c");
+  EXPECT_EQ(Conditional(C(), max, A()).text, "c ? (a < b ? b : a) : a");
+  EXPECT_EQ(Conditional(C(), A(), max).text, "c ? a : a < b ? b : a");
+}
+
+TEST(CExprTest, FloatLiterals) {
+  EXPECT_EQ(FloatLiteral(0.5, ElemType::kF32).text, "0.5f");
+  EXPECT_EQ(FloatLiteral(2, ElemType::kF32).text, "2.0f");
+  EXPECT_EQ(FloatLiteral(2, ElemType::kF64).text, "2.0");
+  EXPECT_EQ(FloatLiteral(0.1, ElemType::kF64).text, "0.1");
+  // The shortest text that reads back as the float nearest to 0.1.
+  EXPECT_EQ(FloatLiteral(0.1, ElemType::kF32).text, "0.1f");
+  EXPECT_EQ(FloatLiteral(1e-5, ElemType::kF32).text, "1e-05f");
+  EXPECT_EQ(FloatLiteral(-0.0, ElemType::kF32).text, "-0.0f");
+  EXPECT_EQ(FloatLiteral(1e300, ElemType::kF32).text, "INFINITY");
+  EXPECT_EQ(FloatLiteral(1e300, ElemType::kF64).text, "1e+300");
+  double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(FloatLiteral(-inf, ElemType::kF64).text, "-INFINITY");
+  EXPECT_EQ(FloatLiteral(std::nan(""), ElemType::kF32).text, "NAN");
+  EXPECT_EQ(Unary("-", FloatLiteral(-inf, ElemType::kF64)).text,
+            "-(-INFINITY)");
+}
+
+TEST(CExprTest, IntegerLiterals) {
+  EXPECT_EQ(IntLiteral(42).text, "42");
+  EXPECT_EQ(IntLiteral(std::numeric_limits<int64_t>::min()).text,
+            "(-9223372036854775807 - 1)");
+}
+
+TEST(CExprTest, AddressArithmeticFolds) {
+  CExpr i = Primary("i");
+  EXPECT_EQ(Add(IntLiteral(0), i).text, "i");
+  EXPECT_EQ(Add(i, IntLiteral(-2)).text, "i - 2");
+  EXPECT_EQ(Multiply(i, IntLiteral(1)).text, "i");
+  EXPECT_EQ(Multiply(i, IntLiteral(0)).text, "0");
+  EXPECT_EQ(Multiply(IntLiteral(4), IntLiteral(8)).text, "32");
+  EXPECT_EQ(Add(Multiply(i, IntLiteral(16)), Primary("j")).text, "i * 16 + j");
+  // (16 * io) * 32 is io * 512.
+  EXPECT_EQ(
+      Multiply(Binary("*", IntLiteral(16), Primary("io")), IntLiteral(32)).text,
+      "io * 512");
+  EXPECT_EQ(Multiply(Add(i, IntLiteral(1)), Primary("n")).text, "(i + 1) * n");
+  // Integer sums are associative.
+  EXPECT_EQ(Add(i, Binary("+", Primary("j"), Primary("k"))).text, "i + j + k");
+  EXPECT_EQ(Add(i, Binary("-", Primary("j"), Primary("k"))).text, "i + j - k");
+}
+
+TEST(CExprTest, UsesFollowTheText) {
+  CExpr a = A();
+  Binding binding;
+  a.uses.reads.push_back(&binding);
+  EXPECT_EQ(Binary("+", a, B()).uses.reads.size(), 1u);
+  // A product with 0 no longer mentions `a`.
+  EXPECT_TRUE(Multiply(a, IntLiteral(0)).uses.reads.empty());
+  CExpr literal =
+      WindowLiteral(WindowType{ElemType::kF32, 1, false}, a, {IntLiteral(1)});
+  EXPECT_EQ(literal.text, "(struct tsl_win_f32_1){ a, { 1 } }");
+  EXPECT_EQ(literal.uses.reads.size(), 1u);
+  EXPECT_EQ(literal.uses.needs.windows.size(), 1u);
+}
+
+}  // namespace
+}  // namespace tessel::emitc

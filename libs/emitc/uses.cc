@@ -1,0 +1,25 @@
+#include "libs/emitc/uses.h"
+
+#include "absl/strings/str_cat.h"
+
+namespace tessel::emitc {
+
+std::string WindowTypeName(const WindowType& type) {
+  return absl::StrCat("struct tsl_win_", ElemTypeName(type.elem), "_",
+                      type.rank, type.is_const ? "_const" : "");
+}
+
+void Needs::Merge(const Needs& other) {
+  floordiv |= other.floordiv;
+  floormod |= other.floormod;
+  configs.insert(other.configs.begin(), other.configs.end());
+  windows.insert(other.windows.begin(), other.windows.end());
+}
+
+void Uses::Merge(const Uses& other) {
+  reads.insert(reads.end(), other.reads.begin(), other.reads.end());
+  writes.insert(writes.end(), other.writes.begin(), other.writes.end());
+  needs.Merge(other.needs);
+}
+
+}  // namespace tessel::emitc

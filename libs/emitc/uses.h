@@ -1,0 +1,54 @@
+// What a piece of emitted C text refers to. Every C expression carries its
+// uses, which merge as expressions combine and vanish with terms that
+// constant folding drops; a statement commits the uses of its text once the
+// text is part of the output. Text that is dropped (an assert written as a
+// comment, a window that is never used) so declares nothing, and the output
+// has no unused variables, types or helpers for -Wall -Wextra to flag.
+#ifndef TESSEL_LIBS_EMITC_USES_H_
+#define TESSEL_LIBS_EMITC_USES_H_
+
+#include <compare>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "libs/ir/types.h"
+
+namespace tessel::emitc {
+
+// A window struct type: `struct tsl_win_f32_2 { float *data; int64_t
+// strides[2]; }`, or with `const float *data` for windows that are only read.
+struct WindowType {
+  ElemType elem = ElemType::kF32;
+  int rank = 1;
+  bool is_const = false;
+
+  friend auto operator<=>(const WindowType&, const WindowType&) = default;
+};
+
+// "struct tsl_win_f32_2" or "struct tsl_win_f32_2_const".
+std::string WindowTypeName(const WindowType& type);
+
+// File-scope definitions the output needs.
+struct Needs {
+  bool floordiv = false;
+  bool floormod = false;
+  std::set<std::string> configs;  // TIR names, e.g. "@ConfigLoad"
+  std::set<WindowType> windows;
+
+  void Merge(const Needs& other);
+};
+
+struct Binding;  // scope.h
+
+struct Uses {
+  std::vector<Binding*> reads;   // values read, addresses taken or passed
+  std::vector<Binding*> writes;  // locations only stored to
+  Needs needs;
+
+  void Merge(const Uses& other);
+};
+
+}  // namespace tessel::emitc
+
+#endif  // TESSEL_LIBS_EMITC_USES_H_

@@ -1,0 +1,48 @@
+// emit-c: loop-level TIR in, one readable C99 translation unit out.
+#include "libs/cli/command_line.h"
+#include "libs/emitc/emit_c.h"
+
+namespace {
+
+absl::Status Run(const tessel::CommandLine& command_line) {
+  if (command_line.positional().size() != 1) {
+    return absl::InvalidArgumentError(
+        "expected exactly one input file (or '-' for stdin)");
+  }
+  tessel::emitc::EmitOptions options;
+  options.harness = command_line.Has("harness");
+  options.entry = command_line.Get("entry");
+  auto sizes = tessel::ParseDefinitions(command_line.GetAll("define"));
+  if (!sizes.ok()) return sizes.status();
+  options.sizes = *std::move(sizes);
+  auto text = tessel::emitc::EmitCFile(command_line.positional()[0], options);
+  if (!text.ok()) return text.status();
+  return tessel::WriteOutput(command_line.Get("output"), *text);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tessel::CommandLine command_line(
+      "emit-c", "FILE [--harness] [--entry NAME] [-D NAME=VALUE]... [-o OUT]",
+      "Reads a loop-level TIR module (FILE '-' is stdin), verifies it and\n"
+      "writes one C99 translation unit: a function per proc, instr calls\n"
+      "expanded from their C templates. With --harness the unit also gets a\n"
+      "main that reads the entry's inputs from DIR/NAME.npy and writes its\n"
+      "outputs there: ./k --inputs DIR --outputs DIR.");
+  command_line.AddFlag({"harness", 0, "", false,
+                        "add a main that runs the entry on .npy files"});
+  command_line.AddFlag({"entry", 0, "NAME", false,
+                        "the proc the harness runs (default: the only one "
+                        "no proc calls)"});
+  command_line.AddFlag({"define", 'D', "NAME=VALUE", true,
+                        "bind a size parameter of the entry (harness)"});
+  command_line.AddFlag(
+      {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
+  command_line.set_epilogue(
+      "example:\n"
+      "  emit-c matmul.tir -o matmul.c\n"
+      "  emit-c --harness gemv.tir -D n=64 -o k.c && cc -O2 k.c -o k\n"
+      "  ./k --inputs in --outputs out");
+  return tessel::RunTool(command_line, argc, argv, Run);
+}
