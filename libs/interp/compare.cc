@@ -1,0 +1,118 @@
+#include "libs/interp/compare.h"
+
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+
+namespace tessel {
+namespace {
+
+// Enough digits to tell any two values of the type apart.
+std::string ValueText(const HostTensor& tensor, int64_t i) {
+  const double value = tensor.GetDouble(i);
+  switch (tensor.elem) {
+    case ElemType::kF32:
+      return absl::StrFormat("%.9g", value);
+    case ElemType::kF64:
+      return absl::StrFormat("%.17g", value);
+    default:
+      return absl::StrCat(static_cast<int64_t>(value));
+  }
+}
+
+std::string ElementText(absl::string_view name,
+                        const std::vector<int64_t>& shape, int64_t flat) {
+  if (shape.empty()) return std::string(name);
+  std::vector<int64_t> index(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    index[k] = flat % shape[k];
+    flat /= shape[k];
+  }
+  return absl::StrCat(name, "[", absl::StrJoin(index, ", "), "]");
+}
+
+}  // namespace
+
+std::string ShapeText(const std::vector<int64_t>& shape) {
+  if (shape.empty()) return "scalar";
+  return absl::StrJoin(shape, "x");
+}
+
+absl::StatusOr<Comparison> CompareTensors(absl::string_view name,
+                                          const HostTensor& actual,
+                                          const HostTensor& reference,
+                                          const Tolerance& tolerance) {
+  if (actual.elem != reference.elem) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " is ", ElemTypeName(actual.elem),
+                     " but the reference is ", ElemTypeName(reference.elem)));
+  }
+  if (actual.shape != reference.shape) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        name, " has shape ", NumpyShapeText(actual.shape),
+        " but the reference has shape ", NumpyShapeText(reference.shape)));
+  }
+  Comparison result;
+  const bool exact = !IsFloat(actual.elem);
+  bool nan_diff = false;
+  for (int64_t i = 0; i < actual.num_elements(); ++i) {
+    const double a = actual.GetDouble(i);
+    const double b = reference.GetDouble(i);
+    double diff = 0;
+    bool ok = true;
+    if (std::isnan(a) || std::isnan(b)) {
+      ok = std::isnan(a) && std::isnan(b);
+      nan_diff |= !ok;
+    } else if (a != b) {  // equal infinities fall through with diff 0
+      diff = std::fabs(a - b);
+      // An infinity only matches itself (atol + rtol * inf would pass it).
+      ok = !exact && !std::isinf(a) && !std::isinf(b) &&
+           diff <= tolerance.atol + tolerance.rtol * std::fabs(b);
+      result.max_abs_diff = std::max(result.max_abs_diff, diff);
+      const double rel = b == 0 ? INFINITY : diff / std::fabs(b);
+      result.max_rel_diff = std::max(result.max_rel_diff, rel);
+    }
+    if (!ok && result.mismatches++ == 0) result.first_mismatch = i;
+  }
+  if (nan_diff) {
+    result.max_abs_diff = NAN;
+    result.max_rel_diff = NAN;
+  }
+  return result;
+}
+
+std::string ComparisonLine(absl::string_view name, const HostTensor& actual,
+                           const HostTensor& reference,
+                           const Comparison& comparison) {
+  std::string line = absl::StrCat(
+      name, ": max abs diff ", comparison.max_abs_diff, ", max rel diff ",
+      comparison.max_rel_diff, " (", ShapeText(actual.shape), ", ",
+      ElemTypeName(actual.elem), "): ");
+  if (comparison.mismatches == 0) return line + "ok";
+  const int64_t first = comparison.first_mismatch;
+  absl::StrAppend(&line, "mismatch in ", comparison.mismatches, " of ",
+                  actual.num_elements(), " elements, first ",
+                  ElementText(name, actual.shape, first), ": ",
+                  ValueText(actual, first), " vs ",
+                  ValueText(reference, first));
+  return line;
+}
+
+std::string SummaryLine(absl::string_view name, const HostTensor& tensor) {
+  double sum = 0;
+  double max_abs = 0;
+  for (int64_t i = 0; i < tensor.num_elements(); ++i) {
+    const double value = tensor.GetDouble(i);
+    sum += value;
+    // NaN propagates into the maximum so that it shows.
+    max_abs = std::isnan(value) ? value : std::max(max_abs, std::fabs(value));
+  }
+  return absl::StrCat(name, ": ", ElemTypeName(tensor.elem), " ",
+                      ShapeText(tensor.shape), ", sum ",
+                      absl::StrFormat("%.9g", sum), ", max abs ",
+                      absl::StrFormat("%.9g", max_abs));
+}
+
+}  // namespace tessel

@@ -1,0 +1,54 @@
+// Numeric comparison of outputs for `run-sim --compare` and `--expect`, and
+// the one-line summaries run-sim prints otherwise.
+//
+// Floats pass NumPy's allclose rule |a - b| <= atol + rtol * |b|, where b is
+// the reference; NaN equals NaN at the same position and mismatches any
+// number; infinities equal infinities of the same sign. Integers must be
+// equal.
+#ifndef TESSEL_LIBS_INTERP_COMPARE_H_
+#define TESSEL_LIBS_INTERP_COMPARE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "libs/npy/host_tensor.h"
+
+namespace tessel {
+
+struct Tolerance {
+  double rtol = 1e-5;
+  double atol = 1e-6;
+};
+
+struct Comparison {
+  double max_abs_diff = 0;  // NaN when a NaN meets a number
+  double max_rel_diff = 0;  // |a - b| / |b|; infinite where b is 0 and a not
+  int64_t mismatches = 0;
+  int64_t first_mismatch = -1;  // row-major element index
+};
+
+// Compares `actual` with `reference`, which must have the same element type
+// and shape (else an error naming `name`).
+absl::StatusOr<Comparison> CompareTensors(absl::string_view name,
+                                          const HostTensor& actual,
+                                          const HostTensor& reference,
+                                          const Tolerance& tolerance);
+
+// `y: max abs diff 0, max rel diff 0 (2x14x14, f32): ok`, or with
+// `: mismatch in 3 of 392 elements, first y[0, 1, 2]: 1.5 vs 1.25`.
+std::string ComparisonLine(absl::string_view name, const HostTensor& actual,
+                           const HostTensor& reference,
+                           const Comparison& comparison);
+
+// `y: f32 2x14x14, sum 12.5, max abs 3.25`.
+std::string SummaryLine(absl::string_view name, const HostTensor& tensor);
+
+// `2x14x14`, or `scalar` for a 0-d tensor.
+std::string ShapeText(const std::vector<int64_t>& shape);
+
+}  // namespace tessel
+
+#endif  // TESSEL_LIBS_INTERP_COMPARE_H_

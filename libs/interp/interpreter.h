@@ -1,0 +1,99 @@
+// The reference interpreter: runs the entry of a TIR module (a loop-level
+// `proc` or a tensor-level `func`) on host tensors, exactly and strictly, as
+// the oracle every transformation is checked against. Reading data before
+// it is written, indexing out of bounds, integer division by zero, an
+// out-of-range cast or a violated assertion are errors naming the offending
+// node, never undefined behaviour.
+//
+//   auto program = Program::Compile(module, entry);
+//   auto outputs = program->Run({{"n", 16}}, {{"A", a}, {"x", x}});
+//
+// Each procedure or function is compiled once into a tree of nodes with enum
+// opcodes and resolved variables (loop_program.h, tensor_program.h), which
+// is then executed; the module must outlive the Program.
+#ifndef TESSEL_LIBS_INTERP_INTERPRETER_H_
+#define TESSEL_LIBS_INTERP_INTERPRETER_H_
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "libs/ir/module.h"
+#include "libs/npy/host_tensor.h"
+
+namespace tessel {
+
+namespace loop {
+struct LoopProgram;
+}
+namespace tensor {
+struct CompiledFunction;
+}
+
+using ControlValues = std::map<std::string, int64_t, std::less<>>;
+using TensorMap = std::map<std::string, HostTensor, std::less<>>;
+
+// A control parameter of a `proc` entry: a size, index, bool or stride.
+struct ControlPort {
+  std::string name;
+  ControlType type = ControlType::kSize;
+  const Sexpr* decl = nullptr;
+};
+
+// A data value the entry reads (an `in` or `inout` parameter, a `func`
+// parameter) or writes (an `out` or `inout` parameter, a `func` result).
+struct DataPort {
+  std::string name;
+  ElemType elem = ElemType::kF32;
+  // Per dimension, the size parameter it is when it is written as exactly
+  // that name, else "" (used to infer sizes from the shapes of inputs).
+  std::vector<std::string> size_names;
+  // The declared type, in the module.
+  const DataType* type = nullptr;
+  const Sexpr* decl = nullptr;
+  size_t param_index = 0;  // for procedures: the position in the parameters
+
+  int rank() const { return static_cast<int>(size_names.size()); }
+};
+
+class Program {
+ public:
+  // Compiles `entry` of `module` and everything it calls.
+  static absl::StatusOr<Program> Compile(const Module& module,
+                                         const Entry& entry);
+
+  const std::string& name() const { return name_; }
+  // Empty for a `func`, which is fully specialised.
+  const std::vector<ControlPort>& controls() const { return controls_; }
+  const std::vector<DataPort>& inputs() const { return inputs_; }
+  const std::vector<DataPort>& outputs() const { return outputs_; }
+  const ControlPort* FindControl(absl::string_view name) const;
+
+  // The shape of an input or output for the given control values (those
+  // its dimensions use must be present).
+  absl::StatusOr<std::vector<int64_t>> Shape(
+      const DataPort& port, const ControlValues& controls) const;
+
+  // Runs the entry. `controls` holds a value for every control parameter
+  // and `inputs` a tensor of the exact type and shape for every input
+  // (further entries are ignored). Returns every output by name.
+  absl::StatusOr<TensorMap> Run(const ControlValues& controls,
+                                const TensorMap& inputs) const;
+
+ private:
+  Program() = default;
+
+  std::string name_;
+  std::vector<ControlPort> controls_;
+  std::vector<DataPort> inputs_;
+  std::vector<DataPort> outputs_;
+  std::shared_ptr<const loop::LoopProgram> procedure_;
+  std::shared_ptr<const tensor::CompiledFunction> function_;
+};
+
+}  // namespace tessel
+
+#endif  // TESSEL_LIBS_INTERP_INTERPRETER_H_

@@ -1,0 +1,100 @@
+// Scalar data values and the arithmetic that gives them meaning. Both levels
+// of the interpreter (procedures and tensor-level functions) compute with
+// these functions, so that `(+ a b)` means the same thing everywhere, and the
+// meaning is the one C gives the code `emit-c` writes:
+//   - f32 arithmetic is done in float, f64 in double (no excess precision);
+//   - i8 results are reduced to 8 bits after every operation, i32 results
+//     wrap modulo 2^32;
+//   - integer division truncates; dividing by zero is an error;
+//   - (max a b) is `a < b ? b : a` and (min a b) is `b < a ? b : a`;
+//   - casts convert as C does: float to integer truncates (a value out of
+//     the target's range, or NaN, is an error), integer to narrower integer
+//     wraps.
+#ifndef TESSEL_LIBS_INTERP_SCALAR_H_
+#define TESSEL_LIBS_INTERP_SCALAR_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/strings/string_view.h"
+#include "libs/ir/types.h"
+
+namespace tessel {
+
+// A data value. f32 values are held in `f` already rounded to float (a
+// double holds every float exactly); i8 values in `i` within [-128, 127].
+struct Scalar {
+  ElemType type = ElemType::kF32;
+  double f = 0;
+  int32_t i = 0;
+
+  static Scalar Float(ElemType type, double value);  // rounds for f32
+  static Scalar Int(ElemType type, int32_t value);   // wraps for i8
+  // The value as a double (exact for every element type).
+  double ToDouble() const { return IsFloat(type) ? f : i; }
+};
+
+enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
+enum class CompareOp : uint8_t { kLt, kLe, kGt, kGe, kEq, kNe };
+
+// "+", "-", "*", "/", "max", "min" and "<", "<=", ">", ">=", "==", "!=".
+std::optional<ArithOp> ParseArithOp(absl::string_view name);
+std::optional<CompareOp> ParseCompareOp(absl::string_view name);
+
+enum class ScalarError : uint8_t {
+  kNone,
+  kDivisionByZero,  // integer division by zero
+  kOutOfRange,      // a float to integer cast the target cannot hold
+  kNotAnInteger,    // a float literal standing for an integer type
+};
+// A lowercase description, e.g. "integer division by zero".
+absl::string_view ScalarErrorText(ScalarError error);
+
+// `a op b`; both operands have the same type, which the result has too.
+ScalarError Arith(ArithOp op, const Scalar& a, const Scalar& b, Scalar& result);
+Scalar Negate(const Scalar& a);
+// Both operands have the same type; NaN compares as C compares it.
+bool Compare(CompareOp op, const Scalar& a, const Scalar& b);
+bool CompareIntegers(CompareOp op, int64_t a, int64_t b);
+
+// (cast TO a).
+ScalarError Cast(ElemType to, const Scalar& a, Scalar& result);
+
+// A literal standing for a value of `type`: an integer literal may stand for
+// any element type (integer types wrap it to their width, as they wrap
+// arithmetic); a float literal only stands for float types.
+ScalarError AdoptIntLiteral(int64_t value, ElemType type, Scalar& result);
+ScalarError AdoptFloatLiteral(double value, ElemType type, Scalar& result);
+// When no context gives an expression made of literals a type, a float
+// literal is taken as f64 and an integer literal as i32, as C types
+// constants.
+inline ElemType DefaultLiteralType(bool has_float_literal) {
+  return has_float_literal ? ElemType::kF64 : ElemType::kI32;
+}
+
+// Element access in host byte order.
+Scalar LoadScalar(ElemType type, const uint8_t* data);
+void StoreScalar(const Scalar& value, uint8_t* data);
+
+// The value as TIR would write it ("1.5", "-3").
+std::string ScalarText(const Scalar& value);
+
+// Checked control (index) arithmetic: false when the result overflows
+// 64 bits.
+inline bool AddIndex(int64_t a, int64_t b, int64_t& result) {
+  return !__builtin_add_overflow(a, b, &result);
+}
+inline bool SubIndex(int64_t a, int64_t b, int64_t& result) {
+  return !__builtin_sub_overflow(a, b, &result);
+}
+inline bool MulIndex(int64_t a, int64_t b, int64_t& result) {
+  return !__builtin_mul_overflow(a, b, &result);
+}
+// Floor division and modulo by a positive divisor.
+int64_t FloorDiv(int64_t a, int64_t b);
+int64_t FloorMod(int64_t a, int64_t b);
+
+}  // namespace tessel
+
+#endif  // TESSEL_LIBS_INTERP_SCALAR_H_

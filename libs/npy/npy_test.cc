@@ -1,0 +1,202 @@
+#include "libs/npy/npy.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "gtest/gtest.h"
+
+namespace tessel {
+namespace {
+
+// Fixtures written by NumPy 1.24 (see BUILD for the commands).
+std::string Fixture(const std::string& name) {
+  return "libs/npy/testdata/" + name;
+}
+
+std::string ReadBytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+testing::AssertionResult FailsWith(const absl::StatusOr<HostTensor>& result,
+                                   const std::string& fragment) {
+  if (result.ok()) return testing::AssertionFailure() << "parsed";
+  if (std::string(result.status().message()).find(fragment) ==
+      std::string::npos) {
+    return testing::AssertionFailure() << result.status().message();
+  }
+  return testing::AssertionSuccess();
+}
+
+TEST(NpyTest, ReadsFloat32Matrix) {
+  auto tensor = ReadNpy(Fixture("f32_2x3.npy"));
+  ASSERT_TRUE(tensor.ok()) << tensor.status();
+  EXPECT_EQ(tensor->elem, ElemType::kF32);
+  EXPECT_EQ(tensor->shape, (std::vector<int64_t>{2, 3}));
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(tensor->Get<float>(i), i / 4.0f);
+}
+
+TEST(NpyTest, ReadsScalarsAndOtherDtypes) {
+  auto scalar = ReadNpy(Fixture("f64_scalar.npy"));
+  ASSERT_TRUE(scalar.ok()) << scalar.status();
+  EXPECT_EQ(scalar->elem, ElemType::kF64);
+  EXPECT_TRUE(scalar->shape.empty());
+  EXPECT_EQ(scalar->Get<double>(0), -2.5);
+
+  auto bytes = ReadNpy(Fixture("i8_vec.npy"));
+  ASSERT_TRUE(bytes.ok()) << bytes.status();
+  EXPECT_EQ(bytes->elem, ElemType::kI8);
+  EXPECT_EQ(bytes->shape, (std::vector<int64_t>{5}));
+  EXPECT_EQ(bytes->Get<int8_t>(0), -128);
+  EXPECT_EQ(bytes->Get<int8_t>(4), 127);
+}
+
+TEST(NpyTest, SwapsBigEndianData) {
+  auto tensor = ReadNpy(Fixture("i32_be.npy"));
+  ASSERT_TRUE(tensor.ok()) << tensor.status();
+  EXPECT_EQ(tensor->elem, ElemType::kI32);
+  EXPECT_EQ(tensor->Get<int32_t>(1), -2);
+  EXPECT_EQ(tensor->Get<int32_t>(2), 70000);
+  EXPECT_EQ(tensor->Get<int32_t>(3), -70000);
+}
+
+TEST(NpyTest, ConvertsFortranOrderToRowMajor) {
+  auto fortran = ReadNpy(Fixture("f32_fortran.npy"));
+  auto row_major = ReadNpy(Fixture("f32_2x3.npy"));
+  ASSERT_TRUE(fortran.ok()) << fortran.status();
+  ASSERT_TRUE(row_major.ok()) << row_major.status();
+  EXPECT_EQ(fortran->shape, row_major->shape);
+  EXPECT_EQ(fortran->bytes, row_major->bytes);
+}
+
+TEST(NpyTest, ReadsVersions2And3) {
+  auto v2 = ReadNpy(Fixture("f64_v2.npy"));
+  ASSERT_TRUE(v2.ok()) << v2.status();
+  EXPECT_EQ(v2->Get<double>(1), -0.25);
+  auto v3 = ReadNpy(Fixture("i32_v3.npy"));
+  ASSERT_TRUE(v3.ok()) << v3.status();
+  EXPECT_EQ(v3->shape, (std::vector<int64_t>{2, 2, 1}));
+  EXPECT_EQ(v3->Get<int32_t>(3), 4);
+}
+
+TEST(NpyTest, WritesWhatNumPyWrites) {
+  for (const char* name : {"f32_2x3.npy", "f64_scalar.npy", "i8_vec.npy"}) {
+    std::string bytes = ReadBytes(Fixture(name));
+    auto tensor = ParseNpy(bytes, name);
+    ASSERT_TRUE(tensor.ok()) << tensor.status();
+    EXPECT_EQ(SerializeNpy(*tensor), bytes) << name;
+  }
+}
+
+TEST(NpyTest, RoundTripsThroughAFile) {
+  auto tensor = MakeHostTensor(ElemType::kI32, {3, 1});
+  ASSERT_TRUE(tensor.ok());
+  tensor->Set<int32_t>(2, -7);
+  std::string path = std::string(getenv("TEST_TMPDIR")) + "/t.npy";
+  ASSERT_TRUE(WriteNpy(path, *tensor).ok());
+  auto back = ReadNpy(path);
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->shape, tensor->shape);
+  EXPECT_EQ(back->bytes, tensor->bytes);
+}
+
+TEST(NpyTest, UsesVersion2ForLongHeaders) {
+  HostTensor tensor;
+  tensor.elem = ElemType::kI8;
+  tensor.shape.assign(25000, 1);
+  tensor.bytes.assign(1, 5);
+  std::string bytes = SerializeNpy(tensor);
+  EXPECT_EQ(bytes[6], 2);
+  auto back = ParseNpy(bytes, "long.npy");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->shape.size(), 25000u);
+}
+
+TEST(NpyTest, RejectsUnsupportedDtypes) {
+  EXPECT_TRUE(FailsWith(ReadNpy(Fixture("i64.npy")),
+                        "i64.npy: error: unsupported dtype '<i8'"));
+  EXPECT_TRUE(
+      FailsWith(ReadNpy(Fixture("c64.npy")), "unsupported dtype '<c8'"));
+  EXPECT_TRUE(
+      FailsWith(ReadNpy(Fixture("object.npy")), "unsupported dtype '|O'"));
+}
+
+TEST(NpyTest, RejectsMissingAndMalformedFiles) {
+  auto missing = ReadNpy("no/such/file.npy");
+  EXPECT_TRUE(absl::IsNotFound(missing.status()));
+  EXPECT_TRUE(FailsWith(missing, "no/such/file.npy: error: cannot open file"));
+
+  EXPECT_TRUE(FailsWith(ParseNpy("", "e.npy"), "e.npy: error: not a .npy"));
+  EXPECT_TRUE(FailsWith(ParseNpy("PK\x03\x04", "z.npy"), "bad magic"));
+  EXPECT_TRUE(FailsWith(ParseNpy(std::string("\x93NUMPY\x01\x00\x40", 9), "t"),
+                        "truncated header"));
+  EXPECT_TRUE(
+      FailsWith(ParseNpy(std::string("\x93NUMPY\x04\x00\x00\x00", 10), "t"),
+                "unsupported .npy format version 4.0"));
+
+  std::string good = ReadBytes(Fixture("f32_2x3.npy"));
+  EXPECT_TRUE(FailsWith(ParseNpy(good.substr(0, good.size() - 1), "t.npy"),
+                        "t.npy: error: truncated data"));
+  EXPECT_TRUE(FailsWith(ParseNpy(good + "xx", "t.npy"),
+                        "2 unexpected bytes after the data"));
+}
+
+std::string WithHeader(const std::string& dict) {
+  std::string bytes("\x93NUMPY\x01\x00", 8);
+  bytes.push_back(static_cast<char>(dict.size()));
+  bytes.push_back(0);
+  return bytes + dict;
+}
+
+TEST(NpyTest, RejectsMalformedHeaders) {
+  EXPECT_TRUE(FailsWith(ParseNpy(WithHeader("[1, 2]"), "h"), "not a dict"));
+  EXPECT_TRUE(
+      FailsWith(ParseNpy(WithHeader("{'descr': '<f4', 'shape': (1,)}"), "h"),
+                "lacks one of"));
+  EXPECT_TRUE(
+      FailsWith(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': Maybe, "
+                                    "'shape': ()}"),
+                         "h"),
+                "'fortran_order' is not True or False"));
+  EXPECT_TRUE(
+      FailsWith(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, "
+                                    "'shape': (2, x)}"),
+                         "h"),
+                "'shape' is not a tuple of integers"));
+  EXPECT_TRUE(FailsWith(
+      ParseNpy(WithHeader("{'descr': [('a', '<f4')], 'fortran_order': False, "
+                          "'shape': ()}"),
+               "h"),
+      "'descr' is not a simple dtype"));
+  EXPECT_TRUE(
+      FailsWith(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, "
+                                    "'shape': (-1,)}"),
+                         "h"),
+                "negative dimension"));
+  EXPECT_TRUE(
+      FailsWith(ParseNpy(WithHeader("{'descr': '<f4', 'fortran_order': False, "
+                                    "'shape': (1000000, 1000000, 1000000)}"),
+                         "h"),
+                "exceeds the limit"));
+  EXPECT_TRUE(
+      FailsWith(ParseNpy(WithHeader("{'descr': '|f4', 'fortran_order': False, "
+                                    "'shape': ()}"),
+                         "h"),
+                "unsupported dtype '|f4'"));
+}
+
+TEST(NpyTest, AcceptsHandWrittenHeaders) {
+  // A one-byte type without a byte order, double quotes, no trailing comma.
+  std::string bytes = WithHeader(
+      "{\"shape\": (2,), \"fortran_order\": True, \"descr\": \"i1\"}\n");
+  bytes += std::string("\x05\xfb", 2);
+  auto tensor = ParseNpy(bytes, "h");
+  ASSERT_TRUE(tensor.ok()) << tensor.status();
+  EXPECT_EQ(tensor->elem, ElemType::kI8);
+  EXPECT_EQ(tensor->Get<int8_t>(1), -5);
+}
+
+}  // namespace
+}  // namespace tessel

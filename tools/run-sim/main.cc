@@ -1,0 +1,98 @@
+// run-sim: the reference interpreter. Runs a TIR module's entry on .npy or
+// seeded inputs, writes and summarises its outputs, and compares them with
+// another module's or with expected files (docs/run-sim.md).
+#include <cmath>
+#include <iostream>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "libs/cli/command_line.h"
+#include "libs/interp/simulate.h"
+
+namespace {
+
+absl::StatusOr<double> ParseTolerance(const tessel::CommandLine& command_line,
+                                      const std::string& flag,
+                                      double fallback) {
+  if (!command_line.Has(flag)) return fallback;
+  double value = 0;
+  std::string text = command_line.Get(flag);
+  if (!absl::SimpleAtod(text, &value) || !std::isfinite(value) || value < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--", flag, " must be a non-negative number, not '", text, "'"));
+  }
+  return value;
+}
+
+absl::Status Run(const tessel::CommandLine& command_line) {
+  if (command_line.positional().size() != 1) {
+    return absl::InvalidArgumentError(
+        "expected exactly one input file (or '-' for stdin)");
+  }
+  tessel::SimulateOptions options;
+  options.file = command_line.positional()[0];
+  options.entry = command_line.Get("entry");
+  options.inputs_dir = command_line.Get("inputs");
+  options.outputs_dir = command_line.Get("outputs");
+  options.compare_file = command_line.Get("compare");
+  options.expect_dir = command_line.Get("expect");
+  if (command_line.Has("seed")) {
+    uint64_t seed = 0;
+    if (!absl::SimpleAtoi(command_line.Get("seed"), &seed)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--seed must be a non-negative integer, not '",
+                       command_line.Get("seed"), "'"));
+    }
+    options.seed = seed;
+  }
+  auto rtol = ParseTolerance(command_line, "rtol", options.tolerance.rtol);
+  if (!rtol.ok()) return rtol.status();
+  auto atol = ParseTolerance(command_line, "atol", options.tolerance.atol);
+  if (!atol.ok()) return atol.status();
+  options.tolerance = {*rtol, *atol};
+  auto defines = tessel::ParseDefinitions(command_line.GetAll("define"));
+  if (!defines.ok()) return defines.status();
+  options.defines = *std::move(defines);
+  return tessel::Simulate(options, std::cout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tessel::CommandLine command_line(
+      "run-sim",
+      "FILE [--entry NAME] (--inputs DIR | --seed N) [--outputs DIR]\n"
+      "       [--compare OTHER | --expect DIR] [--rtol R] [--atol A] "
+      "[-D NAME=VALUE]...",
+      "Runs the entry of a TIR module (a proc or a func; FILE '-' reads\n"
+      "stdin) with the reference interpreter. Inputs are read from\n"
+      "DIR/NAME.npy or generated from a seed; outputs are summarised, written\n"
+      "as NAME.npy, or compared with those of another module or of a folder.\n"
+      "Reading unwritten data, out-of-bounds indices, integer division by\n"
+      "zero and violated assertions are errors.");
+  command_line.AddFlag({"entry", 0, "NAME", false,
+                        "the proc or func to run (default: the only entry)"});
+  command_line.AddFlag(
+      {"inputs", 0, "DIR", false, "read every input from DIR/NAME.npy"});
+  command_line.AddFlag(
+      {"seed", 0, "N", false, "generate the inputs deterministically from N"});
+  command_line.AddFlag({"outputs", 0, "DIR", false,
+                        "write every output (and generated input) to DIR"});
+  command_line.AddFlag({"compare", 0, "OTHER", false,
+                        "also run OTHER's entry on the same inputs and "
+                        "compare"});
+  command_line.AddFlag(
+      {"expect", 0, "DIR", false, "compare the outputs with DIR/NAME.npy"});
+  command_line.AddFlag(
+      {"rtol", 0, "R", false, "relative tolerance of comparisons (1e-5)"});
+  command_line.AddFlag(
+      {"atol", 0, "A", false, "absolute tolerance of comparisons (1e-6)"});
+  command_line.AddFlag({"define", 'D', "NAME=VALUE", true,
+                        "bind a size (or index, bool, stride) parameter"});
+  command_line.set_epilogue(
+      "examples:\n"
+      "  run-sim loops.tir --seed 1 -D n=64 --outputs ref\n"
+      "  run-sim loops.tir --inputs ref --compare terms.tir\n"
+      "  run-sim loops.tir --inputs ref --expect c_out --rtol 1e-4");
+  return tessel::RunTool(command_line, argc, argv, Run);
+}
