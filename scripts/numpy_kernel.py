@@ -193,14 +193,17 @@ def promote(t):
     return "i32" if t == "i8" else t
 
 
-def common_type(a, b):
-    """C's usual arithmetic conversions; 'lit' takes the other side's type."""
+def common_type(a, b, literal=None):
+    """C's usual arithmetic conversions; a literal ('lit', whose value is
+    `literal`) takes the other side's type, except that a float literal
+    meeting an integer makes the operation f64, as in C and NumPy."""
     if a == "lit" and b == "lit":
         return "lit"
-    if a == "lit":
-        return promote(b)
-    if b == "lit":
-        return promote(a)
+    if "lit" in (a, b):
+        other = promote(b if a == "lit" else a)
+        if isinstance(literal, float) and other[0] == "i":
+            return "f64"
+        return other
     a, b = promote(a), promote(b)
     for t in ("f64", "f32"):
         if t in (a, b):
@@ -265,9 +268,10 @@ class Evaluator:
                 name, args = "max", node[2]
             a, ta = self.value(args[0])
             b, tb = self.value(args[1])
-            ctype = common_type(ta, tb)
-            if ctype != "lit":
-                a, b = convert(a, ta, ctype), convert(b, tb, ctype)
+            ctype = common_type(ta, tb, a if ta == "lit" else b)
+            if ctype == "lit":  # folded as Python numbers, like + - * /
+                return (b if a < b else a) if name == "max" else (b if b < a else a), "lit"
+            a, b = convert(a, ta, ctype), convert(b, tb, ctype)
             if name == "max":
                 return np.where(a < b, b, a), ctype
             if name == "min":
@@ -275,7 +279,7 @@ class Evaluator:
             raise KernelError(f"unknown function {name}")
         a, ta = self.value(node[1])
         b, tb = self.value(node[2])
-        ctype = common_type(ta, tb)
+        ctype = common_type(ta, tb, a if ta == "lit" else b)
         if ctype == "lit":
             return {"+": a + b, "-": a - b, "*": a * b, "/": a / b}[kind], "lit"
         a, b = convert(a, ta, ctype), convert(b, tb, ctype)

@@ -75,7 +75,10 @@ class Kernel:
         rng = self.rng
         if depth == 0 or rng.random() < 0.3:
             if rng.random() < 0.1:
-                return rng.choice(["1", "2", "3"])
+                literal = rng.choice(["1", "2", "3", "0.5", "1.25"])
+                if "." in literal:
+                    self.read_types.add("f64")  # it makes the operation float
+                return literal
             return self.read(variables, extents)
         choice = rng.random()
         a = self.expr(variables, extents, depth - 1)

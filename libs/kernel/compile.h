@@ -1,0 +1,31 @@
+// The kernel front end in one call: parse, check and lower every kernel of
+// a source file.
+#ifndef TESSEL_LIBS_KERNEL_COMPILE_H_
+#define TESSEL_LIBS_KERNEL_COMPILE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "libs/sexpr/sexpr.h"
+#include "libs/support/source.h"
+
+namespace tessel::kernel {
+
+enum class EmitLevel {
+  kLoops,  // one `proc` per kernel
+  kTerms,  // one `func` per kernel
+};
+
+// The TIR forms of the kernels in `source`, in file order, with sizes bound
+// by `sizes` (from -D). A kernel whose lowering would nest deeper than TIR
+// allows (kMaxSexprDepth) is an error.
+absl::StatusOr<std::vector<Sexpr>> CompileKernels(
+    const SourceRef& source, const std::map<std::string, int64_t>& sizes,
+    EmitLevel level);
+
+}  // namespace tessel::kernel
+
+#endif  // TESSEL_LIBS_KERNEL_COMPILE_H_

@@ -1,0 +1,93 @@
+#include "libs/kernel/parse_command.h"
+
+#include <cstdlib>
+#include <fstream>
+
+#include "gtest/gtest.h"
+
+namespace tessel::kernel {
+namespace {
+
+// Writes `text` to a file named `name` in the test's scratch directory.
+std::string WriteFile(const std::string& name, const std::string& text) {
+  const char* dir = std::getenv("TEST_TMPDIR");
+  std::string path = std::string(dir != nullptr ? dir : "/tmp") + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+constexpr char kCopy[] =
+    "# copy\n"
+    "kernel copy(x: f32[N]) -> (y: f32[N]) { all (i) in (N) y[i] = x[i]; }\n";
+
+TEST(ParseCommandTest, SniffsTir) {
+  EXPECT_TRUE(LooksLikeTir("; comment\n\n  (proc @p ())"));
+  EXPECT_TRUE(LooksLikeTir("# also a comment\n(func"));
+  EXPECT_FALSE(LooksLikeTir("# kernel\nkernel k() -> (y: f32) {}"));
+  EXPECT_FALSE(LooksLikeTir("  ; only a comment"));
+  EXPECT_FALSE(LooksLikeTir(""));
+}
+
+TEST(ParseCommandTest, LowersKernelsToEitherLevel) {
+  ParseOptions options;
+  options.input = WriteFile("copy.tk", kCopy);
+  options.sizes = {{"N", 3}};
+  auto loops = RunParse(options);
+  ASSERT_TRUE(loops.ok()) << loops.status();
+  EXPECT_EQ(*loops,
+            "(proc @copy ((in x (f32 3)) (out y (f32 3))) (for i 0 3 (assign "
+            "(y i) (x i))))\n");
+  options.emit = EmitLevel::kTerms;
+  auto terms = RunParse(options);
+  ASSERT_TRUE(terms.ok()) << terms.status();
+  EXPECT_EQ(*terms,
+            "(func @copy ((x (f32 3))) ((y (f32 3))) (build 3 (lam (index x "
+            "%0))))\n");
+}
+
+TEST(ParseCommandTest, VerifiesAndReprintsTir) {
+  ParseOptions options;
+  options.input =
+      WriteFile("p.tir",
+                "; a comment\n(proc @p ((in x (f32 2)) (out y (f32 2)))\n"
+                "  (for i 0 2 (assign (y i) (x i))))");
+  auto text = RunParse(options);
+  ASSERT_TRUE(text.ok()) << text.status();
+  EXPECT_EQ(*text,
+            "(proc @p ((in x (f32 2)) (out y (f32 2))) (for i 0 2 (assign (y "
+            "i) (x i))))\n");
+  options.input = WriteFile("bad.tir",
+                            "(proc @p ((in x (f32 2)) (out y (f32 2)))\n"
+                            "  (for i 0 3 (assign (y i) (x i))))");
+  auto bad = RunParse(options);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("bad.tir:2:"), std::string::npos)
+      << bad.status();
+}
+
+TEST(ParseCommandTest, RejectsKernelFlagsOnTir) {
+  ParseOptions options;
+  options.input = WriteFile("q.tir", "(proc @p ())");
+  options.emit = EmitLevel::kLoops;
+  EXPECT_EQ(RunParse(options).status().message(),
+            "--emit applies to kernel input");
+  options.emit.reset();
+  options.sizes = {{"N", 1}};
+  EXPECT_EQ(RunParse(options).status().message(), "-D applies to kernel input");
+}
+
+TEST(ParseCommandTest, ReportsMissingFilesAndEmptyInput) {
+  ParseOptions options;
+  options.input = "/nonexistent/k.tk";
+  EXPECT_FALSE(RunParse(options).ok());
+  options.input = WriteFile("empty.tk", "# nothing here\n");
+  auto empty = RunParse(options);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_NE(empty.status().message().find("empty.tk: error: no kernel in the "
+                                          "input"),
+            std::string::npos)
+      << empty.status();
+}
+
+}  // namespace
+}  // namespace tessel::kernel

@@ -1,0 +1,32 @@
+// Semantic checks of the kernel language: resolves names and sizes, puts
+// indices in affine form, types values, and enforces the rules of
+// formats/kernel/README.md ("Checks"). The result is what the lowerings
+// consume.
+#ifndef TESSEL_LIBS_KERNEL_SEMA_H_
+#define TESSEL_LIBS_KERNEL_SEMA_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "libs/kernel/ast.h"
+#include "libs/kernel/kernel.h"
+
+namespace tessel::kernel {
+
+// Words that cannot name a kernel, tensor or domain variable: the kernel
+// language's keywords and functions, element types, and the words of TIR
+// that a name would be confused with once lowered (`for`, `select`, `inf`).
+bool IsReservedName(absl::string_view name);
+
+// Checks every kernel of `program` with the sizes given by -D; the first
+// error is returned as a located diagnostic.
+absl::StatusOr<std::vector<Kernel>> CheckProgram(
+    const ast::Program& program, const std::map<std::string, int64_t>& sizes);
+
+}  // namespace tessel::kernel
+
+#endif  // TESSEL_LIBS_KERNEL_SEMA_H_

@@ -1,0 +1,58 @@
+// parse: kernel language or TIR in, checked canonical TIR out.
+#include <optional>
+
+#include "absl/strings/str_cat.h"
+#include "libs/cli/command_line.h"
+#include "libs/kernel/parse_command.h"
+
+namespace {
+
+absl::Status Run(const tessel::CommandLine& command_line) {
+  if (command_line.positional().size() != 1) {
+    return absl::InvalidArgumentError(
+        "expected exactly one input file (or '-' for stdin)");
+  }
+  tessel::kernel::ParseOptions options;
+  options.input = command_line.positional()[0];
+  auto sizes = tessel::ParseDefinitions(command_line.GetAll("define"));
+  if (!sizes.ok()) return sizes.status();
+  options.sizes = *std::move(sizes);
+  if (command_line.Has("emit")) {
+    std::string emit = command_line.Get("emit");
+    if (emit == "loops") {
+      options.emit = tessel::kernel::EmitLevel::kLoops;
+    } else if (emit == "terms") {
+      options.emit = tessel::kernel::EmitLevel::kTerms;
+    } else {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--emit must be 'loops' or 'terms', not '", emit, "'"));
+    }
+  }
+  auto text = tessel::kernel::RunParse(options);
+  if (!text.ok()) return text.status();
+  return tessel::WriteOutput(command_line.Get("output"), *text);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  tessel::CommandLine command_line(
+      "parse", "FILE [-D NAME=VALUE]... [--emit=loops|terms] [-o OUT]",
+      "Reads a kernel (.tk, or any file not ending in .tir) or TIR (.tir),\n"
+      "checks it and writes canonical TIR. Kernels are lowered to loop-level\n"
+      "procedures (--emit=loops, the default) or tensor-level functions\n"
+      "(--emit=terms). FILE '-' reads stdin: input whose first character\n"
+      "outside comments is '(' is TIR.");
+  command_line.AddFlag(
+      {"define", 'D', "NAME=VALUE", true, "bind a size used by the kernel"});
+  command_line.AddFlag({"emit", 0, "LEVEL", false,
+                        "loops (default) or terms; kernel input only"});
+  command_line.AddFlag(
+      {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
+  command_line.set_epilogue(
+      "examples:\n"
+      "  parse testdata/kernels/matmul.tk -D M=32 -D N=24 -D K=16\n"
+      "  parse testdata/kernels/conv2d.tk --emit=terms -o conv2d.tir\n"
+      "  parse conv2d.tir    # verify and print canonically");
+  return tessel::RunTool(command_line, argc, argv, Run);
+}
