@@ -78,7 +78,17 @@ void AppendBroken(const Sexpr& form, int indent, std::string& out) {
   size_t header_end =
       std::min(form.size(), static_cast<size_t>(1 + HeaderOperands(form)));
   for (size_t i = 1; i < header_end; ++i) {
-    out.push_back(' ');
+    // A header operand (after the first, usually a short name) that would
+    // overflow the line but fits on a line of its own continues there,
+    // indented further than the body so that the two stay apart; one too
+    // long for that is broken in place.
+    int width = static_cast<int>(PrintFlat(form[i]).size());
+    if (i > 1 && CurrentColumn(out) + 1 + width > kPrintWidth &&
+        indent + 4 + width <= kPrintWidth) {
+      out += "\n" + std::string(indent + 4, ' ');
+    } else {
+      out.push_back(' ');
+    }
     Append(form[i], CurrentColumn(out), out);
   }
   for (size_t i = header_end; i < form.size(); ++i) {

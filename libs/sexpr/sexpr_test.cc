@@ -80,6 +80,17 @@ TEST(PrinterTest, BreaksLongFormsAfterHeader) {
             "    (for k 0 64 (reduce (C i j) (* (A i k) (B k j))))))\n");
 }
 
+TEST(PrinterTest, OverflowingHeaderOperandsContinueOnTheirOwnLine) {
+  auto forms = ReadOk(
+      "(func @gemm ((alpha f32) (beta f32) (A (f32 4 4)) (B (f32 4 4)) (C "
+      "(f32 4 4))) ((D (f32 4 4))) (build 4 (lam (index C %0))))");
+  EXPECT_EQ(PrintForms(forms),
+            "(func @gemm ((alpha f32) (beta f32) (A (f32 4 4)) (B (f32 4 4)) "
+            "(C (f32 4 4)))\n"
+            "    ((D (f32 4 4)))\n"
+            "  (build 4 (lam (index C %0))))\n");
+}
+
 TEST(PrinterTest, PrintReadPrintIsIdentity) {
   const std::string text =
       "(proc @p ((in A (f32 64 64)) (out C (f32 64 64)) (in alpha f32)) "
