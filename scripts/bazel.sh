@@ -1,10 +1,11 @@
 #!/bin/bash
-# Runs Bazel for Tessel: offline, quiet, with a disk cache under the user's
-# cache directory so that fresh clones reuse earlier builds.
+# Runs Bazel for Tessel: offline (everything is local, see WORKSPACE), with a
+# disk cache under the user's cache directory so that fresh clones reuse
+# earlier builds.
+#   scripts/bazel.sh COMMAND [ARGS...]
 set -euo pipefail
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/tessel/bazel-disk-cache"
 mkdir -p "$cache"
 command="$1"
 shift
-exec bazel "$command" --disk_cache="$cache" "$@" \
-  2> >(grep -v -e 'linux-sandbox' -e '^Loading' -e '^Analyzing' >&2)
+exec bazel "$command" --disk_cache="$cache" "$@"
