@@ -11,7 +11,7 @@ def lit_test(name, folder, tools, data = []):
     """
     native.sh_test(
         name = name,
-        size = "medium",
+        size = "small",
         srcs = ["run_lit.sh"],
         args = [folder] + ["$(location %s)" % tool for tool in tools],
         data = tools + data + native.glob([folder + "/**"]) + [
