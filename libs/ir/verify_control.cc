@@ -288,8 +288,8 @@ absl::StatusOr<ControlValue> ProcVerifier::ReadControlConfig(
                      "), but control expressions cannot depend on "
                      "data"));
   }
-  // Configuration state changes between statements: every read is a value
-  // of its own.
+  // Until the field is written, every read sees one unknown value.
+  if (const ControlValue* known = KnownConfig(expr)) return *known;
   std::string isl = domain_.FreshIslName();
   std::string constraint;
   if (*type == ControlType::kSize) constraint = absl::StrCat(isl, " > 0");
@@ -297,10 +297,11 @@ absl::StatusOr<ControlValue> ProcVerifier::ReadControlConfig(
     constraint = absl::StrCat("0 <= ", isl, " <= 1");
   }
   int param = domain_.AddParam(isl, PrintFlat(expr), constraint);
-  if (*type == ControlType::kBool) {
-    return Condition(absl::StrCat("(", isl, " = 1)"), {param});
-  }
-  return Int(isl, {param});
+  ControlValue value = *type == ControlType::kBool
+                           ? Condition(absl::StrCat("(", isl, " = 1)"), {param})
+                           : Int(isl, {param});
+  RememberConfig(expr, value);
+  return value;
 }
 
 }  // namespace tessel

@@ -5,7 +5,8 @@
 //   verify_stmt.cc     statements;
 //   verify_data.cc     data expressions, element accesses and windows;
 //   verify_control.cc  control expressions and their isl form;
-//   verify_call.cc     calls.
+//   verify_call.cc     calls;
+//   verify_config.cc   configuration state between statements.
 #ifndef TESSEL_LIBS_IR_VERIFY_PROC_H_
 #define TESSEL_LIBS_IR_VERIFY_PROC_H_
 
@@ -149,6 +150,15 @@ class ProcVerifier {
   absl::StatusOr<Affine> Stride(const Sexpr& expr, const Substitution* subst);
   absl::StatusOr<ControlValue> ReadControlConfig(const Sexpr& expr);
 
+  // verify_config.cc
+  // Control fields keep their value between writes: a `write-config` of a
+  // control expression makes the field's value known, and a statement that
+  // may write a field (a loop or branch containing a write, a call whose
+  // callee writes it, transitively) makes it unknown again.
+  void RememberConfig(const Sexpr& form, ControlValue value);
+  const ControlValue* KnownConfig(const Sexpr& form) const;
+  void ForgetConfigWrittenBy(const Sexpr& stmt);
+
   // verify_call.cc
   absl::Status CheckCall(const Sexpr& call);
   absl::Status CheckDataBinding(const Sexpr& arg, const Procedure& callee,
@@ -165,6 +175,8 @@ class ProcVerifier {
   std::vector<std::vector<std::string>> blocks_;
   std::vector<Root> roots_;
   int config_reads_ = 0;
+  // The value of each control field ("@CFG.field") where it is known.
+  absl::flat_hash_map<std::string, ControlValue> config_values_;
 };
 
 }  // namespace tessel

@@ -34,7 +34,11 @@ absl::Status ProcVerifier::CheckStmt(const Sexpr& stmt) {
   if (head == "alloc") return CheckAlloc(stmt);
   if (head == "assign" || head == "reduce") return CheckAssign(stmt);
   if (head == "let") return CheckLet(stmt);
-  if (head == "call") return CheckCall(stmt);
+  if (head == "call") {
+    if (auto status = CheckCall(stmt); !status.ok()) return status;
+    ForgetConfigWrittenBy(stmt);
+    return absl::OkStatus();
+  }
   if (head == "write-config") return CheckWriteConfig(stmt);
   if (head == "assert") {
     return ErrorAt(stmt.loc(),
@@ -69,11 +73,14 @@ absl::Status ProcVerifier::CheckFor(const Sexpr& stmt) {
   domain_.Assume(
       Affine{absl::StrCat("(", lo->text, " <= ", isl, " < ", hi->text, ")"),
              std::move(params)});
+  // What the body writes differs from one iteration to the next.
+  ForgetConfigWrittenBy(stmt);
   for (size_t i = 4; i < stmt.size(); ++i) {
     if (auto status = CheckStmt(stmt[i]); !status.ok()) return status;
   }
   LeaveBlock();
   domain_.Restore(mark);
+  ForgetConfigWrittenBy(stmt);
   return absl::OkStatus();
 }
 
@@ -85,7 +92,10 @@ absl::Status ProcVerifier::CheckIf(const Sexpr& stmt) {
   auto cond = ControlCondition(stmt[1]);
   if (!cond.ok()) return cond.status();
   const char* branches[] = {"then", "else"};
+  // Each branch starts from the configuration before the `if`.
+  auto config_before = config_values_;
   for (size_t i = 2; i < stmt.size(); ++i) {
+    config_values_ = config_before;
     const Sexpr& branch = stmt[i];
     if (!branch.is_form(branches[i - 2])) {
       return ErrorAt(branch.loc(),
@@ -98,6 +108,8 @@ absl::Status ProcVerifier::CheckIf(const Sexpr& stmt) {
     if (auto status = CheckBlockItems(branch, 1); !status.ok()) return status;
     domain_.Restore(mark);
   }
+  config_values_ = std::move(config_before);
+  ForgetConfigWrittenBy(stmt);
   return absl::OkStatus();
 }
 
@@ -161,10 +173,11 @@ absl::Status ProcVerifier::CheckWriteConfig(const Sexpr& stmt) {
   if (std::optional<ElemType> elem = ParseElemType(type)) {
     return InferData(stmt[3], *elem).status();
   }
-  if (ParseControlType(type) == ControlType::kBool) {
-    return ControlCondition(stmt[3]).status();
-  }
-  return ControlInt(stmt[3]).status();
+  bool is_bool = ParseControlType(type) == ControlType::kBool;
+  auto value = is_bool ? ControlCondition(stmt[3]) : ControlInt(stmt[3]);
+  if (!value.ok()) return value.status();
+  RememberConfig(stmt, ControlValue{is_bool, *std::move(value)});
+  return absl::OkStatus();
 }
 
 }  // namespace tessel
