@@ -10,24 +10,11 @@
 #include "libs/emitc/npy_runtime.h"
 #include "libs/emitc/proc_emitter.h"
 #include "libs/emitc/scope.h"
+#include "libs/npy/npy.h"
 #include "libs/sexpr/printer.h"
 
 namespace tessel::emitc {
 namespace {
-
-absl::string_view NpyDescr(ElemType type) {
-  switch (type) {
-    case ElemType::kF32:
-      return "<f4";
-    case ElemType::kF64:
-      return "<f8";
-    case ElemType::kI8:
-      return "|i1";
-    case ElemType::kI32:
-      return "<i4";
-  }
-  return "?";
-}
 
 // The value of a dimension (a control expression of sizes) once the sizes
 // are bound, with the TIR meaning of `/` and `%` (floor).

@@ -307,19 +307,8 @@ absl::StatusOr<TermType> FuncVerifier::InferTuple(const Sexpr& term,
 
 absl::StatusOr<TermType> FuncVerifier::InferScalar(const Sexpr& term,
                                                    const TermType* expected) {
-  auto operand =
-      [this](const Sexpr& e,
-             std::optional<ElemType> elem) -> absl::StatusOr<ScalarType> {
-    TermType want =
-        TermType::Scalar(ScalarType::Of(elem.value_or(ElemType::kF32)));
-    auto type = Infer(e, elem ? &want : nullptr);
-    if (!type.ok()) return type.status();
-    if (!type->is_scalar()) {
-      return ErrorAt(e.loc(), absl::StrCat("scalar operations need scalars, "
-                                           "found ",
-                                           Describe(*type)));
-    }
-    return type->elem;
+  auto operand = [this](const Sexpr& e, std::optional<ElemType> elem) {
+    return InferScalarOperand(e, elem, "scalar operations");
   };
   std::optional<ElemType> elem;
   if (expected != nullptr && expected->is_scalar() &&
@@ -351,20 +340,23 @@ absl::Status FuncVerifier::CheckCondition(const Sexpr& cond) {
     return absl::OkStatus();  // a comparison of indices
   }
   return CheckDataComparison(
-      cond,
-      [this](const Sexpr& e,
-             std::optional<ElemType> elem) -> absl::StatusOr<ScalarType> {
-        TermType want =
-            TermType::Scalar(ScalarType::Of(elem.value_or(ElemType::kF32)));
-        auto type = Infer(e, elem ? &want : nullptr);
-        if (!type.ok()) return type.status();
-        if (!type->is_scalar()) {
-          return ErrorAt(e.loc(), absl::StrCat("comparisons need scalars, "
-                                               "found ",
-                                               Describe(*type)));
-        }
-        return type->elem;
+      cond, [this](const Sexpr& e, std::optional<ElemType> elem) {
+        return InferScalarOperand(e, elem, "comparisons");
       });
+}
+
+absl::StatusOr<ScalarType> FuncVerifier::InferScalarOperand(
+    const Sexpr& operand, std::optional<ElemType> elem,
+    absl::string_view what) {
+  TermType want =
+      TermType::Scalar(ScalarType::Of(elem.value_or(ElemType::kF32)));
+  auto type = Infer(operand, elem ? &want : nullptr);
+  if (!type.ok()) return type.status();
+  if (!type->is_scalar()) {
+    return ErrorAt(operand.loc(), absl::StrCat(what, " need scalars, found ",
+                                               Describe(*type)));
+  }
+  return type->elem;
 }
 
 bool FuncVerifier::IsIndexExpression(const Sexpr& term) const {

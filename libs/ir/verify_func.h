@@ -49,6 +49,11 @@ class FuncVerifier {
   absl::StatusOr<TermType> InferScalar(const Sexpr& term,
                                        const TermType* expected);
   absl::Status CheckCondition(const Sexpr& cond);
+  // Types `operand` of a scalar operation or comparison (`what`, for the
+  // message when it is not a scalar), of element type `elem` when given.
+  absl::StatusOr<ScalarType> InferScalarOperand(const Sexpr& operand,
+                                                std::optional<ElemType> elem,
+                                                absl::string_view what);
 
   // The body of `(lam BODY)` with `binders` bound, innermost last.
   absl::StatusOr<TermType> InferLam(const Sexpr& lam,

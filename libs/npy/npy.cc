@@ -195,19 +195,6 @@ std::vector<uint8_t> FortranToRowMajor(const std::vector<uint8_t>& bytes,
   return result;
 }
 
-std::string DescrOf(ElemType elem) {
-  switch (elem) {
-    case ElemType::kF32:
-      return "<f4";
-    case ElemType::kF64:
-      return "<f8";
-    case ElemType::kI8:
-      return "|i1";
-    case ElemType::kI32:
-      return "<i4";
-  }
-  return "?";
-}
 
 uint32_t ReadLittleEndian(absl::string_view bytes) {
   uint32_t value = 0;
@@ -279,8 +266,22 @@ absl::StatusOr<HostTensor> ParseNpy(absl::string_view bytes,
   return tensor;
 }
 
+absl::string_view NpyDescr(ElemType elem) {
+  switch (elem) {
+    case ElemType::kF32:
+      return "<f4";
+    case ElemType::kF64:
+      return "<f8";
+    case ElemType::kI8:
+      return "|i1";
+    case ElemType::kI32:
+      return "<i4";
+  }
+  return "?";
+}
+
 std::string SerializeNpy(const HostTensor& tensor) {
-  std::string dict = absl::StrCat("{'descr': '", DescrOf(tensor.elem),
+  std::string dict = absl::StrCat("{'descr': '", NpyDescr(tensor.elem),
                                   "', 'fortran_order': False, 'shape': ",
                                   NumpyShapeText(tensor.shape), ", }");
   // Version 1.0 stores the header length in 2 bytes; 2.0 in 4.

@@ -23,6 +23,10 @@ namespace tessel {
 absl::StatusOr<HostTensor> ParseNpy(absl::string_view bytes,
                                     absl::string_view name);
 
+// The little-endian dtype string of `elem` in a .npy header: "<f4", "<f8",
+// "|i1", "<i4".
+absl::string_view NpyDescr(ElemType elem);
+
 // The bytes of a .npy file holding `tensor`.
 std::string SerializeNpy(const HostTensor& tensor);
 
