@@ -141,6 +141,16 @@ const std::vector<std::string>& CommandLine::GetAll(
   return it == values_.end() ? *kNone : it->second;
 }
 
+absl::StatusOr<std::string> InputPath(const CommandLine& command_line) {
+  const std::vector<std::string>& files = command_line.positional();
+  if (files.size() > 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "expected one input file (or none, or '-', for stdin), found ",
+        files.size()));
+  }
+  return files.empty() ? std::string("-") : files[0];
+}
+
 absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
     const std::vector<std::string>& definitions) {
   std::map<std::string, int64_t> values;

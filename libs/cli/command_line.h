@@ -63,6 +63,11 @@ class CommandLine {
   bool help_ = false;
 };
 
+// The one input file of a tool: its only positional argument, or "-"
+// (stdin) when there is none, so that every tool works in a pipe. More than
+// one is an error.
+absl::StatusOr<std::string> InputPath(const CommandLine& command_line);
+
 // Parses `NAME=VALUE` definitions (from -D) into a map; a malformed one, a
 // non-integer value or a name given twice is an error.
 absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(

@@ -48,6 +48,18 @@ TEST(CommandLineTest, RejectsBadFlags) {
   EXPECT_FALSE(ParseArgs(e, {"--verbose=yes"}).ok());
 }
 
+TEST(CommandLineTest, InputDefaultsToStdin) {
+  CommandLine none = MakeParseLike();
+  ASSERT_TRUE(ParseArgs(none, {"-o", "x"}).ok());
+  EXPECT_EQ(*InputPath(none), "-");
+  CommandLine one = MakeParseLike();
+  ASSERT_TRUE(ParseArgs(one, {"k.tk"}).ok());
+  EXPECT_EQ(*InputPath(one), "k.tk");
+  CommandLine two = MakeParseLike();
+  ASSERT_TRUE(ParseArgs(two, {"a.tk", "b.tk"}).ok());
+  EXPECT_FALSE(InputPath(two).ok());
+}
+
 TEST(CommandLineTest, DefinitionsAreIntegers) {
   auto ok = ParseDefinitions({"M=64", "N=-1"});
   ASSERT_TRUE(ok.ok());

@@ -5,17 +5,15 @@
 namespace {
 
 absl::Status Run(const tessel::CommandLine& command_line) {
-  if (command_line.positional().size() != 1) {
-    return absl::InvalidArgumentError(
-        "expected exactly one input file (or '-' for stdin)");
-  }
+  auto input = tessel::InputPath(command_line);
+  if (!input.ok()) return input.status();
   tessel::emitc::EmitOptions options;
   options.harness = command_line.Has("harness");
   options.entry = command_line.Get("entry");
   auto sizes = tessel::ParseDefinitions(command_line.GetAll("define"));
   if (!sizes.ok()) return sizes.status();
   options.sizes = *std::move(sizes);
-  auto text = tessel::emitc::EmitCFile(command_line.positional()[0], options);
+  auto text = tessel::emitc::EmitCFile(*input, options);
   if (!text.ok()) return text.status();
   return tessel::WriteOutput(command_line.Get("output"), *text);
 }
@@ -24,8 +22,8 @@ absl::Status Run(const tessel::CommandLine& command_line) {
 
 int main(int argc, char** argv) {
   tessel::CommandLine command_line(
-      "emit-c", "FILE [--harness] [--entry NAME] [-D NAME=VALUE]... [-o OUT]",
-      "Reads a loop-level TIR module (FILE '-' is stdin), verifies it and\n"
+      "emit-c", "[FILE] [--harness] [--entry NAME] [-D NAME=VALUE]... [-o OUT]",
+      "Reads a loop-level TIR module (stdin without FILE or with '-'), verifies it and\n"
       "writes one C99 translation unit: a function per proc, instr calls\n"
       "expanded from their C templates. With --harness the unit also gets a\n"
       "main that reads the entry's inputs from DIR/NAME.npy and writes its\n"

@@ -8,12 +8,10 @@
 namespace {
 
 absl::Status Run(const tessel::CommandLine& command_line) {
-  if (command_line.positional().size() != 1) {
-    return absl::InvalidArgumentError(
-        "expected exactly one input file (or '-' for stdin)");
-  }
+  auto input = tessel::InputPath(command_line);
+  if (!input.ok()) return input.status();
   tessel::kernel::ParseOptions options;
-  options.input = command_line.positional()[0];
+  options.input = *input;
   auto sizes = tessel::ParseDefinitions(command_line.GetAll("define"));
   if (!sizes.ok()) return sizes.status();
   options.sizes = *std::move(sizes);
@@ -37,12 +35,12 @@ absl::Status Run(const tessel::CommandLine& command_line) {
 
 int main(int argc, char** argv) {
   tessel::CommandLine command_line(
-      "parse", "FILE [-D NAME=VALUE]... [--emit=loops|terms] [-o OUT]",
+      "parse", "[FILE] [-D NAME=VALUE]... [--emit=loops|terms] [-o OUT]",
       "Reads a kernel (.tk, or any file not ending in .tir) or TIR (.tir),\n"
       "checks it and writes canonical TIR. Kernels are lowered to loop-level\n"
       "procedures (--emit=loops, the default) or tensor-level functions\n"
-      "(--emit=terms). FILE '-' reads stdin: input whose first character\n"
-      "outside comments is '(' is TIR.");
+      "(--emit=terms). Without FILE (or with '-') it reads stdin, where\n"
+      "input whose first character outside comments is '(' is TIR.");
   command_line.AddFlag(
       {"define", 'D', "NAME=VALUE", true, "bind a size used by the kernel"});
   command_line.AddFlag({"emit", 0, "LEVEL", false,

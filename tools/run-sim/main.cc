@@ -25,12 +25,10 @@ absl::StatusOr<double> ParseTolerance(const tessel::CommandLine& command_line,
 }
 
 absl::Status Run(const tessel::CommandLine& command_line) {
-  if (command_line.positional().size() != 1) {
-    return absl::InvalidArgumentError(
-        "expected exactly one input file (or '-' for stdin)");
-  }
+  auto input = tessel::InputPath(command_line);
+  if (!input.ok()) return input.status();
   tessel::SimulateOptions options;
-  options.file = command_line.positional()[0];
+  options.file = *input;
   options.entry = command_line.Get("entry");
   options.inputs_dir = command_line.Get("inputs");
   options.outputs_dir = command_line.Get("outputs");
@@ -61,11 +59,11 @@ absl::Status Run(const tessel::CommandLine& command_line) {
 int main(int argc, char** argv) {
   tessel::CommandLine command_line(
       "run-sim",
-      "FILE [--entry NAME] (--inputs DIR | --seed N) [--outputs DIR]\n"
+      "[FILE] [--entry NAME] (--inputs DIR | --seed N) [--outputs DIR]\n"
       "       [--compare OTHER | --expect DIR] [--rtol R] [--atol A] "
       "[-D NAME=VALUE]...",
-      "Runs the entry of a TIR module (a proc or a func; FILE '-' reads\n"
-      "stdin) with the reference interpreter. Inputs are read from\n"
+      "Runs the entry of a TIR module (a proc or a func; without FILE, or\n"
+      "with '-', it reads stdin) with the reference interpreter. Inputs are read from\n"
       "DIR/NAME.npy or generated from a seed; outputs are summarised, written\n"
       "as NAME.npy, or compared with those of another module or of a folder.\n"
       "Reading unwritten data, out-of-bounds indices, integer division by\n"
