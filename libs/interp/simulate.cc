@@ -191,7 +191,8 @@ absl::StatusOr<BoundInputs> BindInputs(
       return absl::InvalidArgumentError(
           absl::StrCat(path, ": error: dtype ", NumpyDtypeName(file.elem),
                        " does not match parameter ", port.name, " of type ",
-                       ElemTypeName(port.elem)));
+                       ElemTypeName(port.elem), " (save it with .astype(np.",
+                       NumpyDtypeName(port.elem), "))"));
     }
     if (file.shape != *shape) {
       return absl::InvalidArgumentError(

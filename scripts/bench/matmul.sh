@@ -1,0 +1,49 @@
+#!/bin/bash
+# Benchmark: the matmul kernel through parse and emit-c, compiled with the
+# system C compiler, against OpenBLAS's sgemm and a hand-written reference C
+# kernel in the same run; and the reference interpreter against the compiled
+# kernel. Prints figures and ratios; asserts nothing.
+#   scripts/bench/matmul.sh [SIZE...]   (default: 128 256 512)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+scripts/setup.sh
+if ! dpkg-query -W -f='${Status}' libopenblas-dev 2>/dev/null | grep -q "ok installed"; then
+  echo "bench: installing libopenblas-dev (the baseline)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    libopenblas-dev >/dev/null
+fi
+scripts/bazel.sh build //tools/parse //tools/emit-c //tools/run-sim 2>/dev/null
+bin=$(bazel info bazel-bin 2>/dev/null)/tools
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cflags=(-std=c99 -O3 -march=native)
+# Debian's OpenBLAS (pthreads flavour) keeps its cblas.h apart from other
+# BLAS implementations' headers.
+openblas=/usr/include/x86_64-linux-gnu/openblas-pthread
+[ -d "$openblas" ] || openblas=/usr/include
+openblas_lib=/usr/lib/x86_64-linux-gnu/openblas-pthread
+echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
+for n in "${@:-128 256 512}"; do
+  for size in $n; do
+    "$bin/parse/parse" testdata/kernels/matmul.tk -D M="$size" -D N="$size" \
+      -D K="$size" -o "$work/matmul.tir"
+    "$bin/emit-c/emit-c" "$work/matmul.tir" -o "$work/kernel.c"
+    cc "${cflags[@]}" -DSIZE="$size" -DTESSEL_KERNEL="\"$work/kernel.c\"" \
+      -I"$openblas" scripts/bench/matmul_bench.c -o "$work/bench" \
+      -L"$openblas_lib" -Wl,-rpath,"$openblas_lib" -lopenblas -lm
+    "$work/bench"
+  done
+done
+
+# The interpreter against the compiled kernel, whole commands (I/O included).
+size=128
+"$bin/parse/parse" testdata/kernels/matmul.tk -D M=$size -D N=$size -D K=$size \
+  -o "$work/matmul.tir"
+"$bin/emit-c/emit-c" --harness "$work/matmul.tir" -o "$work/harness.c"
+cc "${cflags[@]}" "$work/harness.c" -o "$work/harness"
+"$bin/run-sim/run-sim" "$work/matmul.tir" --seed 1 --outputs "$work/data" >/dev/null
+seconds() { local s=$(date +%s.%N); "$@" >/dev/null; echo "$(date +%s.%N) - $s" | bc -l; }
+interp=$(seconds "$bin/run-sim/run-sim" "$work/matmul.tir" --inputs "$work/data")
+compiled=$(seconds "$work/harness" --inputs "$work/data" --outputs "$work/out")
+printf 'run-sim vs compiled harness, matmul %d (whole commands): %.3f s vs %.3f s, ratio %.1f\n' \
+  $size "$interp" "$compiled" "$(echo "$interp / $compiled" | bc -l)"

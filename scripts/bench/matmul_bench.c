@@ -1,0 +1,98 @@
+/* Times Tessel's emit-c matmul against OpenBLAS's cblas_sgemm and a
+ * hand-written reference C kernel, on the same inputs, in one run.
+ *
+ * Built by scripts/bench/matmul.sh with -DTESSEL_KERNEL="kernel.c" (the
+ * output of emit-c for testdata/kernels/matmul.tk) and -DSIZE=<size>. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include <cblas.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include TESSEL_KERNEL
+
+/* The reference C kernel: the textbook triple loop, as a C programmer would
+ * write it for row-major data (i-k-j order, so the inner loop is unit
+ * stride). */
+static void reference_matmul(const float *A, const float *B, float *C) {
+  for (int i = 0; i < SIZE; i++) {
+    for (int j = 0; j < SIZE; j++) C[i * SIZE + j] = 0.0f;
+    for (int k = 0; k < SIZE; k++) {
+      float a = A[i * SIZE + k];
+      for (int j = 0; j < SIZE; j++) C[i * SIZE + j] += a * B[k * SIZE + j];
+    }
+  }
+}
+
+static void openblas_matmul(const float *A, const float *B, float *C) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, SIZE, SIZE, SIZE, 1.0f, A, SIZE,
+              B, SIZE, 0.0f, C, SIZE);
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* The best time of several runs, each at least 50 ms long. */
+static double best_seconds(void (*kernel)(const float *, const float *,
+                                          float *),
+                           const float *A, const float *B, float *C) {
+  double best = INFINITY;
+  for (int trial = 0; trial < 5; trial++) {
+    int calls = 0;
+    double start = now(), elapsed;
+    do {
+      kernel(A, B, C);
+      calls++;
+      elapsed = now() - start;
+    } while (elapsed < 0.05);
+    if (elapsed / calls < best) best = elapsed / calls;
+  }
+  return best;
+}
+
+static float max_abs_diff(const float *x, const float *y) {
+  float worst = 0.0f;
+  for (int i = 0; i < SIZE * SIZE; i++) {
+    float d = fabsf(x[i] - y[i]);
+    if (d > worst) worst = d;
+  }
+  return worst;
+}
+
+int main(void) {
+  float *A = malloc(sizeof(float) * SIZE * SIZE);
+  float *B = malloc(sizeof(float) * SIZE * SIZE);
+  float *C = malloc(sizeof(float) * SIZE * SIZE);
+  float *R = malloc(sizeof(float) * SIZE * SIZE);
+  float *O = malloc(sizeof(float) * SIZE * SIZE);
+  unsigned state = 12345u;
+  for (int i = 0; i < SIZE * SIZE; i++) {
+    state = state * 1103515245u + 12345u;
+    A[i] = (float)(state >> 8) / (float)(1u << 24) - 0.5f;
+    state = state * 1103515245u + 12345u;
+    B[i] = (float)(state >> 8) / (float)(1u << 24) - 0.5f;
+  }
+  double tessel = best_seconds(matmul, A, B, C);
+  double reference = best_seconds(reference_matmul, A, B, R);
+  double openblas = best_seconds(openblas_matmul, A, B, O);
+  double flops = 2.0 * SIZE * SIZE * SIZE;
+  printf("matmul %dx%dx%d f32: tessel %.2f GFLOP/s, reference C %.2f GFLOP/s, "
+         "OpenBLAS %.2f GFLOP/s\n",
+         SIZE, SIZE, SIZE, flops / tessel * 1e-9, flops / reference * 1e-9,
+         flops / openblas * 1e-9);
+  printf("  time ratio tessel/OpenBLAS %.2f, tessel/reference %.2f "
+         "(max abs diff vs OpenBLAS %.2g, vs reference %.2g)\n",
+         tessel / openblas, tessel / reference, max_abs_diff(C, O),
+         max_abs_diff(C, R));
+  free(A);
+  free(B);
+  free(C);
+  free(R);
+  free(O);
+  return 0;
+}
