@@ -157,17 +157,18 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
   for (const std::string& definition : definitions) {
     size_t equals = definition.find('=');
     if (equals == std::string::npos || equals == 0) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "expected -D NAME=VALUE, found '", definition, "'"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("expected -D NAME=VALUE, found '", definition, "'"));
     }
     std::string name = definition.substr(0, equals);
     std::string text = definition.substr(equals + 1);
     int64_t value = 0;
-    auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    auto result =
+        std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || result.ec != std::errc() ||
         result.ptr != text.data() + text.size()) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "-D ", name, ": '", text, "' is not an integer"));
+      return absl::InvalidArgumentError(
+          absl::StrCat("-D ", name, ": '", text, "' is not an integer"));
     }
     if (!values.emplace(name, value).second) {
       return absl::InvalidArgumentError(
@@ -197,8 +198,7 @@ int RunTool(CommandLine& command_line, int argc, char** argv,
             const std::function<absl::Status(const CommandLine&)>& body) {
   if (auto status = command_line.Parse(argc, argv); !status.ok()) {
     std::cerr << command_line.tool() << ": error: " << status.message()
-              << "\n(run '" << command_line.tool()
-              << " --help' for usage)\n";
+              << "\n(run '" << command_line.tool() << " --help' for usage)\n";
     return 2;
   }
   if (command_line.help_requested()) {

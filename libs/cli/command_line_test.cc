@@ -24,8 +24,8 @@ absl::Status ParseArgs(CommandLine& cl, std::vector<std::string> args) {
 
 TEST(CommandLineTest, ParsesAllFlagForms) {
   CommandLine cl = MakeParseLike();
-  ASSERT_TRUE(ParseArgs(cl, {"k.tk", "-D", "M=4", "-DN=8", "--emit=terms",
-                             "-o", "out.tir", "-v"})
+  ASSERT_TRUE(ParseArgs(cl, {"k.tk", "-D", "M=4", "-DN=8", "--emit=terms", "-o",
+                             "out.tir", "-v"})
                   .ok());
   EXPECT_EQ(cl.positional(), std::vector<std::string>{"k.tk"});
   EXPECT_EQ(cl.GetAll("define"), (std::vector<std::string>{"M=4", "N=8"}));

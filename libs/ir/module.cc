@@ -40,8 +40,8 @@ absl::StatusOr<Param> ParseParam(const Sexpr& decl) {
   absl::string_view kind = decl[0].text();
   if (auto control = ParseControlType(kind)) {
     if (decl.size() != 2) {
-      return ErrorAt(decl[2].loc(), absl::StrCat("a ", kind,
-                                                 " parameter takes only a name"));
+      return ErrorAt(decl[2].loc(),
+                     absl::StrCat("a ", kind, " parameter takes only a name"));
     }
     param.control = *control;
     param.kind = *control == ControlType::kSize    ? ParamKind::kSize
@@ -63,8 +63,8 @@ absl::StatusOr<Param> ParseParam(const Sexpr& decl) {
                                 "out or inout"));
   }
   if (decl.size() < 3 || decl.size() > 4) {
-    return ErrorAt(decl.loc(), absl::StrCat("expected (", kind,
-                                            " NAME TYPE [@MEM])"));
+    return ErrorAt(decl.loc(),
+                   absl::StrCat("expected (", kind, " NAME TYPE [@MEM])"));
   }
   auto type = ParseDataType(decl[2]);
   if (!type.ok()) return type.status();
@@ -151,8 +151,8 @@ absl::Status ParseNamedTypes(const Sexpr& list, absl::string_view what,
   }
   for (const Sexpr& decl : list.items()) {
     if (!decl.is_list() || decl.size() != 2 || !IsLocalName(decl[0])) {
-      return ErrorAt(decl.loc(), absl::StrCat("expected (NAME TYPE) in the ",
-                                              what));
+      return ErrorAt(decl.loc(),
+                     absl::StrCat("expected (NAME TYPE) in the ", what));
     }
     auto type = ParseDataType(decl[1]);
     if (!type.ok()) return type.status();
@@ -202,8 +202,8 @@ absl::StatusOr<Memory> ParseMemory(const Sexpr& form) {
     const Sexpr& clause = form[i];
     if ((clause.is_form("alloc") || clause.is_form("free")) &&
         clause.size() == 2 && clause[1].is_string()) {
-      (clause.is_form("alloc") ? memory.alloc_template
-                               : memory.free_template) = clause[1].text();
+      (clause.is_form("alloc") ? memory.alloc_template : memory.free_template) =
+          clause[1].text();
       seen_alloc |= clause.is_form("alloc");
     } else if (clause.is_form("addressable") && clause.size() == 2 &&
                (clause[1].is_symbol("true") || clause[1].is_symbol("false"))) {
@@ -273,8 +273,7 @@ const ConfigField* Config::FindField(absl::string_view name) const {
 absl::StatusOr<Module> Module::Build(std::vector<Sexpr> forms,
                                      SourceRef source) {
   Module module;
-  module.forms_ =
-      std::make_shared<const std::vector<Sexpr>>(std::move(forms));
+  module.forms_ = std::make_shared<const std::vector<Sexpr>>(std::move(forms));
   module.source_ = std::move(source);
   module.memories_.push_back(Dram());
   module.memory_index_[kDefaultMemory] = 0;
@@ -292,8 +291,8 @@ absl::StatusOr<Module> Module::Build(std::vector<Sexpr> forms,
     }
     const std::string& name = form[1].text();
     if (name == kDefaultMemory || declared.contains(name)) {
-      return ErrorAt(form[1].loc(), absl::StrCat("'", name,
-                                                 "' is already declared"));
+      return ErrorAt(form[1].loc(),
+                     absl::StrCat("'", name, "' is already declared"));
     }
     declared[name] = &form;
     if (head == "proc" || head == "instr") {
@@ -368,12 +367,11 @@ absl::StatusOr<Entry> FindEntry(const Module& module,
     entry.procedure = module.FindProcedure(name);
     entry.function = module.FindFunction(name);
     if (entry.procedure != nullptr && entry.procedure->is_instr) {
-      return ErrorAt(where, absl::StrCat("'", name,
-                                         "' is an instr, not an entry"));
+      return ErrorAt(where,
+                     absl::StrCat("'", name, "' is an instr, not an entry"));
     }
     if (entry.procedure == nullptr && entry.function == nullptr) {
-      return ErrorAt(where, absl::StrCat("no proc or func named '", name,
-                                         "'"));
+      return ErrorAt(where, absl::StrCat("no proc or func named '", name, "'"));
     }
     return entry;
   }
@@ -392,12 +390,12 @@ absl::StatusOr<Entry> FindEntry(const Module& module,
     candidates.push_back(func.name);
   }
   if (candidates.size() != 1) {
-    return ErrorAt(
-        where, candidates.empty()
-                   ? std::string("the module has no proc or func to run")
-                   : absl::StrCat("the module has several entries (",
-                                  absl::StrJoin(candidates, ", "),
-                                  "); choose one with --entry"));
+    return ErrorAt(where,
+                   candidates.empty()
+                       ? std::string("the module has no proc or func to run")
+                       : absl::StrCat("the module has several entries (",
+                                      absl::StrJoin(candidates, ", "),
+                                      "); choose one with --entry"));
   }
   if (entry.function != nullptr) entry.procedure = nullptr;
   return entry;

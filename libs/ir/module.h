@@ -48,9 +48,9 @@ struct Procedure {
   std::string name;  // with its '@'
   bool is_instr = false;
   std::vector<Param> params;
-  std::string c_template;              // instr only
-  std::vector<const Sexpr*> asserts;   // the leading (assert COND) forms
-  std::vector<const Sexpr*> body;      // the other statements
+  std::string c_template;             // instr only
+  std::vector<const Sexpr*> asserts;  // the leading (assert COND) forms
+  std::vector<const Sexpr*> body;     // the other statements
   const Sexpr* form = nullptr;
 
   const Param* FindParam(absl::string_view name) const;

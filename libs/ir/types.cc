@@ -85,8 +85,8 @@ absl::StatusOr<DataType> ParseDataType(const Sexpr& type) {
   if (type.is_symbol()) {
     auto elem = ParseElemType(type.text());
     if (!elem) {
-      return ErrorAt(type.loc(), absl::StrCat("unknown element type '",
-                                              type.text(), "'"));
+      return ErrorAt(type.loc(),
+                     absl::StrCat("unknown element type '", type.text(), "'"));
     }
     result.elem = *elem;
     return result;
@@ -105,9 +105,9 @@ absl::StatusOr<DataType> ParseDataType(const Sexpr& type) {
   }
   auto elem = ParseElemType(type[first].text());
   if (!elem) {
-    return ErrorAt(type[first].loc(), absl::StrCat("unknown element type '",
-                                                   PrintFlat(type[first]),
-                                                   "'"));
+    return ErrorAt(
+        type[first].loc(),
+        absl::StrCat("unknown element type '", PrintFlat(type[first]), "'"));
   }
   result.elem = *elem;
   for (size_t i = first + 1; i < type.size(); ++i) {

@@ -195,7 +195,6 @@ std::vector<uint8_t> FortranToRowMajor(const std::vector<uint8_t>& bytes,
   return result;
 }
 
-
 uint32_t ReadLittleEndian(absl::string_view bytes) {
   uint32_t value = 0;
   for (size_t i = bytes.size(); i-- > 0;) {

@@ -23,11 +23,10 @@ void AppendFlat(const Sexpr& form, std::string& out) {
 // broken over several lines. Forms not listed keep their leading atoms.
 int HeaderOperands(const Sexpr& form) {
   static const auto* kHeaders = new absl::flat_hash_map<absl::string_view, int>{
-      {"proc", 2},   {"instr", 2}, {"func", 3},  {"for", 3},
-      {"if", 1},     {"then", 0},  {"else", 0},  {"lam", 0},
-      {"build", 1},  {"ifold", 2}, {"assign", 1}, {"reduce", 1},
-      {"let", 1},    {"call", 1},  {"memory", 1}, {"config", 1},
-      {"access", 0}, {"compute", 1},
+      {"proc", 2},   {"instr", 2},  {"func", 3},    {"for", 3},   {"if", 1},
+      {"then", 0},   {"else", 0},   {"lam", 0},     {"build", 1}, {"ifold", 2},
+      {"assign", 1}, {"reduce", 1}, {"let", 1},     {"call", 1},  {"memory", 1},
+      {"config", 1}, {"access", 0}, {"compute", 1},
   };
   auto it = kHeaders->find(form.head());
   if (it != kHeaders->end()) return it->second;
@@ -53,9 +52,8 @@ void Append(const Sexpr& form, int indent, std::string& out) {
 
 int CurrentColumn(const std::string& out) {
   size_t newline = out.rfind('\n');
-  return static_cast<int>(newline == std::string::npos
-                              ? out.size()
-                              : out.size() - newline - 1);
+  return static_cast<int>(
+      newline == std::string::npos ? out.size() : out.size() - newline - 1);
 }
 
 void AppendBroken(const Sexpr& form, int indent, std::string& out) {

@@ -11,8 +11,8 @@ namespace tessel {
 namespace {
 
 bool IsDelimiter(char c) {
-  return std::isspace(static_cast<unsigned char>(c)) || c == '(' ||
-         c == ')' || c == '"' || c == ';';
+  return std::isspace(static_cast<unsigned char>(c)) || c == '(' || c == ')' ||
+         c == '"' || c == ';';
 }
 
 class Reader {
@@ -75,8 +75,8 @@ class Reader {
 
   absl::StatusOr<Sexpr> ReadList(const Location& open, int depth) {
     if (depth >= kMaxSexprDepth) {
-      return Error(open, absl::StrCat("lists nest deeper than ",
-                                      kMaxSexprDepth, " levels"));
+      return Error(open, absl::StrCat("lists nest deeper than ", kMaxSexprDepth,
+                                      " levels"));
     }
     Advance();  // '('
     std::vector<Sexpr> items;

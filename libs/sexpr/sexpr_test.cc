@@ -49,8 +49,7 @@ TEST(ReaderTest, RejectsMalformedInput) {
             std::string::npos);
   EXPECT_NE(ReadError("(\"abc)").find("unterminated string"),
             std::string::npos);
-  EXPECT_NE(ReadError("12x").find("malformed number '12x'"),
-            std::string::npos);
+  EXPECT_NE(ReadError("12x").find("malformed number '12x'"), std::string::npos);
   EXPECT_NE(ReadError("99999999999999999999").find("does not fit"),
             std::string::npos);
   EXPECT_NE(ReadError("\"\\q\"").find("unknown escape"), std::string::npos);

@@ -34,8 +34,7 @@ absl::StatusOr<SourceRef> ReadSource(const std::string& path) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    return absl::NotFoundError(
-        absl::StrCat(path, ": error: cannot open file"));
+    return absl::NotFoundError(absl::StrCat(path, ": error: cannot open file"));
   }
   std::ostringstream buffer;
   buffer << in.rdbuf();
@@ -46,8 +45,7 @@ absl::StatusOr<SourceRef> ReadSource(const std::string& path) {
 }
 
 SourceRef MakeSource(std::string name, std::string text) {
-  return std::make_shared<const SourceBuffer>(std::move(name),
-                                              std::move(text));
+  return std::make_shared<const SourceBuffer>(std::move(name), std::move(text));
 }
 
 std::string FormatDiagnostic(const Location& loc, absl::string_view message) {

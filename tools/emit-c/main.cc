@@ -23,11 +23,11 @@ absl::Status Run(const tessel::CommandLine& command_line) {
 int main(int argc, char** argv) {
   tessel::CommandLine command_line(
       "emit-c", "[FILE] [--harness] [--entry NAME] [-D NAME=VALUE]... [-o OUT]",
-      "Reads a loop-level TIR module (stdin without FILE or with '-'), verifies it and\n"
-      "writes one C99 translation unit: a function per proc, instr calls\n"
-      "expanded from their C templates. With --harness the unit also gets a\n"
-      "main that reads the entry's inputs from DIR/NAME.npy and writes its\n"
-      "outputs there: ./k --inputs DIR --outputs DIR.");
+      "Reads a loop-level TIR module (stdin without FILE or with '-'),\n"
+      "verifies it and writes one C99 translation unit: a function per proc,\n"
+      "instr calls expanded from their C templates. With --harness the unit\n"
+      "also gets a main that reads the entry's inputs from DIR/NAME.npy and\n"
+      "writes its outputs there: ./k --inputs DIR --outputs DIR.");
   command_line.AddFlag({"harness", 0, "", false,
                         "add a main that runs the entry on .npy files"});
   command_line.AddFlag({"entry", 0, "NAME", false,

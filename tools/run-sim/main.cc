@@ -63,9 +63,10 @@ int main(int argc, char** argv) {
       "       [--compare OTHER | --expect DIR] [--rtol R] [--atol A] "
       "[-D NAME=VALUE]...",
       "Runs the entry of a TIR module (a proc or a func; without FILE, or\n"
-      "with '-', it reads stdin) with the reference interpreter. Inputs are read from\n"
-      "DIR/NAME.npy or generated from a seed; outputs are summarised, written\n"
-      "as NAME.npy, or compared with those of another module or of a folder.\n"
+      "with '-', it reads stdin) with the reference interpreter. Inputs are\n"
+      "read from DIR/NAME.npy or generated from a seed; outputs are\n"
+      "summarised, written as NAME.npy, or compared with those of another\n"
+      "module or of a folder.\n"
       "Reading unwritten data, out-of-bounds indices, integer division by\n"
       "zero and violated assertions are errors.");
   command_line.AddFlag({"entry", 0, "NAME", false,
