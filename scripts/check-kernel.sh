@@ -1,7 +1,8 @@
 #!/bin/bash
 # Runs one kernel through the whole pipeline and checks every stage against
 # the reference interpreter:
-#   parse --emit=loops and --emit=terms, run-sim on seeded inputs,
+#   parse --emit=loops and --emit=terms (and parse again: the IR must print
+#   back byte for byte), run-sim on seeded inputs,
 #   run-sim --compare (loops vs terms), emit-c --harness, cc, the compiled
 #   kernel on the same inputs, run-sim --expect (interpreter vs C), and
 #   scripts/numpy_kernel.py, an independent NumPy evaluation of the kernel
@@ -37,6 +38,11 @@ step() { printf '\n$ %s\n' "$*"; "$@"; }
 
 step parse "$kernel" ${defines[@]+"${defines[@]}"} --emit=loops -o "$work/loops.tir"
 step parse "$kernel" ${defines[@]+"${defines[@]}"} --emit=terms -o "$work/terms.tir"
+# Both files are canonical: reading and printing them gives the same bytes.
+for level in loops terms; do
+  step parse "$work/$level.tir" -o "$work/$level.reprinted.tir"
+  step cmp "$work/$level.tir" "$work/$level.reprinted.tir"
+done
 step run-sim "$work/loops.tir" --seed "$seed" --outputs "$work/ref"
 step run-sim "$work/loops.tir" --inputs "$work/ref" --compare "$work/terms.tir"
 step emit-c --harness "$work/loops.tir" -o "$work/kernel.c"
