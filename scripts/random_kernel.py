@@ -115,6 +115,12 @@ class Kernel:
         else:
             lhs_indices = [variables[i] for i in keep]
             dims = [extents[i] for i in keep]
+            if op == "=" and keep and rng.random() < 0.25:
+                # A strided target: injective, but it leaves elements that
+                # the statement does not reach (they are 0).
+                first = keep[0]
+                lhs_indices[0] = f"2 * {variables[first]} + 1"
+                dims[0] = 2 * extents[first] + rng.randint(0, 1)
         lhs = f"{name}[{', '.join(lhs_indices)}]" if dims else name
         self.statements.append(
             f"  all ({', '.join(variables)}) in ({', '.join(map(str, extents))})\n"
