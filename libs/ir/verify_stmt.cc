@@ -137,7 +137,8 @@ absl::Status ProcVerifier::CheckAlloc(const Sexpr& stmt) {
     if (!extent.ok()) return extent.status();
     extents.push_back(*std::move(extent));
   }
-  absl::string_view name = stmt[1].is_symbol() ? stmt[1].text() : "";
+  absl::string_view name =
+      stmt[1].is_symbol() ? absl::string_view(stmt[1].text()) : "";
   if (auto status = CheckPositive(extents, *type, name); !status.ok()) {
     return status;
   }

@@ -1,0 +1,48 @@
+#!/bin/bash
+# Coverage-guided fuzzing of Tessel's readers with clang's libFuzzer,
+# AddressSanitizer and UBSan (libs/fuzz/*_fuzzer.cc), seeded with the
+# project's own test inputs.
+#   scripts/fuzz.sh kernel|tir|npy [SECONDS] [WORK_DIR]
+# A crash leaves its input in WORK_DIR (crash-*); replay it with the binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target="${1:?usage: fuzz.sh kernel|tir|npy [SECONDS] [WORK_DIR]}"
+seconds="${2:-60}"
+work="${3:-$(mktemp -d)}"
+mkdir -p "$work/corpus"
+scripts/setup.sh
+if ! dpkg-query -W -f='${Status}' clang-14 libclang-rt-14-dev 2>/dev/null |
+    grep -q "ok installed"; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    clang-14 libclang-rt-14-dev >/dev/null
+fi
+
+case "$target" in
+  kernel) libs=(support sexpr ir poly kernel); seeds=(testdata/kernels/*.tk testdata/parse/*.tk) ;;
+  tir) libs=(support sexpr ir poly); seeds=(testdata/*/*.tir) ;;
+  npy) libs=(support sexpr ir poly npy); seeds=(libs/npy/testdata/*.npy) ;;
+  *) echo "fuzz: error: unknown target '$target' (kernel, tir or npy)" >&2; exit 2 ;;
+esac
+sources=()
+for lib in "${libs[@]}"; do
+  for file in libs/"$lib"/*.cc; do
+    case "$file" in *_test.cc) ;; *) sources+=("$file") ;; esac
+  done
+done
+for seed in "${seeds[@]}"; do  # seeds from different folders share names
+  cp "$seed" "$work/corpus/$(echo "$seed" | tr / _)"
+done
+# shellcheck disable=SC2046
+clang++-14 -std=c++20 -O1 -g -I. -fsanitize=fuzzer,address,undefined \
+  -fno-sanitize-recover=undefined "libs/fuzz/${target}_fuzzer.cc" \
+  "${sources[@]}" -o "$work/${target}_fuzzer" \
+  $(pkg-config --libs absl_status absl_statusor absl_strings absl_str_format \
+    absl_flat_hash_map absl_flat_hash_set) -lisl -lgmp
+cd "$work"
+"./${target}_fuzzer" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
+  -print_final_stats=1 corpus 2>&1 | grep -E "^#[0-9]+.*DONE|stat::|ERROR|SUMMARY|crash-" || true
+if compgen -G "crash-*" >/dev/null || compgen -G "timeout-*" >/dev/null; then
+  echo "fuzz: $target: failures found:" crash-* timeout-* >&2
+  exit 1
+fi
+echo "fuzz: $target: no crash in ${seconds}s (corpus and binary in $work)"
