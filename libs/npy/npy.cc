@@ -5,9 +5,9 @@
 #include <charconv>
 #include <fstream>
 #include <optional>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "libs/support/source.h"
 
 namespace tessel {
 namespace {
@@ -314,16 +314,9 @@ std::string SerializeNpy(const HostTensor& tensor) {
 }
 
 absl::StatusOr<HostTensor> ReadNpy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat(path, ": error: cannot open file"));
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    return absl::DataLossError(absl::StrCat(path, ": error: cannot read file"));
-  }
-  return ParseNpy(buffer.str(), path);
+  auto bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.status();
+  return ParseNpy(*bytes, path);
 }
 
 absl::Status WriteNpy(const std::string& path, const HostTensor& tensor) {

@@ -25,13 +25,7 @@ absl::string_view SourceBuffer::Line(int line) const {
   return absl::string_view(text_).substr(begin, end - begin);
 }
 
-absl::StatusOr<SourceRef> ReadSource(const std::string& path) {
-  std::string text;
-  if (path == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin),
-                std::istreambuf_iterator<char>());
-    return MakeSource("<stdin>", std::move(text));
-  }
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     return absl::NotFoundError(absl::StrCat(path, ": error: cannot open file"));
@@ -41,7 +35,18 @@ absl::StatusOr<SourceRef> ReadSource(const std::string& path) {
   if (in.bad()) {
     return absl::DataLossError(absl::StrCat(path, ": error: cannot read file"));
   }
-  return MakeSource(path, buffer.str());
+  return buffer.str();
+}
+
+absl::StatusOr<SourceRef> ReadSource(const std::string& path) {
+  if (path == "-") {
+    std::string text(std::istreambuf_iterator<char>(std::cin),
+                     (std::istreambuf_iterator<char>()));
+    return MakeSource("<stdin>", std::move(text));
+  }
+  auto text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return MakeSource(path, *std::move(text));
 }
 
 SourceRef MakeSource(std::string name, std::string text) {
