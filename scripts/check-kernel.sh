@@ -31,7 +31,8 @@ while [ $# -gt 0 ]; do
 done
 [ -n "$kernel" ] || { echo "usage: check-kernel.sh KERNEL.tk [-D N=V]... [--seed N] [--work DIR]" >&2; exit 2; }
 [ -n "$work" ] || work=$(mktemp -d)
-rm -rf "$work"
+# Every file the steps write is rewritten, so an existing folder is reused
+# as it is (never emptied: it may be the user's).
 mkdir -p "$work"
 
 step() { printf '\n$ %s\n' "$*"; "$@"; }
