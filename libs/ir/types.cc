@@ -1,8 +1,5 @@
 #include "libs/ir/types.h"
 
-#include "absl/strings/str_cat.h"
-#include "libs/sexpr/printer.h"
-
 namespace tessel {
 
 std::optional<ElemType> ParseElemType(absl::string_view name) {
@@ -78,72 +75,6 @@ absl::string_view ControlTypeName(ControlType type) {
       return "stride";
   }
   return "?";
-}
-
-absl::StatusOr<DataType> ParseDataType(const Sexpr& type) {
-  DataType result;
-  if (type.is_symbol()) {
-    auto elem = ParseElemType(type.text());
-    if (!elem) {
-      return ErrorAt(type.loc(),
-                     absl::StrCat("unknown element type '", type.text(), "'"));
-    }
-    result.elem = *elem;
-    return result;
-  }
-  if (!type.is_list() || type.size() == 0 || !type[0].is_symbol()) {
-    return ErrorAt(type.loc(), absl::StrCat("expected a type, found '",
-                                            PrintFlat(type), "'"));
-  }
-  size_t first = 0;
-  if (type[0].is_symbol("window")) {
-    result.is_window = true;
-    first = 1;
-    if (type.size() < 2 || !type[1].is_symbol()) {
-      return ErrorAt(type.loc(), "expected (window ELEM DIM...)");
-    }
-  }
-  auto elem = ParseElemType(type[first].text());
-  if (!elem) {
-    return ErrorAt(
-        type[first].loc(),
-        absl::StrCat("unknown element type '", PrintFlat(type[first]), "'"));
-  }
-  result.elem = *elem;
-  for (size_t i = first + 1; i < type.size(); ++i) {
-    const Sexpr& dim = type[i];
-    if (dim.is_float() || dim.is_string()) {
-      return ErrorAt(dim.loc(), "a dimension must be an integer expression");
-    }
-    if (dim.is_int() && dim.int_value() <= 0) {
-      return ErrorAt(dim.loc(), absl::StrCat("dimension ", dim.int_value(),
-                                             " is not positive"));
-    }
-    result.dims.push_back(dim);
-  }
-  if (result.is_window && result.dims.empty()) {
-    return ErrorAt(type.loc(), "a window needs at least one dimension");
-  }
-  return result;
-}
-
-Sexpr DataTypeToSexpr(const DataType& type) {
-  Sexpr elem = Sexpr::Symbol(std::string(ElemTypeName(type.elem)));
-  if (type.is_scalar()) return elem;
-  std::vector<Sexpr> items;
-  if (type.is_window) items.push_back(Sexpr::Symbol("window"));
-  items.push_back(elem);
-  items.insert(items.end(), type.dims.begin(), type.dims.end());
-  return Sexpr::List(std::move(items));
-}
-
-std::optional<std::vector<int64_t>> ConstantDims(const DataType& type) {
-  std::vector<int64_t> dims;
-  for (const Sexpr& dim : type.dims) {
-    if (!dim.is_int()) return std::nullopt;
-    dims.push_back(dim.int_value());
-  }
-  return dims;
 }
 
 }  // namespace tessel

@@ -1,6 +1,5 @@
 #include "libs/sexpr/printer.h"
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 
 namespace tessel {
@@ -20,16 +19,11 @@ void AppendFlat(const Sexpr& form, std::string& out) {
 }
 
 // How many operands after the head stay on the head's line when a form is
-// broken over several lines. Forms not listed keep their leading atoms.
-int HeaderOperands(const Sexpr& form) {
-  static const auto* kHeaders = new absl::flat_hash_map<absl::string_view, int>{
-      {"proc", 2},   {"instr", 2},  {"func", 3},    {"for", 3},   {"if", 1},
-      {"then", 0},   {"else", 0},   {"lam", 0},     {"build", 1}, {"ifold", 2},
-      {"assign", 1}, {"reduce", 1}, {"let", 1},     {"call", 1},  {"memory", 1},
-      {"config", 1}, {"access", 0}, {"compute", 1},
-  };
-  auto it = kHeaders->find(form.head());
-  if (it != kHeaders->end()) return it->second;
+// broken over several lines: what the language's `header` rule says, or the
+// leading atoms.
+int HeaderOperands(const Sexpr& form, HeaderRule header) {
+  int count = header != nullptr ? header(form) : -1;
+  if (count >= 0) return count;
   int leading_atoms = 0;
   for (size_t i = 1; i < form.size() && form[i].is_atom(); ++i) {
     ++leading_atoms;
@@ -37,9 +31,11 @@ int HeaderOperands(const Sexpr& form) {
   return leading_atoms;
 }
 
-void AppendBroken(const Sexpr& form, int indent, std::string& out);
+void AppendBroken(const Sexpr& form, int indent, HeaderRule header,
+                  std::string& out);
 
-void Append(const Sexpr& form, int indent, std::string& out) {
+void Append(const Sexpr& form, int indent, HeaderRule header,
+            std::string& out) {
   std::string flat;
   AppendFlat(form, flat);
   // `indent` is the column at which `form` starts.
@@ -47,7 +43,7 @@ void Append(const Sexpr& form, int indent, std::string& out) {
     out += flat;
     return;
   }
-  AppendBroken(form, indent, out);
+  AppendBroken(form, indent, header, out);
 }
 
 int CurrentColumn(const std::string& out) {
@@ -56,7 +52,8 @@ int CurrentColumn(const std::string& out) {
       newline == std::string::npos ? out.size() : out.size() - newline - 1);
 }
 
-void AppendBroken(const Sexpr& form, int indent, std::string& out) {
+void AppendBroken(const Sexpr& form, int indent, HeaderRule header,
+                  std::string& out) {
   out.push_back('(');
   if (form.size() == 0) {
     out.push_back(')');
@@ -67,14 +64,14 @@ void AppendBroken(const Sexpr& form, int indent, std::string& out) {
   if (form.head().empty()) {
     for (size_t i = 0; i < form.size(); ++i) {
       if (i > 0) out += "\n" + std::string(indent + 1, ' ');
-      Append(form[i], indent + 1, out);
+      Append(form[i], indent + 1, header, out);
     }
     out.push_back(')');
     return;
   }
   out += form[0].text();
-  size_t header_end =
-      std::min(form.size(), static_cast<size_t>(1 + HeaderOperands(form)));
+  size_t header_end = std::min(
+      form.size(), static_cast<size_t>(1 + HeaderOperands(form, header)));
   for (size_t i = 1; i < header_end; ++i) {
     // A header operand (after the first, usually a short name) that would
     // overflow the line but fits on a line of its own continues there,
@@ -87,11 +84,11 @@ void AppendBroken(const Sexpr& form, int indent, std::string& out) {
     } else {
       out.push_back(' ');
     }
-    Append(form[i], CurrentColumn(out), out);
+    Append(form[i], CurrentColumn(out), header, out);
   }
   for (size_t i = header_end; i < form.size(); ++i) {
     out += "\n" + std::string(indent + 2, ' ');
-    Append(form[i], indent + 2, out);
+    Append(form[i], indent + 2, header, out);
   }
   out.push_back(')');
 }
@@ -104,17 +101,17 @@ std::string PrintFlat(const Sexpr& form) {
   return out;
 }
 
-std::string PrintSexpr(const Sexpr& form, int indent) {
+std::string PrintSexpr(const Sexpr& form, int indent, HeaderRule header) {
   std::string out;
-  Append(form, indent, out);
+  Append(form, indent, header, out);
   return out;
 }
 
-std::string PrintForms(const std::vector<Sexpr>& forms) {
+std::string PrintForms(const std::vector<Sexpr>& forms, HeaderRule header) {
   std::string out;
   for (size_t i = 0; i < forms.size(); ++i) {
     if (i > 0) out += "\n";
-    Append(forms[i], 0, out);
+    Append(forms[i], 0, header, out);
     out += "\n";
   }
   return out;

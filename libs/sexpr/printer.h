@@ -13,14 +13,21 @@ namespace tessel {
 
 inline constexpr int kPrintWidth = 80;
 
+// A language's layout rule: how many operands of `form` stay on its head's
+// line when it is broken over several lines, or -1 to keep its leading
+// atoms (TIR's rule comes from its op table, ir::HeaderOperands).
+using HeaderRule = int (*)(const Sexpr& form);
+
 // One form. A list that fits in the remaining width is printed on one line;
-// otherwise its head and its "header" operands (by form: a loop's variable
-// and bounds, a procedure's name and parameters, ...) stay on the first line
-// and every other operand goes on a line of its own, indented two spaces.
-std::string PrintSexpr(const Sexpr& form, int indent = 0);
+// otherwise its head and its header operands (`header` says how many) stay
+// on the first line and every other operand goes on a line of its own,
+// indented two spaces.
+std::string PrintSexpr(const Sexpr& form, int indent = 0,
+                       HeaderRule header = nullptr);
 
 // A whole module: the forms separated by blank lines, ending in a newline.
-std::string PrintForms(const std::vector<Sexpr>& forms);
+std::string PrintForms(const std::vector<Sexpr>& forms,
+                       HeaderRule header = nullptr);
 
 // The form on a single line, whatever its length.
 std::string PrintFlat(const Sexpr& form);

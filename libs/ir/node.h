@@ -1,0 +1,196 @@
+// The typed, editable IR: a module of top-level forms, each a tree of
+// nodes. A node is an op (op.h) with operands (child nodes, in the order
+// ops.def gives), attributes (a name, a number, a declared type), its type,
+// what it refers to (the binder of a name, the top-level form of @NAME) and
+// where it was read.
+//
+// Nodes live in their module's arena and never move: a NodeId names one
+// node for the module's lifetime, so ids and pointers held by a
+// transformation (cursors, Exo 2's term) survive edits elsewhere in the
+// tree. Editing detaches and attaches nodes; a detached node stays valid
+// (it can be re-attached) but is no longer reachable from the module.
+#ifndef TESSEL_LIBS_IR_NODE_H_
+#define TESSEL_LIBS_IR_NODE_H_
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "libs/ir/op.h"
+#include "libs/ir/type.h"
+#include "libs/support/source.h"
+
+namespace tessel::ir {
+
+using NodeId = uint32_t;
+
+// The kind of a `Param`: control parameters and data parameters.
+enum class ParamKind : uint8_t {
+  kSize,
+  kIndex,
+  kBool,
+  kStride,
+  kIn,
+  kOut,
+  kInOut
+};
+
+class Module;
+
+class Node {
+ public:
+  Op op() const { return op_; }
+  const OpInfo& info() const { return Info(op_); }
+  bool is(Op op) const { return op_ == op; }
+  NodeId id() const { return id_; }
+  const Location& loc() const { return loc_; }
+
+  // The node's type; none for statements and declarations.
+  const Type& type() const { return type_; }
+  void set_type(Type type) { type_ = std::move(type); }
+
+  // The node this one is an operand of, or null for a top-level form and a
+  // detached node.
+  Node* parent() const { return parent_; }
+  // The position of this node among its parent's operands.
+  size_t position() const;
+
+  absl::Span<Node* const> operands() const { return operands_; }
+  size_t num_operands() const { return operands_.size(); }
+  Node* operand(size_t i) const { return operands_[i]; }
+
+  // Attributes. `name` is what the node binds (For, Let, Alloc, Param,
+  // Value, Field), refers to (Ref, and `@NAME` of Call, ReadConfig,
+  // WriteConfig, top-level forms) or a keyword (Compute's operator, a
+  // config field, a Clause's kind).
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+  // Where the name, or the `@NAME` the node refers to, was written (the
+  // node's own location when it was built in memory).
+  const Location& name_loc() const {
+    return name_loc_.known() ? name_loc_ : loc_;
+  }
+  void set_name_loc(Location loc) { name_loc_ = std::move(loc); }
+  // Where item `i` of the form was written (0 is the head), for
+  // diagnostics about parts of a form that are not nodes of their own: an
+  // operator's head, a field name, a declared type. The node's location
+  // when it was built in memory.
+  Location item_loc(size_t i) const;
+  void set_item_locs(std::vector<std::pair<int, int>> line_cols) {
+    item_locs_ = std::move(line_cols);
+  }
+  // The text of a Template or Clause: a C template, or `true`/`false`.
+  const std::string& text() const { return text_; }
+  void set_text(std::string text) { text_ = std::move(text); }
+  // A Const's value (ints_value for integer literals, float_value for
+  // float literals), a Var's De Bruijn index.
+  bool is_float_literal() const { return is_float_; }
+  int64_t int_value() const { return int_; }
+  double float_value() const { return float_; }
+  void set_int(int64_t value) {
+    int_ = value;
+    is_float_ = false;
+  }
+  void set_float(double value) {
+    float_ = value;
+    is_float_ = true;
+  }
+  // The type a Param, Value, Field or Alloc declares, the element type of a
+  // Cast.
+  const Type& declared_type() const { return declared_; }
+  void set_declared_type(Type type) { declared_ = std::move(type); }
+  // A Param's kind; a data Param's or Alloc's memory is `def`.
+  ParamKind param_kind() const { return param_kind_; }
+  void set_param_kind(ParamKind kind) { param_kind_ = kind; }
+  // What a Ref refers to (its binder), what `@NAME` of a Call, ReadConfig
+  // or WriteConfig names, the memory of a data Param or Alloc written with
+  // one. (A Var's binder follows from its place: de_bruijn.h, LamOf.)
+  Node* def() const { return def_; }
+  void set_def(Node* def) { def_ = def; }
+
+ private:
+  friend class Module;
+  Node(Op op, NodeId id, Location loc)
+      : op_(op), id_(id), loc_(std::move(loc)) {}
+
+  Op op_;
+  bool is_float_ = false;
+  ParamKind param_kind_ = ParamKind::kIn;
+  NodeId id_;
+  int64_t int_ = 0;
+  double float_ = 0;
+  Node* parent_ = nullptr;
+  Node* def_ = nullptr;
+  std::vector<Node*> operands_;
+  std::string name_;
+  std::string text_;
+  Type type_;
+  Type declared_;
+  Location loc_;
+  Location name_loc_;
+  std::vector<std::pair<int, int>> item_locs_;  // line, column
+};
+
+class Module {
+ public:
+  Module();
+  Module(Module&&) = default;
+  Module& operator=(Module&&) = default;
+
+  // The file the module was read from (null when built in memory).
+  const SourceRef& source() const { return source_; }
+  void set_source(SourceRef source) { source_ = std::move(source); }
+
+  // A new detached node.
+  Node* Create(Op op, Location loc = {});
+  // A deep copy of `node`, detached. References inside the copy to binders
+  // inside it point at the copied binders; others are kept.
+  Node* Clone(const Node* node);
+  // The node with id `id`, attached or not.
+  Node* Get(NodeId id) const { return nodes_[id].get(); }
+  size_t size() const { return nodes_.size(); }
+
+  // Top-level forms, in file order.
+  absl::Span<Node* const> forms() const { return forms_; }
+  // Appends a top-level form; its name must be new (see Find).
+  void AddForm(Node* form);
+  // The top-level form named `name` (with its '@'), or the predeclared
+  // memory @DRAM, or null.
+  Node* Find(absl::string_view name) const;
+  // @DRAM, which every module has.
+  Node* dram() const { return dram_; }
+
+  // Editing. `parent` is attached or not; positions count operands.
+  void Append(Node* parent, Node* child);
+  void Insert(Node* parent, size_t position, Node* child);
+  // Puts `replacement` (detached) where `old` is; `old` is detached.
+  void Replace(Node* old, Node* replacement);
+  // Detaches `node` from its parent, or removes a top-level form.
+  void Detach(Node* node);
+
+ private:
+  std::deque<std::unique_ptr<Node>> nodes_;
+  std::vector<Node*> forms_;
+  absl::flat_hash_map<std::string, Node*> globals_;
+  Node* dram_ = nullptr;
+  SourceRef source_;
+};
+
+// Structural equality of two trees: same ops, attributes and types, and
+// references to the same binders (or to binders at the same place in the
+// two trees: `(for i ...)` and `(for j ...)` with matching bodies are
+// alpha-equivalent). Locations and ids are ignored.
+bool AlphaEquivalent(const Node* a, const Node* b);
+
+// Whether `node` is `ancestor` or lies inside it.
+bool IsInside(const Node* node, const Node* ancestor);
+
+}  // namespace tessel::ir
+
+#endif  // TESSEL_LIBS_IR_NODE_H_

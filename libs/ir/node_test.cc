@@ -1,0 +1,124 @@
+// The IR's identity and editing API: clones, alpha-equivalence, cursors,
+// fresh names, substitution and De Bruijn shifting.
+#include "libs/ir/node.h"
+
+#include "gtest/gtest.h"
+#include "libs/ir/de_bruijn.h"
+#include "libs/ir/edit.h"
+#include "libs/ir/syntax.h"
+#include "libs/sexpr/printer.h"
+
+namespace tessel::ir {
+namespace {
+
+Module ReadOk(const std::string& text) {
+  auto module = ReadText(MakeSource("m.tir", text));
+  EXPECT_TRUE(module.ok()) << module.status();
+  return module.ok() ? *std::move(module) : Module();
+}
+
+std::string Flat(const Node& node) { return PrintFlat(WriteNode(node)); }
+
+constexpr char kLoops[] =
+    "(proc @p ((size N) (in A (f32 N)) (out B (f32 N)))\n"
+    "  (for i 0 N (assign (B i) (A i)))\n"
+    "  (for j 0 N (assign (B j) (A j))))";
+
+TEST(NodeTest, AlphaEquivalenceIgnoresBinderNames) {
+  Module module = ReadOk(kLoops);
+  Node* proc = module.Find("@p");
+  Node* first = proc->operand(3);
+  Node* second = proc->operand(4);
+  EXPECT_TRUE(AlphaEquivalent(first, second));
+  // A different bound makes them differ.
+  second->operand(0)->set_int(1);
+  EXPECT_FALSE(AlphaEquivalent(first, second));
+}
+
+TEST(NodeTest, CloneRebindsInnerReferences) {
+  Module module = ReadOk(kLoops);
+  Node* loop = module.Find("@p")->operand(3);
+  Node* copy = module.Clone(loop);
+  EXPECT_EQ(copy->parent(), nullptr);
+  EXPECT_NE(copy->id(), loop->id());
+  EXPECT_TRUE(AlphaEquivalent(loop, copy));
+  Node* index = copy->operand(2)->operand(0)->operand(1);
+  EXPECT_EQ(index->def(), copy);  // the copied loop, not the original
+  // References to binders outside the copy are kept.
+  EXPECT_EQ(copy->operand(1)->def(), module.Find("@p")->operand(0));
+}
+
+TEST(NodeTest, CursorsSurviveEditsElsewhere) {
+  Module module = ReadOk(kLoops);
+  Node* proc = module.Find("@p");
+  Cursor second(module, proc->operand(4));
+  Cursor first = second.prev();
+  EXPECT_EQ(first.node(), proc->operand(3));
+  // Insert a copy of the first loop before it and delete the original.
+  first.InsertBefore(module.Clone(first.node()));
+  first.Detach();
+  EXPECT_EQ(second.node()->parent(), proc);
+  EXPECT_EQ(second.prev().node(), proc->operand(3));
+  EXPECT_TRUE(AlphaEquivalent(second.prev().node(), second.node()));
+  EXPECT_EQ(second.next().node(), nullptr);
+  EXPECT_EQ(module.Get(second->id()), second.node());
+}
+
+TEST(NodeTest, FreshNamesAvoidEveryNameInTheForm) {
+  Module module = ReadOk(kLoops);
+  Node* proc = module.Find("@p");
+  EXPECT_EQ(FreshName(module, *proc, "k"), "k");
+  EXPECT_EQ(FreshName(module, *proc, "i"), "i_1");
+  EXPECT_EQ(FreshName(module, *proc, "@p"), "@p_1");
+}
+
+TEST(NodeTest, SubstituteAndRename) {
+  Module module = ReadOk(kLoops);
+  Node* proc = module.Find("@p");
+  Node* loop = proc->operand(3);
+  Node* zero = module.Create(Op::kConst);
+  zero->set_int(0);
+  Node* body = loop->operand(2);
+  Substitute(module, body, loop, *zero);
+  EXPECT_EQ(Flat(*body), "(assign (B 0) (A 0))");
+  Rename(*proc->operand(0), "M", *proc);
+  EXPECT_EQ(Flat(*proc->operand(4)), "(for j 0 M (assign (B j) (A j)))");
+}
+
+TEST(DeBruijnTest, ShiftMovesOnlyFreeVariables) {
+  Module module = ReadOk(
+      "(func @f ((x (f32 4))) ((y (f32 4)))\n"
+      "  (build 4 (lam (ifold 4 (index x %0) (lam (lam (+ %0 (index x "
+      "%2))))))))");
+  Node* ifold = module.Find("@f")->operand(2)->operand(1)->operand(0);
+  EXPECT_TRUE(HasFreeVars(*ifold));
+  Node* inner = ifold->operand(2);
+  EXPECT_TRUE(HasFreeVars(*inner));  // %2 is the build's index
+  EXPECT_FALSE(HasFreeVars(*inner, 1));
+  Shift(*ifold, 2);
+  EXPECT_EQ(Flat(*ifold),
+            "(ifold 4 (index x %2) (lam (lam (+ %0 (index x %4)))))");
+}
+
+TEST(DeBruijnTest, InstantiateIsBetaReduction) {
+  Module module = ReadOk(
+      "(func @f ((x (f32 4))) ((y (f32 4)))\n"
+      "  (build 4 (lam (app (lam (build 4 (lam (+ (index x %1) (index x "
+      "%2))))) (+ %0 0)))))");
+  Node* app = module.Find("@f")->operand(2)->operand(1)->operand(0);
+  Node* lam = app->operand(0);
+  Node* body = lam->operand(0);
+  module.Detach(body);
+  Node* result = Instantiate(module, body, *app->operand(1));
+  // %1 was the app's argument, %2 the outer build's index, now %1.
+  EXPECT_EQ(Flat(*result),
+            "(build 4 (lam (+ (index x (+ %1 0)) (index x %1))))");
+  Node* whole = module.Create(Op::kVar);
+  whole->set_int(0);
+  Node* copy = module.Create(Op::kConst);
+  copy->set_float(2.5);
+  EXPECT_EQ(Flat(*Instantiate(module, whole, *copy)), "2.5");
+}
+
+}  // namespace
+}  // namespace tessel::ir

@@ -1,0 +1,38 @@
+// TIR's concrete syntax for the typed IR: reading S-expressions into a
+// module (every name resolved to its binder, every `@NAME` to its form) and
+// writing nodes back. The op table drives both: a form with generic syntax
+// is read and written from its operand list in ops.def; only forms with
+// syntax of their own (top-level forms, parameters, names, literals,
+// element reads) have code here.
+//
+// Reading checks structure and names; types are given by elaboration
+// (elaborate.h), which every tool runs through ReadAndVerify.
+#ifndef TESSEL_LIBS_IR_SYNTAX_H_
+#define TESSEL_LIBS_IR_SYNTAX_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "libs/ir/node.h"
+#include "libs/sexpr/sexpr.h"
+#include "libs/support/source.h"
+
+namespace tessel::ir {
+
+// Reads the top-level forms of a module. Errors are located diagnostics.
+absl::StatusOr<Module> ReadForms(const std::vector<Sexpr>& forms,
+                                 SourceRef source = nullptr);
+// Reads a module from source text; a module needs at least one form.
+absl::StatusOr<Module> ReadText(const SourceRef& source);
+
+// The S-expression a node is written as.
+Sexpr WriteNode(const Node& node);
+// The S-expression of a declared type.
+Sexpr WriteType(const Type& type);
+// The module in canonical form (formats/tir/README.md, "Canonical form").
+std::string PrintModule(const Module& module);
+
+}  // namespace tessel::ir
+
+#endif  // TESSEL_LIBS_IR_SYNTAX_H_

@@ -1,0 +1,81 @@
+// Configuration state in the verifier: values persist between writes, and
+// loops, branches and calls that may write a field make it unknown.
+#include "gtest/gtest.h"
+#include "libs/ir/verify/first_error.h"
+
+namespace tessel::ir {
+namespace {
+
+// An instruction whose precondition reads configuration state, as Exo's
+// Gemmini loads do (the stride must have been configured first).
+const std::string kTarget =
+    "(config @Load (stride stride) (rows size))\n"
+    "(instr @set_stride ((stride s)) (c \"cfg({s});\")\n"
+    "  (write-config @Load stride s))\n"
+    "(instr @load ((size n) (in src (window f32 n 8)) (out dst (f32 n 8)))\n"
+    "  (c \"ld({src_data}, {dst}, {n});\")\n"
+    "  (assert (== (read-config @Load stride) (stride src 0)))\n"
+    "  (for i 0 n (for j 0 8 (assign (dst i j) (src i j)))))\n";
+
+TEST(VerifierConfigTest, WriteEstablishesCalleeAssertion) {
+  EXPECT_EQ(FirstError(kTarget +
+                       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                       "  (write-config @Load stride (stride A 0))\n"
+                       "  (for k 0 4\n"
+                       "    (call @load 4 (window A (: (* 4 k) (+ (* 4 k) 4)) "
+                       "(: 0 8)) B)))"),
+            "ok");
+}
+
+TEST(VerifierConfigTest, WriteThroughAnInstructionIsNotTracked) {
+  // @set_stride writes the field, so after the call its value is unknown.
+  EXPECT_EQ(
+      FirstError(kTarget + "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                           "  (call @set_stride (stride A 0))\n"
+                           "  (call @load 4 (window A (: 0 4) (: 0 8)) B))"),
+      "10:3: error: call to '@load' does not establish its assertion "
+      "(== (read-config @Load stride) (stride src 0)) (at (read-config "
+      "@Load stride) = 0)");
+}
+
+TEST(VerifierConfigTest, WrongStrideIsReported) {
+  EXPECT_NE(
+      FirstError(kTarget + "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                           "  (write-config @Load stride 16)\n"
+                           "  (call @load 4 (window A (: 0 4) (: 0 8)) B))")
+          .find("does not establish its assertion"),
+      std::string::npos);
+}
+
+TEST(VerifierConfigTest, ReadsWithoutWritesSeeOneValue) {
+  EXPECT_EQ(
+      FirstError(kTarget + "(proc @p ((inout A (f32 16)))\n"
+                           "  (assert (<= (read-config @Load rows) 16))\n"
+                           "  (for i 0 (read-config @Load rows) (assign (A i) "
+                           "0.0)))"),
+      "ok");
+}
+
+TEST(VerifierConfigTest, WritesInALoopMakeTheFieldUnknown) {
+  EXPECT_EQ(
+      FirstError(kTarget + "(proc @p ((inout A (f32 16)))\n"
+                           "  (write-config @Load rows 4)\n"
+                           "  (for j 0 2 (write-config @Load rows 20))\n"
+                           "  (for i 0 (read-config @Load rows) (assign (A i) "
+                           "0.0)))"),
+      "11:48: error: index 0 of 'A' can reach 16, outside its extent 16 "
+      "(at (read-config @Load rows) = 17, i = 16)");
+}
+
+TEST(VerifierConfigTest, BranchesStartFromTheStateBeforeThem) {
+  EXPECT_EQ(
+      FirstError(kTarget + "(proc @p ((inout A (f32 16)) (bool b))\n"
+                           "  (write-config @Load rows 4)\n"
+                           "  (if b (then (write-config @Load rows 8)) (else "
+                           "(for i 0 (read-config @Load rows) (assign (A i) "
+                           "0.0)))))"),
+      "ok");
+}
+
+}  // namespace
+}  // namespace tessel::ir

@@ -1,0 +1,498 @@
+// Data expressions, locations and windows at the loop level, with the bounds
+// check of every element access and window.
+#include <cstdint>
+
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/ir/verify/common.h"
+#include "libs/ir/verify/proc.h"
+#include "libs/support/source.h"
+
+namespace tessel::ir {
+namespace {
+
+// Where a selector or index may go: index k of a tensor lies in
+// [0, extent); an interval (: LO HI) satisfies 0 <= LO < HI <= extent.
+struct Range {
+  const Node* at;
+  bool is_interval;
+  int first_value;  // position of its values in the query
+};
+
+// A value isl reported, for comparisons: values beyond 64 bits (possible
+// with huge literals) saturate.
+int64_t ValueOf(const std::string& text) {
+  int64_t value = 0;
+  if (absl::SimpleAtoi(text, &value)) return value;
+  return !text.empty() && text[0] == '-' ? INT64_MIN : INT64_MAX;
+}
+
+// The message for the first range that `values` break.
+std::string DescribeViolation(const std::vector<Range>& ranges,
+                              const std::vector<std::string>& values,
+                              const std::string& name, const Node** at) {
+  for (size_t k = 0; k < ranges.size(); ++k) {
+    const Range& range = ranges[k];
+    *at = range.at;
+    const std::string& first = values[range.first_value];
+    const std::string& second = values[range.first_value + 1];
+    if (!range.is_interval) {
+      if (ValueOf(first) < 0) {
+        return absl::StrCat("index ", k, " of '", name, "' can be ", first,
+                            ", below 0");
+      }
+      if (ValueOf(first) >= ValueOf(second)) {
+        return absl::StrCat("index ", k, " of '", name, "' can reach ", first,
+                            ", outside its extent ", second);
+      }
+      continue;
+    }
+    const std::string& extent = values[range.first_value + 2];
+    if (ValueOf(first) < 0) {
+      return absl::StrCat("interval ", k, " of the window on '", name,
+                          "' can start at ", first, ", below 0");
+    }
+    if (ValueOf(second) > ValueOf(extent)) {
+      return absl::StrCat("interval ", k, " of the window on '", name,
+                          "' can end at ", second, ", beyond its extent ",
+                          extent);
+    }
+    if (ValueOf(first) >= ValueOf(second)) {
+      return absl::StrCat("interval ", k, " of the window on '", name,
+                          "' can be empty (from ", first, " to ", second, ")");
+    }
+  }
+  return "";
+}
+
+// Checks that the indices and intervals `ranges`, whose bounds are
+// `values`, stay inside `name` everywhere in `domain`.
+absl::Status CheckRanges(PolyDomain& domain, const std::vector<Affine>& values,
+                         const std::vector<Range>& ranges,
+                         const std::string& name) {
+  std::vector<std::string> allowed;
+  for (const Range& range : ranges) {
+    int first = range.first_value;
+    allowed.push_back(range.is_interval
+                          ? absl::StrCat("0 <= x", first, " < x", first + 1,
+                                         " <= x", first + 2)
+                          : absl::StrCat("0 <= x", first, " < x", first + 1));
+  }
+  auto violation =
+      domain.FindViolation(values, absl::StrJoin(allowed, " and "));
+  if (!violation.ok()) return violation.status();
+  if (!violation->has_value()) return absl::OkStatus();
+  const Node* at = ranges.front().at;
+  std::string message =
+      DescribeViolation(ranges, (*violation)->values, name, &at);
+  return ErrorAt(at->loc(), absl::StrCat(message, AtPoint((*violation)->at)));
+}
+
+Affine Difference(const Affine& hi, const Affine& lo) {
+  if (lo.text == "0") return hi;
+  std::vector<int> params = hi.params;
+  MergeParams(params, lo.params);
+  return Affine{absl::StrCat("(", hi.text, " - ", lo.text, ")"),
+                std::move(params)};
+}
+
+Affine Plus(const Affine& a, const Affine& b) {
+  Affine sum{absl::StrCat("(", a.text, " + ", b.text, ")"), a.params};
+  MergeParams(sum.params, b.params);
+  return sum;
+}
+
+bool IsIntLiteral(const Node& node) {
+  return node.is(Op::kConst) && !node.is_float_literal();
+}
+
+// The dimension (: LO HI) keeps, as a type writes it: the literal HI - LO,
+// HI itself when LO is 0, else a new detached (- HI LO).
+Dim KeptDimension(Module& module, const Node& interval) {
+  const Node& lo = *interval.operand(0);
+  const Node& hi = *interval.operand(1);
+  int64_t difference;
+  if (IsIntLiteral(lo) && IsIntLiteral(hi) &&
+      !__builtin_sub_overflow(hi.int_value(), lo.int_value(), &difference)) {
+    return Dim::Constant(difference);
+  }
+  if (IsIntLiteral(lo) && lo.int_value() == 0) return Dim::Symbolic(&hi);
+  Node* sub = module.Create(Op::kSub, interval.loc());
+  module.Append(sub, module.Clone(&hi));
+  module.Append(sub, module.Clone(&lo));
+  sub->set_type(Type::Control(ControlType::kIndex));
+  return Dim::Symbolic(sub);
+}
+
+// Windows whose selectors read a configuration may have been taken when it
+// held another value: what they cover is not known at a later call.
+bool MentionsConfig(const Node& node) {
+  if (node.is(Op::kReadConfig)) return true;
+  for (const Node* operand : node.operands()) {
+    if (MentionsConfig(*operand)) return true;
+  }
+  return false;
+}
+
+bool IsAddressable(const Node& memory) {
+  for (const Node* clause : memory.operands()) {
+    if (clause->name() == "addressable") return clause->text() != "false";
+  }
+  return true;
+}
+
+}  // namespace
+
+absl::Status ProcVerifier::CheckIndices(absl::Span<Node* const> indices,
+                                        const View& view,
+                                        const std::string& name) {
+  std::vector<Affine> values;
+  std::vector<Range> ranges;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    auto value = ControlInt(*indices[k]);
+    if (!value.ok()) return value.status();
+    ranges.push_back(Range{indices[k], false, static_cast<int>(values.size())});
+    values.push_back(*std::move(value));
+    values.push_back(view.extents[k]);
+  }
+  if (ranges.empty()) return absl::OkStatus();
+  return CheckRanges(domain_, values, ranges, name);
+}
+
+absl::StatusOr<const LoopName*> ProcVerifier::FindData(Node& name) {
+  const LoopName* bound = Find(name.def());
+  if (bound == nullptr) {
+    return ErrorAt(name.loc(),
+                   absl::StrCat("unbound name '", name.name(), "'"));
+  }
+  name.set_type(BinderType(*name.def()));
+  if (!bound->is_data) {
+    return ErrorAt(
+        name.loc(),
+        absl::StrCat("'", name.name(), "' is a control value (",
+                     ControlTypeName(bound->control), "), not data"));
+  }
+  return bound;
+}
+
+absl::Status ProcVerifier::CheckAddressable(const Node& name,
+                                            const LoopName& data) const {
+  if (proc_.is(Op::kInstr) || IsAddressable(*data.view.memory)) {
+    return absl::OkStatus();
+  }
+  return ErrorAt(
+      name.loc(),
+      absl::StrCat("'", name.name(), "' is in ", data.view.memory->name(),
+                   ", which is not addressable: only an instr may "
+                   "access it directly"));
+}
+
+absl::StatusOr<ElemType> ProcVerifier::CheckLocation(Node& location,
+                                                     bool write) {
+  Node* name = nullptr;
+  switch (location.op()) {
+    case Op::kRef:
+      name = &location;
+      break;
+    case Op::kLoad:
+      name = location.operand(0);
+      break;
+    case Op::kConst:
+      return ErrorAt(location.loc(), absl::StrCat("expected a scalar NAME or "
+                                                  "an element (NAME I...), "
+                                                  "found '",
+                                                  Text(location), "'"));
+    case Op::kVar:
+      return ErrorAt(location.loc(),
+                     absl::StrCat("unbound name '", Text(location), "'"));
+    default:
+      // An operator where a name goes: the head is no bound name.
+      return ErrorAt(
+          location.item_loc(0),
+          absl::StrCat("unbound name '", Spelling(location.op()), "'"));
+  }
+  auto data = FindData(*name);
+  if (!data.ok()) return data.status();
+  const View& view = (*data)->view;
+  if (view.type.is_vector()) {
+    return ErrorAt(
+        location.loc(),
+        absl::StrCat("'", name->name(), "' is a vector ", TypeText(view.type),
+                     ", not a scalar: read a lane with (extract ", name->name(),
+                     " P...)"));
+  }
+  int rank = view.type.rank();
+  bool is_element = location.is(Op::kLoad);
+  int indices = static_cast<int>(location.num_operands()) - 1;
+  if (!is_element && rank > 0) {
+    return ErrorAt(location.loc(),
+                   absl::StrCat("'", name->name(), "' has rank ", rank,
+                                "; an element is (", name->name(), " I...)"));
+  }
+  if (is_element && rank == 0) {
+    return ErrorAt(
+        location.loc(),
+        absl::StrCat("'", name->name(), "' is a scalar; write it as ",
+                     name->name(), ", without parentheses"));
+  }
+  if (is_element && indices != rank) {
+    return ErrorAt(
+        location.loc(),
+        absl::StrCat("'", name->name(), "' has rank ", rank, ", but ", indices,
+                     indices == 1 ? " index is" : " indices are", " given"));
+  }
+  if (write && !view.writable) {
+    return ErrorAt(
+        name->loc(),
+        view.read_only_source == name->name()
+            ? absl::StrCat("'", name->name(),
+                           "' is an in parameter and cannot be written")
+            : absl::StrCat("'", name->name(), "' views the in parameter '",
+                           view.read_only_source, "' and cannot be written"));
+  }
+  if (auto status = CheckAddressable(*name, **data); !status.ok()) {
+    return status;
+  }
+  std::vector<Affine> values;
+  std::vector<Range> ranges;
+  for (int k = 0; k < rank; ++k) {
+    Node& index = *location.operand(k + 1);
+    auto value = ControlInt(index);
+    if (!value.ok()) return value.status();
+    ranges.push_back(Range{&index, false, static_cast<int>(values.size())});
+    values.push_back(*std::move(value));
+    values.push_back(view.extents[k]);
+  }
+  if (rank > 0) {
+    if (auto status = CheckRanges(domain_, values, ranges, name->name());
+        !status.ok()) {
+      return status;
+    }
+  }
+  if (is_element) location.set_type(Type::Elem(view.type.elem()));
+  return view.type.elem();
+}
+
+absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
+  if (!window.is(Op::kWindow) || !window.operand(0)->is(Op::kRef)) {
+    return ErrorAt(window.loc(), absl::StrCat("expected a window "
+                                              "(window NAME SEL...), found '",
+                                              Text(window), "'"));
+  }
+  Node& name = *window.operand(0);
+  auto data = FindData(name);
+  if (!data.ok()) return data.status();
+  const View& base = (*data)->view;
+  int rank = base.type.rank();
+  if (base.type.is_vector()) {
+    return ErrorAt(name.loc(), absl::StrCat("'", name.name(),
+                                            "' is a vector and has no "
+                                            "windows"));
+  }
+  if (rank == 0) {
+    return ErrorAt(name.loc(), absl::StrCat("'", name.name(),
+                                            "' is a scalar and has no "
+                                            "windows"));
+  }
+  int selectors = static_cast<int>(window.num_operands()) - 1;
+  if (selectors != rank) {
+    return ErrorAt(window.loc(), absl::StrCat("'", name.name(), "' has rank ",
+                                              rank, ", but the window has ",
+                                              selectors, " selectors"));
+  }
+  View view;
+  view.memory = base.memory;
+  view.writable = base.writable;
+  view.read_only_source = base.read_only_source;
+  view.root = base.root;
+  view.region =
+      MentionsConfig(window) ? Region(base.region.size()) : base.region;
+  std::vector<Dim> dims;
+  std::vector<Affine> values;
+  std::vector<Range> ranges;
+  for (int k = 0; k < rank; ++k) {
+    Node& selector = *window.operand(k + 1);
+    int first = static_cast<int>(values.size());
+    std::optional<RootInterval>& covered = view.region[base.root_dims[k]];
+    if (selector.is(Op::kInterval)) {
+      auto lo = ControlInt(*selector.operand(0));
+      if (!lo.ok()) return lo.status();
+      auto hi = ControlInt(*selector.operand(1));
+      if (!hi.ok()) return hi.status();
+      dims.push_back(KeptDimension(module_, selector));
+      view.extents.push_back(Difference(*hi, *lo));
+      view.root_dims.push_back(base.root_dims[k]);
+      if (covered) {
+        covered = RootInterval{Plus(covered->lo, *lo), Plus(covered->lo, *hi)};
+      }
+      values.push_back(*std::move(lo));
+      values.push_back(*std::move(hi));
+      ranges.push_back(Range{&selector, true, first});
+    } else {
+      auto point = ControlInt(selector);
+      if (!point.ok()) return point.status();
+      if (covered) {
+        covered =
+            RootInterval{Plus(covered->lo, *point),
+                         Plus(covered->lo, Plus(*point, Affine{"1", {}}))};
+      }
+      values.push_back(*std::move(point));
+      ranges.push_back(Range{&selector, false, first});
+    }
+    values.push_back(base.extents[k]);
+  }
+  if (dims.empty()) {
+    return ErrorAt(window.loc(),
+                   absl::StrCat("a window keeps at least one dimension: give "
+                                "an interval (: LO HI), or read one element "
+                                "as (",
+                                name.name(), " I...)"));
+  }
+  if (auto status = CheckRanges(domain_, values, ranges, name.name());
+      !status.ok()) {
+    return status;
+  }
+  view.type = Type::Window(base.type.elem(), std::move(dims));
+  window.set_type(view.type);
+  return view;
+}
+
+absl::StatusOr<View> ProcVerifier::CheckDataArgument(Node& arg) {
+  if (arg.is(Op::kRef)) {
+    auto data = FindData(arg);
+    if (!data.ok()) return data.status();
+    return (*data)->view;
+  }
+  if (arg.is(Op::kWindow)) return CheckWindow(arg);
+  return ErrorAt(arg.loc(), absl::StrCat("a data argument is a name or a "
+                                         "(window ...) expression, found '",
+                                         Text(arg), "'"));
+}
+
+absl::StatusOr<ScalarType> ProcVerifier::InferData(
+    Node& expr, std::optional<ElemType> expected) {
+  switch (expr.op()) {
+    case Op::kConst: {
+      auto type = Conform(expr,
+                          expr.is_float_literal() ? ScalarType::FloatLiteral()
+                                                  : ScalarType::IntLiteral(),
+                          expected);
+      if (type.ok() && type->is_elem()) expr.set_type(Type::Elem(type->elem));
+      return type;
+    }
+    case Op::kRef:
+    case Op::kLoad:
+    case Op::kVar: {
+      auto elem = CheckLocation(expr, /*write=*/false);
+      if (!elem.ok()) return elem.status();
+      return Conform(expr, ScalarType::Of(*elem), expected);
+    }
+    case Op::kReadConfig: {
+      auto field = FindConfigField(expr);
+      if (!field.ok()) return field.status();
+      const Type& type = (*field)->declared_type();
+      if (!type.is_elem()) {
+        return ErrorAt(expr.loc(), absl::StrCat("field '", expr.name(),
+                                                "' of '", expr.def()->name(),
+                                                "' is a control value (",
+                                                TypeText(type), "), not data"));
+      }
+      expr.set_type(type);
+      return Conform(expr, ScalarType::Of(type.elem()), expected);
+    }
+    default:
+      break;
+  }
+  if (IsVectorOp(expr.op())) return InferVectorScalar(expr, expected);
+  if (IsScalarOperation(expr.op())) {
+    auto type = InferScalarOperation(
+        expr, expected,
+        [this](Node& operand, std::optional<ElemType> type) {
+          return InferData(operand, type);
+        },
+        [this](Node& cond) { return CheckSelectCondition(cond); });
+    if (type.ok() && type->is_elem()) expr.set_type(Type::Elem(type->elem));
+    return type;
+  }
+  if (IsComparison(expr.op())) {
+    return ErrorAt(expr.loc(),
+                   "a comparison is not a data value; use "
+                   "(select COND A B)");
+  }
+  return ErrorAt(expr.item_loc(0), absl::StrCat("'", Spelling(expr.op()),
+                                                "' is not a data operation"));
+}
+
+absl::Status ProcVerifier::CheckSelectCondition(Node& cond) {
+  switch (cond.op()) {
+    case Op::kAnd:
+    case Op::kOr:
+    case Op::kNot:
+      for (Node* operand : cond.operands()) {
+        if (auto status = CheckSelectCondition(*operand); !status.ok()) {
+          return status;
+        }
+      }
+      cond.set_type(Type::Control(ControlType::kBool));
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  if (IsComparison(cond.op()) && (IsDataExpression(*cond.operand(0)) ||
+                                  IsDataExpression(*cond.operand(1)))) {
+    cond.set_type(Type::Control(ControlType::kBool));
+    return CheckDataComparison(
+        cond, [this](Node& operand, std::optional<ElemType> type) {
+          return InferData(operand, type);
+        });
+  }
+  return ControlCondition(cond).status();
+}
+
+bool ProcVerifier::IsDataExpression(const Node& expr) const {
+  switch (expr.op()) {
+    case Op::kConst:
+      return expr.is_float_literal();
+    case Op::kRef: {
+      const LoopName* bound = Find(expr.def());
+      return bound != nullptr && bound->is_data;
+    }
+    case Op::kLoad: {
+      const LoopName* bound = Find(expr.operand(0)->def());
+      return bound != nullptr && bound->is_data;
+    }
+    case Op::kCast:
+    case Op::kSelect:
+    case Op::kReduction:
+    case Op::kExtract:
+      return true;
+    case Op::kReadConfig: {
+      auto field = FindConfigField(expr);
+      return field.ok() && (*field)->declared_type().is_elem();
+    }
+    default:
+      for (const Node* operand : expr.operands()) {
+        if (IsDataExpression(*operand)) return true;
+      }
+      return false;
+  }
+}
+
+absl::StatusOr<const Node*> ProcVerifier::FindConfigField(
+    const Node& form) const {
+  const Node* config = form.def();
+  if (config == nullptr || !config->is(Op::kConfig)) {
+    return ErrorAt(form.name_loc(),
+                   absl::StrCat("unknown config '",
+                                config == nullptr ? "" : config->name(), "'"));
+  }
+  for (const Node* field : config->operands()) {
+    if (field->name() == form.name()) return field;
+  }
+  return ErrorAt(
+      form.item_loc(2),
+      absl::StrCat("'", config->name(), "' has no field '", form.name(), "'"));
+}
+
+}  // namespace tessel::ir

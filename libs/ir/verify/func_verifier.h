@@ -1,0 +1,104 @@
+// The walk behind VerifyFunc (func.h), private to it. Its parts live in
+// files by concern:
+//   func.cc        declarations, dispatch, lams and their binders, and the
+//                  types given to nodes at the end;
+//   func_terms.cc  build, ifold, app, index, tuples, scalar operations and
+//                  conditions;
+//   func_index.cc  index expressions and their bounds.
+#ifndef TESSEL_LIBS_IR_VERIFY_FUNC_VERIFIER_H_
+#define TESSEL_LIBS_IR_VERIFY_FUNC_VERIFIER_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "libs/ir/node.h"
+#include "libs/ir/verify/scalar.h"
+#include "libs/ir/verify/term_type.h"
+#include "libs/poly/poly.h"
+
+namespace tessel::ir {
+
+class FuncVerifier {
+ public:
+  FuncVerifier(Node& func, poly::Context& ctx) : func_(func), ctx_(ctx) {}
+  absl::Status Verify();
+
+ private:
+  // What a lam binds: the index of a build or ifold (0 <= %k < extent, a
+  // dimension of the isl domain), or a value (ifold's accumulator, app's
+  // argument). An app argument that is an index expression can be used as
+  // an index too; an integer literal argument as both.
+  struct Binder {
+    std::optional<std::string> index;  // its isl form
+    int64_t extent = 0;                // > 0 for build and ifold indices
+    std::optional<TermType> value;
+    bool used_as_value = false;
+  };
+
+  // func.cc
+  absl::Status CheckDeclarations(bool results, std::vector<std::string>& seen);
+  // Types `term` where `expected` (when given) is needed and records the
+  // type for the node.
+  absl::StatusOr<TermType> Infer(Node& term, const TermType* expected);
+  absl::StatusOr<TermType> Dispatch(Node& term, const TermType* expected);
+  absl::StatusOr<TermType> InferVariable(Node& var);
+  absl::StatusOr<TermType> InferAccess(Node& term);
+  // The body of `lam` with `binders` bound (the last one by `lam` itself,
+  // those before by the enclosing lams that are not terms of their own).
+  // Their state after the body is written back.
+  absl::StatusOr<TermType> InferLam(Node& lam, std::vector<Binder>& binders,
+                                    const TermType* expected);
+  // The binder `var` (a Var) refers to, or an error.
+  absl::StatusOr<Binder*> FindBinder(const Node& var);
+  void Record(const Node& node, TermType type);
+  // Records Control(kIndex) for a literal, and for an index expression
+  // (IsIndexExpression) and everything in it.
+  void RecordIndex(const Node& node);
+
+  // func_terms.cc
+  absl::StatusOr<TermType> InferApp(Node& term, const TermType* expected);
+  absl::StatusOr<TermType> InferBuild(Node& term, const TermType* expected);
+  absl::StatusOr<TermType> InferIfold(Node& term, const TermType* expected);
+  absl::StatusOr<TermType> InferIndex(Node& term);
+  absl::StatusOr<TermType> InferTuple(Node& term, const TermType* expected);
+  absl::StatusOr<TermType> InferScalar(Node& term, const TermType* expected);
+  absl::Status CheckCondition(Node& cond);
+  // Both operands of a comparison of data have one type.
+  absl::Status CheckComparedData(Node& cond);
+  // Types `operand` of a scalar operation or comparison (`what`, for the
+  // message when it is not a scalar), of element type `elem` when given.
+  absl::StatusOr<ScalarType> InferScalarOperand(Node& operand,
+                                                std::optional<ElemType> elem,
+                                                absl::string_view what);
+  absl::StatusOr<int64_t> Length(const Node& length, absl::string_view of);
+
+  // func_index.cc
+  // Is `term` an index expression: integer literals and indices combined
+  // with +, - and * (by a literal)?
+  bool IsIndexExpression(const Node& term);
+  // The isl form of the index expression `term`; records its types.
+  absl::StatusOr<std::string> IndexExpression(const Node& term);
+  absl::Status CheckIndexInBounds(const Node& index, const std::string& isl,
+                                  int64_t extent, const Node& array);
+
+  Node& func_;
+  poly::Context& ctx_;
+  std::vector<Binder> binders_;
+  LiteralGroups groups_;
+  // The literal group of each Const, created once: a term is typed again
+  // when its context fixes the type of its literals (scalar.h).
+  absl::flat_hash_map<const Node*, int> const_groups_;
+  absl::flat_hash_map<const Node*, TermType> types_;
+};
+
+// "b3": the isl name of the index bound at depth `level`.
+std::string IndexName(size_t level);
+
+}  // namespace tessel::ir
+
+#endif  // TESSEL_LIBS_IR_VERIFY_FUNC_VERIFIER_H_

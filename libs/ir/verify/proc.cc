@@ -1,0 +1,278 @@
+#include "libs/ir/verify/proc.h"
+
+#include "absl/strings/str_cat.h"
+#include "libs/ir/verify/common.h"
+#include "libs/support/source.h"
+
+namespace tessel::ir {
+namespace {
+
+bool IsData(ParamKind kind) { return kind >= ParamKind::kIn; }
+
+bool IsWritten(ParamKind kind) {
+  return kind == ParamKind::kOut || kind == ParamKind::kInOut;
+}
+
+bool IsProcedure(const Node& form) {
+  return form.is(Op::kProc) || form.is(Op::kInstr);
+}
+
+}  // namespace
+
+absl::Status VerifyProcedures(
+    Module& module, poly::Context& ctx,
+    absl::FunctionRef<absl::Status(Node& form)> other_form) {
+  CallGraph calls(module);
+  for (Node* form : module.forms()) {
+    if (!IsProcedure(*form)) continue;
+    if (auto status = ProcVerifier(module, *form, calls, ctx).CheckSignature();
+        !status.ok()) {
+      return status;
+    }
+  }
+  for (Node* form : module.forms()) {
+    if (!IsProcedure(*form)) {
+      if (auto status = other_form(*form); !status.ok()) return status;
+      continue;
+    }
+    ProcVerifier verifier(module, *form, calls, ctx);
+    if (auto status = verifier.CheckSignature(); !status.ok()) return status;
+    if (auto status = verifier.CheckBody(); !status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
+Type BinderType(const Node& binder) {
+  switch (binder.op()) {
+    case Op::kFor:
+      return Type::Control(ControlType::kIndex);
+    case Op::kLet:
+      return binder.num_operands() > 0 ? binder.operand(0)->type() : Type();
+    default:  // Param, Alloc
+      return binder.declared_type();
+  }
+}
+
+std::vector<Node*> ParamsOf(const Node& proc) {
+  std::vector<Node*> params;
+  for (Node* operand : proc.operands()) {
+    if (operand->is(Op::kParam)) params.push_back(operand);
+  }
+  return params;
+}
+
+std::vector<Node*> AssertsOf(const Node& proc) {
+  std::vector<Node*> asserts;
+  for (Node* operand : BodyOf(proc)) {
+    if (!operand->is(Op::kAssert)) break;
+    asserts.push_back(operand);
+  }
+  return asserts;
+}
+
+absl::Span<Node* const> BodyOf(const Node& proc) {
+  absl::Span<Node* const> operands = proc.operands();
+  size_t first = 0;
+  while (first < operands.size() && (operands[first]->is(Op::kParam) ||
+                                     operands[first]->is(Op::kTemplate))) {
+    ++first;
+  }
+  return operands.subspan(first);
+}
+
+ProcVerifier::ProcVerifier(Module& module, Node& proc, const CallGraph& calls,
+                           poly::Context& ctx)
+    : module_(module), proc_(proc), calls_(calls), domain_(ctx) {
+  EnterBlock();  // the parameters'
+}
+
+absl::Status ProcVerifier::CheckSignature() {
+  std::vector<Node*> params = ParamsOf(proc_);
+  for (Node* param : params) {
+    if (auto status = BindParam(*param); !status.ok()) return status;
+  }
+  std::vector<Node*> asserts = AssertsOf(proc_);
+  for (Node* assertion : asserts) {
+    auto condition = ControlCondition(*assertion->operand(0));
+    if (!condition.ok()) return condition.status();
+    domain_.Assume(*std::move(condition));
+  }
+  if (!asserts.empty()) {
+    auto empty = domain_.IsEmpty();
+    if (!empty.ok()) return empty.status();
+    if (*empty) {
+      return ErrorAt(asserts.front()->loc(),
+                     absl::StrCat("the assertions of '", proc_.name(),
+                                  "' contradict each other: no call can "
+                                  "establish them"));
+    }
+  }
+  for (Node* param : params) {
+    if (!IsData(param->param_kind())) continue;
+    if (auto status = CheckPositive(Find(param)->view.extents,
+                                    param->declared_type(), param->name());
+        !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ProcVerifier::CheckBody() {
+  absl::Span<Node* const> body = BodyOf(proc_);
+  return CheckBlock(body.subspan(AssertsOf(proc_).size()));
+}
+
+absl::Status ProcVerifier::BindParam(Node& param) {
+  LoopName entry;
+  if (!IsData(param.param_kind())) {
+    entry.control = param.declared_type().control();
+    entry.isl = domain_.IslName(param.name());
+    std::string constraint;
+    if (entry.control == ControlType::kSize) {
+      constraint = absl::StrCat(entry.isl, " > 0");
+    } else if (entry.control == ControlType::kBool) {
+      constraint = absl::StrCat("0 <= ", entry.isl, " <= 1");
+    }
+    entry.param = domain_.AddParam(entry.isl, param.name(), constraint);
+    return Bind(param, std::move(entry));
+  }
+  auto memory = MemoryOf(param, 3);
+  if (!memory.ok()) return memory.status();
+  const Type& type = param.declared_type();
+  if (auto status = CheckVectorMemory(param, **memory); !status.ok()) {
+    return status;
+  }
+  auto extents = CheckDimensions(type);
+  if (!extents.ok()) return extents.status();
+  int root = AddRoot(param.name(), type, *extents);
+  bool written = IsWritten(param.param_kind());
+  entry.is_data = true;
+  entry.view = RootView(root, type, *extents, *memory, written,
+                        written ? "" : param.name());
+  return Bind(param, std::move(entry));
+}
+
+absl::Status ProcVerifier::Bind(const Node& binder, LoopName entry) {
+  if (auto status = CheckBindableName(binder); !status.ok()) return status;
+  if (names_.contains(binder.name())) {
+    return ErrorAt(binder.name_loc(),
+                   absl::StrCat("'", binder.name(),
+                                "' is already bound (names may not be "
+                                "shadowed)"));
+  }
+  names_[binder.name()] = &binder;
+  bound_.insert_or_assign(&binder, std::move(entry));
+  blocks_.back().push_back(&binder);
+  return absl::OkStatus();
+}
+
+void ProcVerifier::EnterBlock() { blocks_.emplace_back(); }
+
+void ProcVerifier::LeaveBlock() {
+  for (const Node* binder : blocks_.back()) {
+    names_.erase(binder->name());
+    bound_.erase(binder);
+  }
+  blocks_.pop_back();
+}
+
+const LoopName* ProcVerifier::Find(const Node* binder) const {
+  auto it = bound_.find(binder);
+  return it == bound_.end() ? nullptr : &it->second;
+}
+
+absl::StatusOr<const Node*> ProcVerifier::MemoryOf(const Node& decl,
+                                                   size_t item) const {
+  const Node* memory = decl.def();
+  if (memory == nullptr) return module_.dram();
+  if (memory->is(Op::kMemory)) return memory;
+  return ErrorAt(decl.item_loc(item),
+                 absl::StrCat("unknown memory '", memory->name(), "'"));
+}
+
+absl::StatusOr<std::vector<Affine>> ProcVerifier::CheckDimensions(
+    const Type& type) {
+  std::vector<Affine> extents;
+  for (const Dim& dim : type.dims()) {
+    if (dim.is_constant()) {
+      extents.push_back(Affine{absl::StrCat(dim.value), {}});
+      continue;
+    }
+    auto extent = CheckDimension(Mutable(dim.expr));
+    if (!extent.ok()) return extent.status();
+    extents.push_back(*std::move(extent));
+  }
+  return extents;
+}
+
+absl::StatusOr<Affine> ProcVerifier::CheckDimension(Node& dim) {
+  if (dim.is(Op::kRef)) {
+    const LoopName* name = Find(dim.def());
+    if (name != nullptr &&
+        (name->is_data || name->control != ControlType::kSize)) {
+      return ErrorAt(dim.loc(),
+                     absl::StrCat("a dimension may only use sizes and "
+                                  "literals, and '",
+                                  dim.name(), "' is ",
+                                  name->is_data ? "data" : "not a size"));
+    }
+  } else if (!dim.is(Op::kConst)) {
+    if (!IsDimensionOperator(dim.op())) {
+      return ErrorAt(dim.loc(), absl::StrCat("a dimension may only use "
+                                             "sizes, literals and "
+                                             "arithmetic, not '",
+                                             Text(dim), "'"));
+    }
+    for (Node* operand : dim.operands()) {
+      if (auto status = CheckDimension(*operand); !status.ok()) {
+        return status.status();
+      }
+    }
+  }
+  return ControlInt(dim);
+}
+
+absl::Status ProcVerifier::CheckPositive(const std::vector<Affine>& values,
+                                         const Type& type,
+                                         const std::string& name) {
+  for (size_t k = 0; k < values.size(); ++k) {
+    if (LiteralValue(values[k])) continue;  // the reader checked it
+    auto violation = domain_.FindViolation({values[k]}, "x0 > 0");
+    if (!violation.ok()) return violation.status();
+    if (!violation->has_value()) continue;
+    const PolyDomain::Violation& at = **violation;
+    const Dim& dim = type.dims()[k];
+    return ErrorAt(
+        dim.is_constant() ? Location{} : dim.expr->loc(),
+        absl::StrCat("dimension ", k, " of '", name, "' can be ", at.values[0],
+                     ", but dimensions are positive", AtPoint(at.at)));
+  }
+  return absl::OkStatus();
+}
+
+int ProcVerifier::AddRoot(const std::string& name, const Type& type,
+                          const std::vector<Affine>& extents) {
+  roots_.push_back(Root{name, type.kind() != TypeKind::kWindow, extents, {}});
+  return static_cast<int>(roots_.size()) - 1;
+}
+
+View ProcVerifier::RootView(int root, const Type& type,
+                            const std::vector<Affine>& extents,
+                            const Node* memory, bool writable,
+                            const std::string& read_only_source) const {
+  View view;
+  view.type = type;
+  view.extents = extents;
+  view.memory = memory;
+  view.writable = writable;
+  view.read_only_source = read_only_source;
+  view.root = root;
+  for (int k = 0; k < type.rank(); ++k) {
+    view.root_dims.push_back(k);
+    view.region.push_back(RootInterval{Affine{"0", {}}, extents[k]});
+  }
+  return view;
+}
+
+}  // namespace tessel::ir

@@ -1,0 +1,248 @@
+// Elaboration and the loop-level checks of verifier.h for one `proc` or
+// `instr`. The class is one walk over the procedure that types every node
+// and checks it; its parts live in files by concern, as in a compiler's
+// semantic analysis:
+//   proc.cc     parameters, preconditions, scopes, the module-level order;
+//   stmt.cc     statements;
+//   data.cc     data expressions, element accesses and windows;
+//   control.cc  control expressions and their isl form;
+//   call.cc     calls;
+//   vector.cc   the vector level: vector values, transfers, contractions;
+//   config.cc   configuration state between statements.
+#ifndef TESSEL_LIBS_IR_VERIFY_PROC_H_
+#define TESSEL_LIBS_IR_VERIFY_PROC_H_
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "libs/ir/node.h"
+#include "libs/ir/verify/call_graph.h"
+#include "libs/ir/verify/domain.h"
+#include "libs/ir/verify/scalar.h"
+#include "libs/poly/poly.h"
+
+namespace tessel::ir {
+
+// Types and checks every proc and instr of `module`: all signatures first
+// (checking a call translates the callee's parameter types and assertions,
+// which must be valid wherever the callee is), then each form in file
+// order. Other top-level forms are given to `other_form` in their place, so
+// that the first error in file order is the one reported.
+absl::Status VerifyProcedures(
+    Module& module, poly::Context& ctx,
+    absl::FunctionRef<absl::Status(Node& form)> other_form);
+
+// A control expression checked and translated for isl: an integer
+// expression or a condition.
+struct ControlValue {
+  bool is_condition = false;
+  Affine affine;
+};
+
+// The elements of its root (the parameter or alloc it views) that a data
+// value covers: per dimension of the root, the interval [lo, hi), or
+// nullopt where it is not known.
+struct RootInterval {
+  Affine lo, hi;
+};
+using Region = std::vector<std::optional<RootInterval>>;
+
+// What a data name or window expression denotes: a scalar, a tensor or a
+// window onto a tensor (its "root", a data parameter or an alloc).
+struct View {
+  Type type;                    // dimensions as written, for messages
+  std::vector<Affine> extents;  // the dimensions for isl
+  const Node* memory = nullptr;
+  bool writable = false;
+  std::string read_only_source;  // the `in` parameter behind a read-only view
+  int root = -1;
+  std::vector<int> root_dims;  // the root dimension behind each dimension
+  Region region;               // what it covers of its root, for aliasing
+};
+
+// A name bound at the loop level, by its binder (Param, For, Alloc, Let).
+struct LoopName {
+  bool is_data = false;
+  // Control values: parameters are isl parameters, loop variables set
+  // dimensions.
+  ControlType control = ControlType::kIndex;
+  std::string isl;
+  int param = -1;
+  // Data.
+  View view;
+};
+
+class ProcVerifier {
+ public:
+  ProcVerifier(Module& module, Node& proc, const CallGraph& calls,
+               poly::Context& ctx);
+
+  // The parameters and the preconditions.
+  absl::Status CheckSignature();
+  // The statements; call after CheckSignature().
+  absl::Status CheckBody();
+
+ private:
+  // A tensor that views refer to, for `stride`: dense tensors know their
+  // strides, window parameters do not (each stride is then an opaque isl
+  // parameter).
+  struct Root {
+    std::string name;
+    bool dense = false;
+    std::vector<Affine> extents;
+    std::map<int, int> stride_params;  // dimension -> parameter id
+  };
+  // The callee's parameters bound to a call's arguments, for translating
+  // the callee's dimensions and assertions into the caller's terms.
+  struct Binding {
+    std::optional<ControlValue> control;
+    const View* data = nullptr;
+  };
+  using Substitution = absl::flat_hash_map<const Node*, Binding>;
+
+  // proc.cc
+  absl::Status BindParam(Node& param);
+  absl::Status Bind(const Node& binder, LoopName entry);
+  void EnterBlock();
+  void LeaveBlock();
+  const LoopName* Find(const Node* binder) const;
+  // The memory a data parameter or alloc lives in (@DRAM unless written).
+  absl::StatusOr<const Node*> MemoryOf(const Node& decl, size_t item) const;
+  // Checks the dimensions of a declared type: integer control expressions
+  // of sizes and literals.
+  absl::StatusOr<std::vector<Affine>> CheckDimensions(const Type& type);
+  absl::StatusOr<Affine> CheckDimension(Node& dim);
+  // Checks that each of `values` is positive everywhere in the domain.
+  absl::Status CheckPositive(const std::vector<Affine>& values,
+                             const Type& type, const std::string& name);
+  int AddRoot(const std::string& name, const Type& type,
+              const std::vector<Affine>& extents);
+  View RootView(int root, const Type& type, const std::vector<Affine>& extents,
+                const Node* memory, bool writable,
+                const std::string& read_only_source) const;
+  // A node of a declared type's dimension, which types hold as const.
+  Node& Mutable(const Node* node) const { return *module_.Get(node->id()); }
+
+  // stmt.cc
+  absl::Status CheckBlock(absl::Span<Node* const> stmts);
+  absl::Status CheckStmt(Node& stmt);
+  absl::Status CheckFor(Node& stmt);
+  absl::Status CheckIf(Node& stmt);
+  absl::Status CheckAlloc(Node& stmt);
+  absl::Status CheckAssign(Node& stmt);
+  absl::Status CheckLet(Node& stmt);
+  absl::Status CheckWriteConfig(Node& stmt);
+
+  // data.cc
+  absl::StatusOr<ScalarType> InferData(Node& expr,
+                                       std::optional<ElemType> expected);
+  // The condition of a `select`: a control condition or comparisons of
+  // data values.
+  absl::Status CheckSelectCondition(Node& cond);
+  // Does `expr` compute a data value (rather than a control value)?
+  bool IsDataExpression(const Node& expr) const;
+  // A scalar name or an element `(NAME I...)`, read or written.
+  absl::StatusOr<ElemType> CheckLocation(Node& location, bool write);
+  absl::StatusOr<const LoopName*> FindData(Node& name);
+  absl::Status CheckAddressable(const Node& name, const LoopName& data) const;
+  absl::StatusOr<View> CheckWindow(Node& window);
+  // Checks that `indices` (control expressions) lie in the first
+  // indices.size() dimensions of `view`, everywhere in the domain.
+  absl::Status CheckIndices(absl::Span<Node* const> indices, const View& view,
+                            const std::string& name);
+  // A data argument of a call: a name or a window expression.
+  absl::StatusOr<View> CheckDataArgument(Node& arg);
+  // The field `(OP @CFG FIELD ...)` names (write-config, read-config).
+  absl::StatusOr<const Node*> FindConfigField(const Node& form) const;
+
+  // control.cc
+  absl::StatusOr<ControlValue> Control(Node& expr,
+                                       const Substitution* subst = nullptr);
+  absl::StatusOr<Affine> ControlInt(Node& expr,
+                                    const Substitution* subst = nullptr);
+  absl::StatusOr<Affine> ControlCondition(Node& expr,
+                                          const Substitution* subst = nullptr);
+  absl::StatusOr<ControlValue> ControlName(Node& ref,
+                                           const Substitution* subst);
+  absl::StatusOr<ControlValue> ControlOperation(Node& expr,
+                                                const Substitution* subst);
+  absl::StatusOr<Affine> Stride(Node& expr, const Substitution* subst);
+  absl::StatusOr<ControlValue> ReadControlConfig(Node& expr);
+
+  // config.cc
+  // Control fields keep their value between writes: a `write-config` of a
+  // control expression makes the field's value known, and a statement that
+  // may write a field (a loop or branch containing a write, a call whose
+  // callee writes it, transitively) makes it unknown again.
+  void RememberConfig(const Node* field, ControlValue value);
+  const ControlValue* KnownConfig(const Node* field) const;
+  void ForgetConfigWrittenBy(const Node& stmt);
+
+  // vector.cc
+  // A vector lives in addressable memory (it is read and written whole).
+  absl::Status CheckVectorMemory(const Node& decl, const Node& memory) const;
+  // Is `location` the name of a vector variable?
+  bool IsVectorVariable(const Node& location) const;
+  // The rank of the vector `expr` computes, or 0 for a scalar: what decides
+  // whether an operand is typed as a vector or a scalar.
+  int VectorRank(const Node& expr) const;
+  // Types a vector expression: its type follows from the expression.
+  absl::StatusOr<Type> InferVector(Node& expr);
+  // A vector op where a scalar is expected: extract of a lane, reduction.
+  absl::StatusOr<ScalarType> InferVectorScalar(
+      Node& expr, std::optional<ElemType> expected);
+  absl::Status CheckVectorAssign(Node& stmt);
+  absl::Status CheckTransferWrite(Node& stmt);
+  // The tensor or window of a transfer of `vector`, and its indices.
+  absl::Status CheckTransfer(Node& transfer, const Type& vector, Node& tensor,
+                             absl::Span<Node* const> indices, bool write);
+  absl::StatusOr<Type> InferElementwise(Node& expr);
+  absl::StatusOr<Type> InferBroadcast(Node& expr);
+  absl::StatusOr<Type> InferContract(Node& expr);
+  absl::StatusOr<Type> InferInsert(Node& expr);
+  // The dimensions left after the positions operand(first...) of `expr`.
+  absl::StatusOr<std::vector<int64_t>> CheckPositions(Node& expr, size_t first,
+                                                      const Type& vector);
+  // The condition of a select of vectors of `type`: lane comparisons.
+  absl::Status CheckLaneMask(Node& cond, const Type& type);
+
+  // call.cc
+  absl::Status CheckCall(Node& call);
+  absl::Status CheckDataBinding(const Node& arg, const Node& callee,
+                                const Node& param, const View& view,
+                                const Substitution& subst);
+
+  Module& module_;
+  Node& proc_;
+  const CallGraph& calls_;
+  PolyDomain domain_;
+  // Scopes: no name is bound twice at a time, so one map from names to
+  // their binders and, per block, the binders to unbind at its end. Nodes
+  // keep LoopName addresses stable.
+  absl::node_hash_map<const Node*, LoopName> bound_;
+  absl::flat_hash_map<std::string, const Node*> names_;
+  std::vector<std::vector<const Node*>> blocks_;
+  std::vector<Root> roots_;
+  // The value of each control field (by its Field node) where it is known.
+  absl::flat_hash_map<const Node*, ControlValue> config_values_;
+};
+
+// The type a reference to `binder` (a Param, For, Alloc or Let) has.
+Type BinderType(const Node& binder);
+
+// The parameters of a proc or instr, its assertions and its statements.
+std::vector<Node*> ParamsOf(const Node& proc);
+std::vector<Node*> AssertsOf(const Node& proc);
+absl::Span<Node* const> BodyOf(const Node& proc);
+
+}  // namespace tessel::ir
+
+#endif  // TESSEL_LIBS_IR_VERIFY_PROC_H_

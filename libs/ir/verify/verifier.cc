@@ -1,0 +1,22 @@
+#include "libs/ir/verify/verifier.h"
+
+#include "libs/ir/verify/func.h"
+#include "libs/ir/verify/proc.h"
+#include "libs/poly/poly.h"
+
+namespace tessel::ir {
+
+absl::Status VerifyModule(Module& module) {
+  poly::Context ctx;
+  return VerifyProcedures(module, ctx, [&ctx](Node& form) -> absl::Status {
+    switch (form.op()) {
+      case Op::kFunc:
+        return VerifyFunc(form, ctx);
+      default:
+        // Memories and configurations: the reader has checked them.
+        return absl::OkStatus();
+    }
+  });
+}
+
+}  // namespace tessel::ir

@@ -1,0 +1,196 @@
+#include "absl/strings/str_cat.h"
+#include "libs/ir/syntax.h"
+#include "libs/sexpr/printer.h"
+
+namespace tessel::ir {
+namespace {
+
+absl::string_view ParamKindName(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::kSize:
+      return "size";
+    case ParamKind::kIndex:
+      return "index";
+    case ParamKind::kBool:
+      return "bool";
+    case ParamKind::kStride:
+      return "stride";
+    case ParamKind::kIn:
+      return "in";
+    case ParamKind::kOut:
+      return "out";
+    case ParamKind::kInOut:
+      return "inout";
+  }
+  return "?";
+}
+
+Sexpr Symbol(absl::string_view text) {
+  return Sexpr::Symbol(std::string(text));
+}
+
+Sexpr WriteDecls(const Node& form, ParamKind kind, Op op) {
+  std::vector<Sexpr> items;
+  for (const Node* decl : form.operands()) {
+    if (decl->is(op) && decl->param_kind() == kind) {
+      items.push_back(WriteNode(*decl));
+    }
+  }
+  return Sexpr::List(std::move(items));
+}
+
+Sexpr WriteParams(const Node& proc) {
+  std::vector<Sexpr> items;
+  for (const Node* decl : proc.operands()) {
+    if (decl->is(Op::kParam)) items.push_back(WriteNode(*decl));
+  }
+  return Sexpr::List(std::move(items));
+}
+
+Sexpr WriteGeneric(const Node& node) {
+  const OpInfo& info = node.info();
+  std::vector<Sexpr> items = {Symbol(info.spelling)};
+  size_t next = 0;
+  for (OperandKind kind : info.operands) {
+    switch (kind) {
+      case OperandKind::kName:
+      case OperandKind::kKey:
+        items.push_back(Symbol(node.name()));
+        break;
+      case OperandKind::kGlobal:
+        items.push_back(Symbol(node.def()->name()));
+        break;
+      case OperandKind::kElem:
+        items.push_back(Symbol(ElemTypeName(node.declared_type().elem())));
+        break;
+      case OperandKind::kType:
+        items.push_back(WriteType(node.declared_type()));
+        break;
+      case OperandKind::kValues:
+      case OperandKind::kValuesPlus:
+      case OperandKind::kStmts:
+      case OperandKind::kInts:
+        for (; next < node.num_operands(); ++next) {
+          items.push_back(WriteNode(*node.operand(next)));
+        }
+        break;
+      default:
+        if (next < node.num_operands()) {
+          items.push_back(WriteNode(*node.operand(next++)));
+        }
+        break;
+    }
+  }
+  return Sexpr::List(std::move(items));
+}
+
+}  // namespace
+
+Sexpr WriteType(const Type& type) {
+  switch (type.kind()) {
+    case TypeKind::kElem:
+      return Symbol(ElemTypeName(type.elem()));
+    case TypeKind::kControl:
+      return Symbol(ControlTypeName(type.control()));
+    case TypeKind::kTensor:
+    case TypeKind::kWindow: {
+      std::vector<Sexpr> items;
+      if (type.kind() == TypeKind::kWindow) items.push_back(Symbol("window"));
+      items.push_back(Symbol(ElemTypeName(type.elem())));
+      for (const Dim& dim : type.dims()) {
+        items.push_back(dim.is_constant() ? Sexpr::Int(dim.value)
+                                          : WriteNode(*dim.expr));
+      }
+      return Sexpr::List(std::move(items));
+    }
+    case TypeKind::kVector: {
+      std::vector<Sexpr> items = {Symbol("vector"),
+                                  Symbol(ElemTypeName(type.elem()))};
+      for (const Dim& dim : type.dims()) items.push_back(Sexpr::Int(dim.value));
+      return Sexpr::List(std::move(items));
+    }
+    default:
+      // Access patterns, tuples and functions are never declared.
+      return Symbol(TypeText(type));
+  }
+}
+
+Sexpr WriteNode(const Node& node) {
+  switch (node.op()) {
+    case Op::kFunc: {
+      const Node* term = node.operand(node.num_operands() - 1);
+      return Sexpr::List({Symbol("func"), Symbol(node.name()),
+                          WriteDecls(node, ParamKind::kIn, Op::kValue),
+                          WriteDecls(node, ParamKind::kOut, Op::kValue),
+                          WriteNode(*term)});
+    }
+    case Op::kProc:
+    case Op::kInstr: {
+      std::vector<Sexpr> items = {Symbol(node.info().spelling),
+                                  Symbol(node.name()), WriteParams(node)};
+      for (const Node* operand : node.operands()) {
+        if (!operand->is(Op::kParam)) items.push_back(WriteNode(*operand));
+      }
+      return Sexpr::List(std::move(items));
+    }
+    case Op::kMemory:
+    case Op::kConfig: {
+      std::vector<Sexpr> items = {Symbol(node.info().spelling),
+                                  Symbol(node.name())};
+      for (const Node* operand : node.operands()) {
+        items.push_back(WriteNode(*operand));
+      }
+      return Sexpr::List(std::move(items));
+    }
+    case Op::kParam: {
+      std::vector<Sexpr> items = {Symbol(ParamKindName(node.param_kind())),
+                                  Symbol(node.name())};
+      if (node.param_kind() >= ParamKind::kIn) {
+        items.push_back(WriteType(node.declared_type()));
+        if (node.def() != nullptr) items.push_back(Symbol(node.def()->name()));
+      }
+      return Sexpr::List(std::move(items));
+    }
+    case Op::kValue:
+    case Op::kField:
+      return Sexpr::List(
+          {Symbol(node.name()), WriteType(node.declared_type())});
+    case Op::kClause:
+      return Sexpr::List(
+          {Symbol(node.name()), node.name() == "addressable"
+                                    ? Symbol(node.text())
+                                    : Sexpr::String(node.text())});
+    case Op::kTemplate:
+      return Sexpr::List({Symbol("c"), Sexpr::String(node.text())});
+    case Op::kConst:
+      return node.is_float_literal() ? Sexpr::Float(node.float_value())
+                                     : Sexpr::Int(node.int_value());
+    case Op::kRef:
+      return Symbol(node.name());
+    case Op::kVar:
+      return Symbol(absl::StrCat("%", node.int_value()));
+    case Op::kAlloc: {
+      std::vector<Sexpr> items = {Symbol("alloc"), Symbol(node.name()),
+                                  WriteType(node.declared_type())};
+      if (node.def() != nullptr) items.push_back(Symbol(node.def()->name()));
+      return Sexpr::List(std::move(items));
+    }
+    case Op::kLoad: {
+      std::vector<Sexpr> items;
+      for (const Node* operand : node.operands()) {
+        items.push_back(WriteNode(*operand));
+      }
+      return Sexpr::List(std::move(items));
+    }
+    default:
+      return WriteGeneric(node);
+  }
+}
+
+std::string PrintModule(const Module& module) {
+  std::vector<Sexpr> forms;
+  for (const Node* form : module.forms()) forms.push_back(WriteNode(*form));
+  return PrintForms(forms, HeaderOperands);
+}
+
+}  // namespace tessel::ir
