@@ -13,66 +13,73 @@
 namespace tessel {
 namespace {
 
-DataPort ProcedurePort(const Procedure& proc, size_t index) {
-  const Param& param = proc.params[index];
+DataPort ProcedurePort(const loop::CompiledParam& param, size_t index) {
   DataPort port;
-  port.name = param.name;
-  port.elem = param.type.elem;
-  port.type = &param.type;
+  port.name = param.name();
+  port.elem = param.elem;
+  port.type = param.decl->declared_type();
   port.decl = param.decl;
   port.param_index = index;
-  for (const Sexpr& dim : param.type.dims) {
-    const Param* size = dim.is_symbol() ? proc.FindParam(dim.text()) : nullptr;
-    port.size_names.push_back(
-        size != nullptr && size->kind == ParamKind::kSize ? size->name : "");
+  for (const ir::Dim& dim : port.type.dims()) {
+    const ir::Node* size = !dim.is_constant() && dim.expr->is(ir::Op::kRef)
+                               ? dim.expr->def()
+                               : nullptr;
+    port.size_names.push_back(size != nullptr && size->is(ir::Op::kParam) &&
+                                      size->param_kind() == ir::ParamKind::kSize
+                                  ? size->name()
+                                  : "");
   }
   return port;
 }
 
-DataPort FunctionPort(const NamedType& named, size_t index) {
+DataPort FunctionPort(const ir::Node& value, size_t index) {
   DataPort port;
-  port.name = named.name;
-  port.elem = named.type.elem;
-  port.type = &named.type;
-  port.decl = named.decl;
+  port.name = value.name();
+  port.type = value.declared_type();
+  port.elem = port.type.elem();
+  port.decl = &value;
   port.param_index = index;
-  port.size_names.assign(named.type.dims.size(), "");
+  port.size_names.assign(port.type.rank(), "");
   return port;
 }
 
 }  // namespace
 
-absl::StatusOr<Program> Program::Compile(const Module& module,
-                                         const Entry& entry) {
+absl::StatusOr<Program> Program::Compile(const ir::Module& module,
+                                         const ir::Node& entry) {
   Program program;
   program.name_ = entry.name();
-  if (entry.function != nullptr) {
-    const Function& function = *entry.function;
-    auto compiled = tensor::CompileFunction(function);
+  if (entry.is(ir::Op::kFunc)) {
+    auto compiled = tensor::CompileFunction(entry);
     if (!compiled.ok()) return compiled.status();
     program.function_ =
         std::make_shared<const tensor::CompiledFunction>(*std::move(compiled));
-    for (size_t i = 0; i < function.params.size(); ++i) {
-      program.inputs_.push_back(FunctionPort(function.params[i], i));
+    for (const ir::Node* value : program.function_->params) {
+      program.inputs_.push_back(FunctionPort(*value, program.inputs_.size()));
     }
-    for (size_t i = 0; i < function.results.size(); ++i) {
-      program.outputs_.push_back(FunctionPort(function.results[i], i));
+    for (const ir::Node* value : program.function_->results) {
+      program.outputs_.push_back(FunctionPort(*value, program.outputs_.size()));
     }
     return program;
   }
-  const Procedure& proc = *entry.procedure;
-  auto compiled = loop::CompileLoopProgram(module, proc);
+  if (!entry.is(ir::Op::kProc)) {
+    return ErrorAt(entry.loc(),
+                   absl::StrCat("'", entry.name(), "' is not a proc or func"));
+  }
+  auto compiled = loop::CompileLoopProgram(module, entry);
   if (!compiled.ok()) return compiled.status();
   program.procedure_ = std::move(*compiled);
-  for (size_t i = 0; i < proc.params.size(); ++i) {
-    const Param& param = proc.params[i];
+  const std::vector<loop::CompiledParam>& params =
+      program.procedure_->entry->params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    const loop::CompiledParam& param = params[i];
     if (!param.is_data()) {
       program.controls_.push_back(
-          ControlPort{param.name, param.control, param.decl});
+          ControlPort{param.name(), param.control, param.decl});
       continue;
     }
-    if (param.is_read()) program.inputs_.push_back(ProcedurePort(proc, i));
-    if (param.is_written()) program.outputs_.push_back(ProcedurePort(proc, i));
+    if (param.is_read()) program.inputs_.push_back(ProcedurePort(param, i));
+    if (param.is_written()) program.outputs_.push_back(ProcedurePort(param, i));
   }
   return program;
 }
@@ -88,16 +95,16 @@ namespace {
 
 // The entry's arguments: control values by parameter position.
 absl::StatusOr<std::vector<loop::EntryArgument>> ControlArguments(
-    const Procedure& proc, const ControlValues& controls) {
+    const loop::CompiledProc& proc, const ControlValues& controls) {
   std::vector<loop::EntryArgument> args(proc.params.size());
   for (size_t i = 0; i < proc.params.size(); ++i) {
-    const Param& param = proc.params[i];
+    const loop::CompiledParam& param = proc.params[i];
     if (param.is_data()) continue;
-    auto it = controls.find(param.name);
+    auto it = controls.find(param.name());
     if (it == controls.end()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(ControlTypeName(param.control), " parameter '",
-                       param.name, "' of ", proc.name, " has no value"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          ControlTypeName(param.control), " parameter '", param.name(), "' of ",
+          proc.proc->name(), " has no value"));
     }
     args[i].control = it->second;
   }
@@ -109,10 +116,10 @@ absl::StatusOr<std::vector<loop::EntryArgument>> ControlArguments(
 absl::StatusOr<std::vector<int64_t>> Program::Shape(
     const DataPort& port, const ControlValues& controls) const {
   if (function_ != nullptr) {
-    // Compilation checked that a func's dimensions are literals.
-    return *ConstantDims(*port.type);
+    // A func's dimensions are literals: it is fully specialised.
+    return *port.type.ConstantDims();
   }
-  auto args = ControlArguments(*procedure_->entry->proc, controls);
+  auto args = ControlArguments(*procedure_->entry, controls);
   if (!args.ok()) return args.status();
   return loop::EntryParamShape(*procedure_, port.param_index, *args);
 }
@@ -134,7 +141,7 @@ absl::StatusOr<TensorMap> Program::Run(const ControlValues& controls,
     if (!outputs.ok()) return outputs.status();
     results = *std::move(outputs);
   } else {
-    auto args = ControlArguments(*procedure_->entry->proc, controls);
+    auto args = ControlArguments(*procedure_->entry, controls);
     if (!args.ok()) return args.status();
     for (const DataPort& port : inputs_) {
       auto it = inputs.find(port.name);

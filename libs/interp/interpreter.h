@@ -5,12 +5,17 @@
 // out-of-range cast or a violated assertion are errors naming the offending
 // node, never undefined behaviour.
 //
-//   auto program = Program::Compile(module, entry);
+//   auto module = ir::ReadModuleFile(path);     // read, elaborated, verified
+//   auto entry = ir::FindEntry(*module, "");
+//   auto program = Program::Compile(*module, **entry);
 //   auto outputs = program->Run({{"n", 16}}, {{"A", a}, {"x", x}});
 //
+// The module must have been verified (ir::VerifyModule, which every tool runs
+// through ir::ReadModule): names are resolved and every node typed there, and
+// the interpreter takes both from the IR instead of working them out again.
 // Each procedure or function is compiled once into a tree of nodes with enum
-// opcodes and resolved variables (loop_program.h, tensor_program.h), which
-// is then executed; the module must outlive the Program.
+// opcodes and frame slots (loop_program.h, tensor_program.h), which is then
+// executed; the module must outlive the Program.
 #ifndef TESSEL_LIBS_INTERP_INTERPRETER_H_
 #define TESSEL_LIBS_INTERP_INTERPRETER_H_
 
@@ -21,7 +26,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "libs/ir/module.h"
+#include "libs/ir/node.h"
+#include "libs/ir/type.h"
 #include "libs/npy/host_tensor.h"
 
 namespace tessel {
@@ -40,7 +46,7 @@ using TensorMap = std::map<std::string, HostTensor, std::less<>>;
 struct ControlPort {
   std::string name;
   ControlType type = ControlType::kSize;
-  const Sexpr* decl = nullptr;
+  const ir::Node* decl = nullptr;  // the Param
 };
 
 // A data value the entry reads (an `in` or `inout` parameter, a `func`
@@ -51,9 +57,9 @@ struct DataPort {
   // Per dimension, the size parameter it is when it is written as exactly
   // that name, else "" (used to infer sizes from the shapes of inputs).
   std::vector<std::string> size_names;
-  // The declared type, in the module.
-  const DataType* type = nullptr;
-  const Sexpr* decl = nullptr;
+  // The declared type.
+  ir::Type type;
+  const ir::Node* decl = nullptr;  // the Param, or the func's Value
   size_t param_index = 0;  // for procedures: the position in the parameters
 
   int rank() const { return static_cast<int>(size_names.size()); }
@@ -62,8 +68,9 @@ struct DataPort {
 class Program {
  public:
   // Compiles `entry` of `module` and everything it calls.
-  static absl::StatusOr<Program> Compile(const Module& module,
-                                         const Entry& entry);
+  // `entry` is a proc or func of `module` (ir::FindEntry).
+  static absl::StatusOr<Program> Compile(const ir::Module& module,
+                                         const ir::Node& entry);
 
   const std::string& name() const { return name_; }
   // Empty for a `func`, which is fully specialised.

@@ -7,40 +7,12 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "libs/sexpr/printer.h"
+#include "libs/interp/diagnostics.h"
+#include "libs/interp/loop_executor_internal.h"
 
 namespace tessel {
 namespace loop {
 namespace {
-
-// Storage with a written flag per element.
-struct Buffer {
-  HostTensor tensor;
-  std::vector<uint8_t> written;
-};
-
-// A strided view of a buffer: what a data name stands for. Data is passed
-// by reference: views share their buffer.
-struct View {
-  Buffer* buffer = nullptr;
-  int64_t offset = 0;
-  absl::InlinedVector<int64_t, 4> dims;
-  absl::InlinedVector<int64_t, 4> strides;
-};
-
-struct Frame {
-  const CompiledProc* proc = nullptr;
-  std::vector<int64_t> controls;
-  std::vector<View> views;
-  // The buffers this frame allocated, by view slot.
-  std::vector<std::unique_ptr<Buffer>> owned;
-};
-
-struct ConfigValue {
-  bool set = false;
-  int64_t control = 0;
-  Scalar data;
-};
 
 std::string ElementText(absl::string_view name,
                         const absl::InlinedVector<int64_t, 4>& indices) {
@@ -52,15 +24,6 @@ std::string ShapeText(const absl::InlinedVector<int64_t, 4>& dims) {
   return absl::StrCat("(", absl::StrJoin(dims, ", "), ")");
 }
 
-Frame NewFrame(const CompiledProc& proc) {
-  Frame frame;
-  frame.proc = &proc;
-  frame.controls.assign(proc.control_names.size(), 0);
-  frame.views.resize(proc.view_names.size());
-  frame.owned.resize(proc.view_names.size());
-  return frame;
-}
-
 bool IsDense(const View& view) {
   int64_t expected = 1;
   for (size_t k = view.dims.size(); k-- > 0;) {
@@ -68,6 +31,23 @@ bool IsDense(const View& view) {
     expected *= view.dims[k];
   }
   return true;
+}
+
+}  // namespace
+
+// A dimension as its declaration writes it: "(+ n 1)", "4".
+std::string DimText(const Expr& dim) {
+  return dim.op == ExprOp::kIntConst ? absl::StrCat(dim.value)
+                                     : NodeText(*dim.where);
+}
+
+Frame NewFrame(const CompiledProc& proc) {
+  Frame frame;
+  frame.proc = &proc;
+  frame.controls.assign(proc.control_names.size(), 0);
+  frame.views.resize(proc.view_names.size());
+  frame.owned.resize(proc.view_names.size());
+  return frame;
 }
 
 // Makes `buffer` a fresh, unwritten tensor of `shape`, reusing its storage
@@ -99,107 +79,38 @@ View WholeView(Buffer& buffer) {
   return view;
 }
 
-class Executor {
- public:
-  explicit Executor(const LoopProgram& program)
-      : program_(program), config_(program.config_slots.size()) {}
-
-  // Binds the control arguments of the entry into a new frame.
-  Frame EntryFrame(const std::vector<EntryArgument>& args) {
-    const CompiledProc& entry = *program_.entry;
-    Frame frame = NewFrame(entry);
-    for (size_t i = 0; i < entry.params.size() && i < args.size(); ++i) {
-      if (!entry.params[i].param->is_data()) {
-        frame.controls[entry.params[i].slot] = args[i].control;
-      }
-    }
-    return frame;
-  }
-
-  absl::StatusOr<std::vector<int64_t>> ParamShape(const CompiledParam& param,
-                                                  Frame& frame) {
-    std::vector<int64_t> shape;
-    for (const Expr& dim : param.dims) {
-      int64_t value = Control(dim, frame);
-      if (!failed_ && value <= 0) {
-        Fail(dim.where,
-             absl::StrCat("dimension ", PrintFlat(*dim.where), " of '",
-                          param.param->name, "' is ", value, ", not positive"));
-      }
-      shape.push_back(value);
-    }
-    if (failed_) return status_;
-    return shape;
-  }
-
-  absl::StatusOr<std::vector<HostTensor>> Run(std::vector<EntryArgument> args);
-
- private:
-  void Fail(const Sexpr* where, absl::string_view message) {
-    if (failed_) return;
-    failed_ = true;
-    status_ = ErrorAt(where != nullptr ? where->loc() : Location{}, message);
-  }
-
-  bool CheckSizes(const CompiledProc& proc, const Frame& frame,
-                  const Stmt* call);
-  bool CheckAsserts(const CompiledProc& proc, Frame& frame, const Stmt* call);
-  void Exec(const std::vector<Stmt>& block, Frame& frame);
-  void ExecStmt(const Stmt& stmt, Frame& frame);
-  void Call(const Stmt& stmt, Frame& caller);
-  void Alloc(const Stmt& stmt, Frame& frame);
-  bool MakeView(const WindowRef& ref, Frame& frame, View& view);
-  // The buffer offset of `view` at `indices`, which are bounds-checked.
-  bool Locate(const View& view, const Expr* indices, size_t count, int32_t slot,
-              Frame& frame, int64_t& offset);
-  absl::InlinedVector<int64_t, 4> IndexValues(const Expr* indices, size_t count,
-                                              Frame& frame);
-  int64_t Control(const Expr& e, Frame& frame);
-  int64_t ControlArith(const Expr& e, Frame& frame);
-  Scalar Data(const Expr& e, Frame& frame);
-  Scalar Load(const Expr& e, Frame& frame);
-  void CheckScalar(ScalarError error, const Expr& e, const Scalar& operand);
-
-  const LoopProgram& program_;
-  std::vector<ConfigValue> config_;
-  bool failed_ = false;
-  absl::Status status_;
-};
-
 absl::StatusOr<std::vector<HostTensor>> Executor::Run(
     std::vector<EntryArgument> args) {
   const CompiledProc& entry = *program_.entry;
   if (args.size() != entry.params.size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(entry.proc->name, " takes ", entry.params.size(),
+        absl::StrCat(entry.proc->name(), " takes ", entry.params.size(),
                      " arguments, ", args.size(), " are given"));
   }
   Frame frame = EntryFrame(args);
   if (!CheckSizes(entry, frame, nullptr)) return status_;
   for (size_t i = 0; i < entry.params.size(); ++i) {
     const CompiledParam& param = entry.params[i];
-    if (!param.param->is_data()) continue;
+    if (!param.is_data()) continue;
     auto shape = ParamShape(param, frame);
     if (!shape.ok()) return shape.status();
     auto& buffer = frame.owned[param.slot];
-    if (param.param->is_read()) {
+    if (param.is_read()) {
       HostTensor& tensor = args[i].tensor;
-      if (tensor.elem != param.param->type.elem || tensor.shape != *shape) {
+      if (tensor.elem != param.elem || tensor.shape != *shape) {
         return ErrorAt(
-            param.param->decl->loc(),
-            absl::StrCat("argument '", param.param->name, "' is ",
-                         ElemTypeName(tensor.elem), " ",
-                         NumpyShapeText(tensor.shape), " but the parameter is ",
-                         ElemTypeName(param.param->type.elem), " ",
-                         NumpyShapeText(*shape)));
+            param.decl->loc(),
+            absl::StrCat(
+                "argument '", param.name(), "' is ", ElemTypeName(tensor.elem),
+                " ", NumpyShapeText(tensor.shape), " but the parameter is ",
+                ElemTypeName(param.elem), " ", NumpyShapeText(*shape)));
       }
       buffer = std::make_unique<Buffer>();
       buffer->tensor = std::move(tensor);
       buffer->written.assign(buffer->tensor.num_elements(), 1);
-    } else if (auto status =
-                   ResetBuffer(param.param->type.elem, *shape, buffer);
+    } else if (auto status = ResetBuffer(param.elem, *shape, buffer);
                !status.ok()) {
-      return ErrorAt(param.param->decl->loc(), status.message());
+      return ErrorAt(param.decl->loc(), status.message());
     }
     frame.views[param.slot] = WholeView(*buffer);
   }
@@ -208,7 +119,7 @@ absl::StatusOr<std::vector<HostTensor>> Executor::Run(
 
   std::vector<HostTensor> outputs;
   for (const CompiledParam& param : entry.params) {
-    if (!param.param->is_written()) continue;
+    if (!param.is_written()) continue;
     Buffer& buffer = *frame.owned[param.slot];
     for (size_t e = 0; e < buffer.written.size(); ++e) {
       if (buffer.written[e]) continue;
@@ -218,9 +129,9 @@ absl::StatusOr<std::vector<HostTensor>> Executor::Run(
         index[k] = rest % buffer.tensor.shape[k];
         rest /= buffer.tensor.shape[k];
       }
-      return ErrorAt(param.param->decl->loc(),
-                     absl::StrCat(entry.proc->name, " never writes ",
-                                  ElementText(param.param->name, index),
+      return ErrorAt(param.decl->loc(),
+                     absl::StrCat(entry.proc->name(), " never writes ",
+                                  ElementText(param.name(), index),
                                   " (an out parameter must be written "
                                   "completely)"));
     }
@@ -233,14 +144,13 @@ bool Executor::CheckSizes(const CompiledProc& proc, const Frame& frame,
                           const Stmt* call) {
   for (size_t i = 0; i < proc.params.size(); ++i) {
     const CompiledParam& param = proc.params[i];
-    if (param.param->kind != ParamKind::kSize) continue;
+    if (param.kind != ir::ParamKind::kSize) continue;
     int64_t value = frame.controls[param.slot];
     if (value > 0) continue;
-    const Sexpr* where =
-        call != nullptr ? call->args[i].control.where : param.param->decl;
-    Fail(where,
-         absl::StrCat("size '", param.param->name, "' of ", proc.proc->name,
-                      " must be positive, not ", value));
+    const ir::Node* where =
+        call != nullptr ? call->args[i].control.where : param.decl;
+    Fail(where, absl::StrCat("size '", param.name(), "' of ", proc.proc->name(),
+                             " must be positive, not ", value));
     return false;
   }
   return true;
@@ -252,15 +162,15 @@ bool Executor::CheckAsserts(const CompiledProc& proc, Frame& frame,
     int64_t holds = Control(proc.asserts[i], frame);
     if (failed_) return false;
     if (holds) continue;
-    const Sexpr& assertion = *proc.proc->asserts[i];
+    const ir::Node& assertion = *proc.assert_stmts[i];
     if (call != nullptr) {
-      Fail(call->where,
-           absl::StrCat("the call violates the assertion ",
-                        PrintFlat(assertion[1]), " of ", proc.proc->name));
+      Fail(call->where, absl::StrCat("the call violates the assertion ",
+                                     NodeText(*assertion.operand(0)), " of ",
+                                     proc.proc->name()));
     } else {
-      Fail(&assertion,
-           absl::StrCat("the arguments violate the assertion ",
-                        PrintFlat(assertion[1]), " of ", proc.proc->name));
+      Fail(&assertion, absl::StrCat("the arguments violate the assertion ",
+                                    NodeText(*assertion.operand(0)), " of ",
+                                    proc.proc->name()));
     }
     return false;
   }
@@ -346,6 +256,12 @@ void Executor::ExecStmt(const Stmt& stmt, Frame& frame) {
       value.set = !failed_;
       return;
     }
+    case StmtOp::kAssignVector:
+      AssignVector(stmt, frame);
+      return;
+    case StmtOp::kTransferWrite:
+      TransferWrite(stmt, frame);
+      return;
   }
 }
 
@@ -355,7 +271,7 @@ void Executor::Alloc(const Stmt& stmt, Frame& frame) {
     int64_t value = Control(dim, frame);
     if (failed_) return;
     if (value <= 0) {
-      Fail(dim.where, absl::StrCat("dimension ", PrintFlat(*dim.where), " of '",
+      Fail(dim.where, absl::StrCat("dimension ", DimText(dim), " of '",
                                    frame.proc->view_names[stmt.slot], "' is ",
                                    value, ", not positive"));
       return;
@@ -388,18 +304,18 @@ void Executor::Call(const Stmt& stmt, Frame& caller) {
     if (!MakeView(stmt.args[i].window, caller, view)) return;
     auto shape = ParamShape(param, frame);
     if (!shape.ok()) return;
-    const Sexpr* where = stmt.args[i].window.where;
+    const ir::Node* where = stmt.args[i].window.where;
     if (!std::equal(view.dims.begin(), view.dims.end(), shape->begin(),
                     shape->end())) {
-      Fail(where,
-           absl::StrCat("argument '", param.param->name, "' of ",
-                        callee.proc->name, " has shape ", ShapeText(view.dims),
-                        ", expected ", NumpyShapeText(*shape)));
+      Fail(where, absl::StrCat("argument '", param.name(), "' of ",
+                               callee.proc->name(), " has shape ",
+                               ShapeText(view.dims), ", expected ",
+                               NumpyShapeText(*shape)));
       return;
     }
-    if (!param.param->type.is_window && !IsDense(view)) {
-      Fail(where, absl::StrCat("argument '", param.param->name, "' of ",
-                               callee.proc->name,
+    if (!param.is_window && !IsDense(view)) {
+      Fail(where, absl::StrCat("argument '", param.name(), "' of ",
+                               callee.proc->name(),
                                " is a strided window, but the parameter is "
                                "a dense tensor"));
       return;
@@ -414,8 +330,8 @@ void Executor::Call(const Stmt& stmt, Frame& caller) {
     std::string note =
         loc.known()
             ? absl::StrCat(loc.source->name(), ":", loc.line, ":", loc.col,
-                           ": note: in the call to ", callee.proc->name)
-            : absl::StrCat("note: in the call to ", callee.proc->name);
+                           ": note: in the call to ", callee.proc->name())
+            : absl::StrCat("note: in the call to ", callee.proc->name());
     status_ = absl::Status(status_.code(),
                            absl::StrCat(status_.message(), "\n", note));
   }
@@ -642,13 +558,14 @@ Scalar Executor::Data(const Expr& e, Frame& frame) {
       }
       return value.data;
     }
+    case ExprOp::kReduction:
+    case ExprOp::kExtractLane:
+      return VectorScalar(e, frame);
     default:
       Fail(e.where, "internal error: a control expression used as data");
       return Scalar{e.type};
   }
 }
-
-}  // namespace
 
 absl::StatusOr<std::vector<int64_t>> EntryParamShape(
     const LoopProgram& program, size_t index,

@@ -1,8 +1,9 @@
 // The loop level compiled for interpretation: each `proc` and `instr` becomes
 // a tree of statements and expressions with enum opcodes, variables resolved
-// to frame slots and literals converted to their types, so that running a
-// kernel never looks at a symbol's spelling. Built by loop_compiler.h, run
-// by loop_executor.h. Internal to libs/interp.
+// to frame slots and literals converted to the values of their elaborated
+// types, so that running a kernel never walks the IR. Every node keeps the IR
+// node it came from (`where`), for diagnostics. Built by loop_compiler.h,
+// run by loop_executor.h. Internal to libs/interp.
 #ifndef TESSEL_LIBS_INTERP_LOOP_PROGRAM_H_
 #define TESSEL_LIBS_INTERP_LOOP_PROGRAM_H_
 
@@ -12,8 +13,7 @@
 #include <vector>
 
 #include "libs/interp/scalar.h"
-#include "libs/ir/module.h"
-#include "libs/sexpr/sexpr.h"
+#include "libs/ir/node.h"
 
 namespace tessel {
 namespace loop {
@@ -45,6 +45,27 @@ enum class ExprOp : uint8_t {
   kSelect,          // args[0] (control) ? args[1] : args[2]
   kCast,            // (cast type args[0])
   kReadDataConfig,  // config field `slot`
+  // Scalars from vectors (data expressions).
+  kReduction,    // `arith` (add, mul, max, min) over the lanes of args[0]
+  kExtractLane,  // the lane of args[0] at `ints`
+  // Vector expressions: Vecs of element type `type` and shape `shape`.
+  kVectorVar,      // the vector variable of view `slot`, read whole
+  kTransferRead,   // view `slot` at indices args[0..n-1], pad args[n]
+  kBroadcast,      // args[0], a scalar or (`value` 1) a vector
+  kVectorArith,    // arith on args[0], args[1]
+  kVectorNegate,   // args[0]
+  kVectorSelect,   // mask args[0] ? args[1] : args[2], lane by lane
+  kVectorCast,     // args[0] to `type`
+  kVectorFma,      // args[0] * args[1] + args[2]
+  kContract,       // args[0..2] with iteration dimensions `maps`
+  kExtractVector,  // the sub-vector of args[0] at `ints`
+  kInsert,         // args[1] with args[0] (a scalar or, `value` 1, a
+                   // vector) at `ints`
+  // Lane masks, the conditions of a select of vectors.
+  kMaskCompare,  // compare on the vectors args[0], args[1]
+  kMaskAnd,
+  kMaskOr,
+  kMaskNot,
 };
 
 struct Expr {
@@ -55,14 +76,19 @@ struct Expr {
   int32_t slot = -1;
   int64_t value = 0;
   Scalar constant;
-  const Sexpr* where = nullptr;
+  const ir::Node* where = nullptr;
   std::vector<Expr> args;
+  // The vector level: a vector result's shape, literal positions, the
+  // iteration dimensions of contract's operands.
+  std::vector<int64_t> shape;
+  std::vector<int64_t> ints;
+  std::vector<std::vector<int>> maps;
 };
 
 // A data argument, a `let` or a window: view `base`, narrowed by one
 // selector per dimension (none: the view itself).
 struct Selector {
-  const Sexpr* where = nullptr;
+  const ir::Node* where = nullptr;
   bool point = true;
   Expr lo;  // the index of a point
   Expr hi;
@@ -70,7 +96,7 @@ struct Selector {
 struct WindowRef {
   int32_t base = -1;
   std::vector<Selector> selectors;
-  const Sexpr* where = nullptr;
+  const ir::Node* where = nullptr;
 };
 
 struct CompiledProc;
@@ -82,19 +108,21 @@ struct CallArg {
 };
 
 enum class StmtOp : uint8_t {
-  kFor,          // slot: the variable; exprs: lo, hi; body
-  kIf,           // exprs: cond; body, orelse
-  kAlloc,        // slot: the view; elem; exprs: dimensions
-  kAssign,       // slot: the view; exprs: indices..., value
-  kReduce,       // as kAssign
-  kLet,          // slot: the new view; window
-  kCall,         // callee, args
-  kWriteConfig,  // slot: the config field; exprs: value
+  kFor,            // slot: the variable; exprs: lo, hi; body
+  kIf,             // exprs: cond; body, orelse
+  kAlloc,          // slot: the view; elem; exprs: dimensions
+  kAssign,         // slot: the view; exprs: indices..., value
+  kReduce,         // as kAssign
+  kLet,            // slot: the new view; window
+  kCall,           // callee, args
+  kWriteConfig,    // slot: the config field; exprs: value
+  kAssignVector,   // slot: the vector variable's view; exprs: value
+  kTransferWrite,  // slot: the view; exprs: indices..., value
 };
 
 struct Stmt {
   StmtOp op = StmtOp::kFor;
-  const Sexpr* where = nullptr;
+  const ir::Node* where = nullptr;
   int32_t slot = -1;
   ElemType elem = ElemType::kF32;
   std::vector<Expr> exprs;
@@ -106,15 +134,29 @@ struct Stmt {
 };
 
 struct CompiledParam {
-  const Param* param = nullptr;
+  const ir::Node* decl = nullptr;  // the Param
+  ir::ParamKind kind = ir::ParamKind::kSize;
+  ControlType control = ControlType::kSize;  // of a control parameter
+  ElemType elem = ElemType::kF32;            // of a data parameter
+  bool is_window = false;                    // declared as a window
   int32_t slot = -1;       // a control slot, or a view slot for data
   std::vector<Expr> dims;  // of data parameters, over earlier parameters
+
+  const std::string& name() const { return decl->name(); }
+  bool is_data() const { return kind >= ir::ParamKind::kIn; }
+  bool is_read() const {
+    return kind == ir::ParamKind::kIn || kind == ir::ParamKind::kInOut;
+  }
+  bool is_written() const {
+    return kind == ir::ParamKind::kOut || kind == ir::ParamKind::kInOut;
+  }
 };
 
 struct CompiledProc {
-  const Procedure* proc = nullptr;
+  const ir::Node* proc = nullptr;  // the Proc or Instr
   std::vector<CompiledParam> params;
   std::vector<Expr> asserts;
+  std::vector<const ir::Node*> assert_stmts;  // the Asserts, for diagnostics
   std::vector<Stmt> body;
   // Frame layout; the names are for diagnostics.
   std::vector<std::string> control_names;

@@ -122,24 +122,42 @@ Scalar Scalar::Int(ElemType type, int32_t value) {
   return s;
 }
 
-std::optional<ArithOp> ParseArithOp(absl::string_view name) {
-  if (name == "+") return ArithOp::kAdd;
-  if (name == "-") return ArithOp::kSub;
-  if (name == "*") return ArithOp::kMul;
-  if (name == "/") return ArithOp::kDiv;
-  if (name == "max") return ArithOp::kMax;
-  if (name == "min") return ArithOp::kMin;
-  return std::nullopt;
+std::optional<ArithOp> ArithOpOf(ir::Op op) {
+  switch (op) {
+    case ir::Op::kAdd:
+      return ArithOp::kAdd;
+    case ir::Op::kSub:
+      return ArithOp::kSub;
+    case ir::Op::kMul:
+      return ArithOp::kMul;
+    case ir::Op::kDiv:
+      return ArithOp::kDiv;
+    case ir::Op::kMax:
+      return ArithOp::kMax;
+    case ir::Op::kMin:
+      return ArithOp::kMin;
+    default:
+      return std::nullopt;
+  }
 }
 
-std::optional<CompareOp> ParseCompareOp(absl::string_view name) {
-  if (name == "<") return CompareOp::kLt;
-  if (name == "<=") return CompareOp::kLe;
-  if (name == ">") return CompareOp::kGt;
-  if (name == ">=") return CompareOp::kGe;
-  if (name == "==") return CompareOp::kEq;
-  if (name == "!=") return CompareOp::kNe;
-  return std::nullopt;
+std::optional<CompareOp> CompareOpOf(ir::Op op) {
+  switch (op) {
+    case ir::Op::kLt:
+      return CompareOp::kLt;
+    case ir::Op::kLe:
+      return CompareOp::kLe;
+    case ir::Op::kGt:
+      return CompareOp::kGt;
+    case ir::Op::kGe:
+      return CompareOp::kGe;
+    case ir::Op::kEq:
+      return CompareOp::kEq;
+    case ir::Op::kNe:
+      return CompareOp::kNe;
+    default:
+      return std::nullopt;
+  }
 }
 
 absl::string_view ScalarErrorText(ScalarError error) {

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "libs/ir/op.h"
 #include "libs/ir/types.h"
 
 namespace tessel {
@@ -38,9 +39,10 @@ struct Scalar {
 enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
 enum class CompareOp : uint8_t { kLt, kLe, kGt, kGe, kEq, kNe };
 
-// "+", "-", "*", "/", "max", "min" and "<", "<=", ">", ">=", "==", "!=".
-std::optional<ArithOp> ParseArithOp(absl::string_view name);
-std::optional<CompareOp> ParseCompareOp(absl::string_view name);
+// The arithmetic of the IR's ops + - * / max min, and the comparison of
+// < <= > >= == !=; nullopt for other ops.
+std::optional<ArithOp> ArithOpOf(ir::Op op);
+std::optional<CompareOp> CompareOpOf(ir::Op op);
 
 enum class ScalarError : uint8_t {
   kNone,
@@ -61,17 +63,11 @@ bool CompareIntegers(CompareOp op, int64_t a, int64_t b);
 // (cast TO a).
 ScalarError Cast(ElemType to, const Scalar& a, Scalar& result);
 
-// A literal standing for a value of `type`: an integer literal may stand for
-// any element type (integer types wrap it to their width, as they wrap
-// arithmetic); a float literal only stands for float types.
+// The value of a literal of element type `type` (elaboration gave it that
+// type): integer types wrap an integer literal to their width, as they wrap
+// arithmetic; a float literal is an error for an integer type.
 ScalarError AdoptIntLiteral(int64_t value, ElemType type, Scalar& result);
 ScalarError AdoptFloatLiteral(double value, ElemType type, Scalar& result);
-// When no context gives an expression made of literals a type, a float
-// literal is taken as f64 and an integer literal as i32, as C types
-// constants.
-inline ElemType DefaultLiteralType(bool has_float_literal) {
-  return has_float_literal ? ElemType::kF64 : ElemType::kI32;
-}
 
 // Element access in host byte order.
 Scalar LoadScalar(ElemType type, const uint8_t* data);

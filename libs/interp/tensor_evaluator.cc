@@ -7,6 +7,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
+#include "libs/interp/access_evaluator.h"
 
 namespace tessel {
 namespace tensor {
@@ -74,6 +75,7 @@ class Evaluator {
   bool Ifold(const Term& term, Value& out);
   bool Index(const Term& term, Value& out);
   bool IndexArith(const Term& term, Value& out);
+  bool AccessPattern(const Term& term, Value& out);
 
   std::vector<Value> params_;
   // The values bound by the enclosing lams, innermost last.
@@ -189,6 +191,37 @@ bool Evaluator::IndexArith(const Term& term, Value& out) {
   return ok || Fail(term, "index arithmetic overflows 64 bits");
 }
 
+bool Evaluator::AccessPattern(const Term& term, Value& out) {
+  std::vector<Value> values(term.args.size());
+  // Scalars (access patterns of rank 0) are laid out here.
+  std::vector<HostTensor> scalars(term.args.size());
+  std::vector<DenseArray> args(term.args.size());
+  for (size_t i = 0; i < term.args.size(); ++i) {
+    const Term& arg = term.args[i];
+    if (!Eval(arg, values[i])) return false;
+    args[i].elem = arg.type.elem;
+    args[i].shape = &arg.type.shape;
+    if (arg.type.kind == Type::Kind::kElem) {
+      scalars[i] = *MakeHostTensor(arg.type.elem, {});
+      StoreScalar(values[i].scalar, scalars[i].bytes.data());
+      args[i].data = scalars[i].bytes.data();
+    } else {
+      args[i].data = ArrayBytes(values[i]);
+    }
+  }
+  auto tensor = MakeHostTensor(term.type.elem, term.type.shape);
+  if (!tensor.ok()) return Fail(term, tensor.status().message());
+  EvaluateAccessPattern(term, args, tensor->bytes.data());
+  if (term.type.kind == Type::Kind::kElem) {
+    out.scalar = LoadScalar(term.type.elem, tensor->bytes.data());
+    return true;
+  }
+  out.array = NewStorage(*std::move(tensor));
+  out.offset = 0;
+  out.dropped = 0;
+  return true;
+}
+
 bool Evaluator::Eval(const Term& term, Value& out) {
   switch (term.op) {
     case TermOp::kParam:
@@ -297,6 +330,8 @@ bool Evaluator::Eval(const Term& term, Value& out) {
       out.integer = a.integer == 0;
       return true;
     }
+    case TermOp::kAccessPattern:
+      return AccessPattern(term, out);
   }
   return Fail(term, "internal error: unknown term");
 }
@@ -316,10 +351,10 @@ HostTensor ToHostTensor(const Value& value, const Type& type) {
 
 absl::StatusOr<std::vector<HostTensor>> EvaluateFunction(
     const CompiledFunction& function, const std::vector<HostTensor>& args) {
-  const std::vector<NamedType>& params = function.function->params;
+  const std::vector<const ir::Node*>& params = function.params;
   if (args.size() != params.size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat(function.function->name, " takes ", params.size(),
+        absl::StrCat(function.function->name(), " takes ", params.size(),
                      " arguments, ", args.size(), " are given"));
   }
   std::vector<Value> values(args.size());
@@ -328,8 +363,8 @@ absl::StatusOr<std::vector<HostTensor>> EvaluateFunction(
     const HostTensor& arg = args[i];
     if (arg.elem != type.elem || arg.shape != type.shape) {
       return ErrorAt(
-          params[i].decl->loc(),
-          absl::StrCat("argument '", params[i].name, "' is ",
+          params[i]->loc(),
+          absl::StrCat("argument '", params[i]->name(), "' is ",
                        ElemTypeName(arg.elem), " ", NumpyShapeText(arg.shape),
                        " but the parameter is ", TypeText(type)));
     }
@@ -345,7 +380,7 @@ absl::StatusOr<std::vector<HostTensor>> EvaluateFunction(
   std::vector<HostTensor> outputs;
   const Value* rest = &result;
   const Type* rest_type = &function.result_type;
-  for (size_t i = 0; i + 1 < function.function->results.size(); ++i) {
+  for (size_t i = 0; i + 1 < function.results.size(); ++i) {
     outputs.push_back(ToHostTensor(rest->tuple->first, *rest_type->first));
     rest_type = rest_type->second.get();
     rest = &rest->tuple->second;

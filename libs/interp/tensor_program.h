@@ -1,6 +1,8 @@
 // The tensor level compiled for interpretation: a `func`'s term becomes a
-// tree with enum opcodes, static types, literals converted to the type their
-// context gives them and De Bruijn variables as stack offsets. Built by
+// tree with enum opcodes, the elaborated type of every term in the form the
+// evaluator reads (constant shapes), literals converted to the values of
+// their types and De Bruijn variables as stack offsets. Every term keeps the
+// IR node it came from (`where`), for diagnostics. Built by
 // tensor_compiler.h, run by tensor_evaluator.h. Internal to libs/interp.
 #ifndef TESSEL_LIBS_INTERP_TENSOR_PROGRAM_H_
 #define TESSEL_LIBS_INTERP_TENSOR_PROGRAM_H_
@@ -11,14 +13,15 @@
 #include <vector>
 
 #include "libs/interp/scalar.h"
-#include "libs/ir/module.h"
+#include "libs/ir/node.h"
 #include "libs/npy/host_tensor.h"
-#include "libs/sexpr/sexpr.h"
 
 namespace tessel {
 namespace tensor {
 
-// The static type of a term.
+// The type of a term's values, as the evaluator lays them out: an ir::Type
+// of the tensor level with its dimensions as integers. An access pattern is
+// the array of all its dimensions.
 struct Type {
   enum class Kind : uint8_t {
     kElem,  // a scalar of `elem`
@@ -35,11 +38,9 @@ struct Type {
 
   static Type Elem(ElemType elem);
   static Type Of(Kind kind);
+  // Without dimensions, the element type.
   static Type Array(ElemType elem, std::vector<int64_t> shape);
   static Type Tuple(Type first, Type second);
-
-  // An element of an array of this type with its first dimension dropped.
-  Type Element() const;
 };
 
 bool operator==(const Type& a, const Type& b);
@@ -51,7 +52,7 @@ enum class TermOp : uint8_t {
   kParam,     // parameter `value`
   kVar,       // De Bruijn variable %`value`
   kConst,     // `constant`
-  kIntConst,  // `value`: an index or a bool
+  kIntConst,  // `value`: an index
   kBuild,     // (build value (lam args[0]))
   kIfold,     // (ifold value args[0] (lam (lam args[1])))
   kApp,       // (app (lam args[0]) args[1])
@@ -72,21 +73,50 @@ enum class TermOp : uint8_t {
   kAnd,
   kOr,
   kNot,
+  // Access patterns (access_evaluator.h): args are access patterns, and
+  // `access` says what is done with them.
+  kAccessPattern,
+};
+
+// An access-pattern form (Glenside's transformers and `compute`), and what
+// its `ints` hold. A split is the number of access dimensions of an
+// operand.
+enum class AccessOp : uint8_t {
+  // access, squeeze, flatten, reshape: the same elements in the same
+  // row-major order, with the term's shape. No ints.
+  kReshape,
+  kTranspose,  // the permutation
+  kCartProd,   // the splits of both operands
+  kWindows,    // the split, the window shape, the strides
+  kSlice,      // dimension, low, high
+  kPair,       // the split
+  kConcat,     // the dimension
+  // (compute OP AP): the split of AP.
+  kReduceSum,
+  kReduceMax,
+  kDotProd,
+  kRelu,
+  kElementwiseAdd,
+  kElementwiseMul,
 };
 
 struct Term {
   TermOp op = TermOp::kConst;
   Type type;
-  const Sexpr* where = nullptr;
+  const ir::Node* where = nullptr;
   int64_t value = 0;
   Scalar constant;
   ArithOp arith = ArithOp::kAdd;
   CompareOp compare = CompareOp::kEq;
+  AccessOp access = AccessOp::kReshape;
+  std::vector<int64_t> ints;  // of an access pattern
   std::vector<Term> args;
 };
 
 struct CompiledFunction {
-  const Function* function = nullptr;
+  const ir::Node* function = nullptr;    // the Func
+  std::vector<const ir::Node*> params;   // its parameters (Values)
+  std::vector<const ir::Node*> results;  // its results (Values)
   std::vector<Type> param_types;
   // The results as a right-nested tuple (one result: its type).
   Type result_type;

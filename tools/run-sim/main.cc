@@ -1,33 +1,17 @@
 // run-sim: the reference interpreter. Runs a TIR module's entry on .npy or
 // seeded inputs, writes and summarises its outputs, and compares them with
 // another module's or with expected files (docs/run-sim.md).
-#include <cmath>
 #include <iostream>
 
-#include "absl/strings/numbers.h"
-#include "absl/strings/str_cat.h"
 #include "libs/cli/command_line.h"
-#include "libs/interp/simulate.h"
+#include "libs/runsim/run_sim_command.h"
 
 namespace {
-
-absl::StatusOr<double> ParseTolerance(const tessel::CommandLine& command_line,
-                                      const std::string& flag,
-                                      double fallback) {
-  if (!command_line.Has(flag)) return fallback;
-  double value = 0;
-  std::string text = command_line.Get(flag);
-  if (!absl::SimpleAtod(text, &value) || !std::isfinite(value) || value < 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--", flag, " must be a non-negative number, not '", text, "'"));
-  }
-  return value;
-}
 
 absl::Status Run(const tessel::CommandLine& command_line) {
   auto input = tessel::InputPath(command_line);
   if (!input.ok()) return input.status();
-  tessel::SimulateOptions options;
+  tessel::runsim::RunSimOptions options;
   options.file = *input;
   options.entry = command_line.Get("entry");
   options.inputs_dir = command_line.Get("inputs");
@@ -35,23 +19,21 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   options.compare_file = command_line.Get("compare");
   options.expect_dir = command_line.Get("expect");
   if (command_line.Has("seed")) {
-    uint64_t seed = 0;
-    if (!absl::SimpleAtoi(command_line.Get("seed"), &seed)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--seed must be a non-negative integer, not '",
-                       command_line.Get("seed"), "'"));
-    }
-    options.seed = seed;
+    auto seed = command_line.GetUint64("seed", 0);
+    if (!seed.ok()) return seed.status();
+    options.seed = *seed;
   }
-  auto rtol = ParseTolerance(command_line, "rtol", options.tolerance.rtol);
+  auto rtol = command_line.GetNonNegativeDouble("rtol", options.tolerance.rtol);
   if (!rtol.ok()) return rtol.status();
-  auto atol = ParseTolerance(command_line, "atol", options.tolerance.atol);
+  auto atol = command_line.GetNonNegativeDouble("atol", options.tolerance.atol);
   if (!atol.ok()) return atol.status();
   options.tolerance = {*rtol, *atol};
   auto defines = tessel::ParseDefinitions(command_line.GetAll("define"));
   if (!defines.ok()) return defines.status();
   options.defines = *std::move(defines);
-  return tessel::Simulate(options, std::cout);
+  // The report goes straight to stdout, line by line; RunTool checks that it
+  // arrived.
+  return tessel::runsim::RunSim(options, std::cout);
 }
 
 }  // namespace

@@ -1,35 +1,19 @@
-// The run-sim driver (docs/run-sim.md): reads a module, binds the entry's
-// inputs from .npy files or a seed, runs it with the reference interpreter,
-// writes and summarises the outputs, and compares them with another module's
-// or with expected files.
-#ifndef TESSEL_LIBS_INTERP_SIMULATE_H_
-#define TESSEL_LIBS_INTERP_SIMULATE_H_
+// How run-sim binds a program's parameters: control values from -D or the
+// shapes of input files, and input tensors from DIR/NAME.npy or a seed.
+#ifndef TESSEL_LIBS_RUNSIM_BIND_INPUTS_H_
+#define TESSEL_LIBS_RUNSIM_BIND_INPUTS_H_
 
 #include <cstdint>
 #include <map>
-#include <optional>
-#include <ostream>
 #include <string>
+#include <vector>
 
-#include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "libs/interp/compare.h"
+#include "absl/strings/string_view.h"
 #include "libs/interp/interpreter.h"
+#include "libs/npy/host_tensor.h"
 
-namespace tessel {
-
-struct SimulateOptions {
-  std::string file;   // a .tir module, "-" for stdin
-  std::string entry;  // empty: the module's only entry
-  // Exactly one of the two: inputs from DIR/NAME.npy, or generated.
-  std::string inputs_dir;
-  std::optional<uint64_t> seed;
-  std::string outputs_dir;   // empty: outputs are not written
-  std::string compare_file;  // empty: no second module
-  std::string expect_dir;    // empty: no expected outputs
-  Tolerance tolerance;
-  std::map<std::string, int64_t> defines;  // -D NAME=VALUE
-};
+namespace tessel::runsim {
 
 // Where the inputs of a run come from. Tensors are read or generated once
 // per name, so that two programs bound from one source see the same data.
@@ -69,10 +53,6 @@ absl::StatusOr<BoundInputs> BindInputs(
     const Program& program, InputSource& source,
     const std::map<std::string, int64_t>& defines);
 
-// Runs run-sim; the report goes to `out`. Differences found by --compare or
-// --expect are reported and then returned as an error.
-absl::Status Simulate(const SimulateOptions& options, std::ostream& out);
+}  // namespace tessel::runsim
 
-}  // namespace tessel
-
-#endif  // TESSEL_LIBS_INTERP_SIMULATE_H_
+#endif  // TESSEL_LIBS_RUNSIM_BIND_INPUTS_H_

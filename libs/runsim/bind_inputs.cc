@@ -1,18 +1,14 @@
-#include "libs/interp/simulate.h"
+#include "libs/runsim/bind_inputs.h"
 
 #include <algorithm>
-#include <filesystem>
-#include <system_error>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "libs/interp/seeded_inputs.h"
-#include "libs/ir/verifier.h"
 #include "libs/npy/npy.h"
-#include "libs/support/source.h"
+#include "libs/runsim/seeded_inputs.h"
 
-namespace tessel {
+namespace tessel::runsim {
 
 InputSource InputSource::FromDirectory(std::string dir) {
   InputSource source;
@@ -95,41 +91,6 @@ std::string SizeOrigins(const DataPort& port, const ControlValues& controls,
   return absl::StrCat(" (", absl::StrJoin(parts, ", "), ")");
 }
 
-// Reads and verifies a module: run-sim only runs what the static checks
-// accept, so that a kernel it runs is one the other tools accept too.
-absl::StatusOr<Module> LoadModule(const std::string& path) {
-  auto source = ReadSource(path);
-  if (!source.ok()) return source.status();
-  auto module = ReadModule(*source);
-  if (!module.ok()) return module.status();
-  if (auto status = VerifyModule(*module); !status.ok()) return status;
-  return module;
-}
-
-std::vector<std::string> OutputNames(const Program& program) {
-  std::vector<std::string> names;
-  for (const DataPort& port : program.outputs()) names.push_back(port.name);
-  return names;
-}
-
-absl::Status WriteTensors(const std::string& dir, const TensorMap& tensors,
-                          const TensorMap& skip) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) {
-    return absl::PermissionDeniedError(absl::StrCat(
-        dir, ": error: cannot create directory (", error.message(), ")"));
-  }
-  InputSource names = InputSource::FromDirectory(dir);
-  for (const auto& [name, tensor] : tensors) {
-    if (skip.find(name) != skip.end()) continue;
-    if (auto status = WriteNpy(names.PathOf(name), tensor); !status.ok()) {
-      return status;
-    }
-  }
-  return absl::OkStatus();
-}
-
 }  // namespace
 
 absl::StatusOr<BoundInputs> BindInputs(
@@ -206,119 +167,4 @@ absl::StatusOr<BoundInputs> BindInputs(
   return bound;
 }
 
-absl::Status Simulate(const SimulateOptions& options, std::ostream& out) {
-  if (options.seed.has_value() == !options.inputs_dir.empty()) {
-    return absl::InvalidArgumentError(
-        "give exactly one of --inputs DIR and --seed N");
-  }
-  if (!options.compare_file.empty() && !options.expect_dir.empty()) {
-    return absl::InvalidArgumentError(
-        "--compare and --expect cannot be combined; run run-sim twice");
-  }
-  auto module = LoadModule(options.file);
-  if (!module.ok()) return module.status();
-  auto entry = FindEntry(*module, options.entry);
-  if (!entry.ok()) return entry.status();
-  auto program = Program::Compile(*module, *entry);
-  if (!program.ok()) return program.status();
-
-  std::optional<Module> other_module;
-  std::optional<Program> other;
-  if (!options.compare_file.empty()) {
-    auto loaded = LoadModule(options.compare_file);
-    if (!loaded.ok()) return loaded.status();
-    other_module.emplace(*std::move(loaded));
-    auto other_entry = FindEntry(*other_module, "");
-    if (!other_entry.ok()) return other_entry.status();
-    auto compiled = Program::Compile(*other_module, *other_entry);
-    if (!compiled.ok()) return compiled.status();
-    other.emplace(*std::move(compiled));
-  }
-  for (const auto& [name, value] : options.defines) {
-    if (program->FindControl(name) == nullptr &&
-        (!other || other->FindControl(name) == nullptr)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          "-D ", name, ": ", program->name(),
-          other ? absl::StrCat(" and ", other->name(), " have") : " has",
-          " no size, index, bool or stride parameter named '", name, "'"));
-    }
-  }
-
-  InputSource source = options.seed
-                           ? InputSource::FromSeed(*options.seed)
-                           : InputSource::FromDirectory(options.inputs_dir);
-  auto bound = BindInputs(*program, source, options.defines);
-  if (!bound.ok()) return bound.status();
-  auto outputs = program->Run(bound->controls, bound->tensors);
-  if (!outputs.ok()) return outputs.status();
-
-  if (!options.outputs_dir.empty()) {
-    // Generated inputs are saved so that the folder can serve as --inputs
-    // of later runs; an inout parameter's file therefore keeps its input.
-    const TensorMap none;
-    const TensorMap& inputs = options.seed ? bound->tensors : none;
-    if (auto status = WriteTensors(options.outputs_dir, inputs, none);
-        !status.ok()) {
-      return status;
-    }
-    if (auto status = WriteTensors(options.outputs_dir, *outputs, inputs);
-        !status.ok()) {
-      return status;
-    }
-  }
-
-  TensorMap references;
-  std::string against;
-  if (other) {
-    if (OutputNames(*program) != OutputNames(*other)) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(program->name(), " writes (",
-                       absl::StrJoin(OutputNames(*program), ", "), ") but ",
-                       other->name(), " in ", options.compare_file, " writes (",
-                       absl::StrJoin(OutputNames(*other), ", "), ")"));
-    }
-    auto other_bound = BindInputs(*other, source, options.defines);
-    if (!other_bound.ok()) return other_bound.status();
-    auto other_outputs =
-        other->Run(other_bound->controls, other_bound->tensors);
-    if (!other_outputs.ok()) return other_outputs.status();
-    references = *std::move(other_outputs);
-    against = options.compare_file;
-  } else if (!options.expect_dir.empty()) {
-    InputSource expected = InputSource::FromDirectory(options.expect_dir);
-    for (const DataPort& port : program->outputs()) {
-      auto tensor = expected.Load(port.name);
-      if (!tensor.ok()) return tensor.status();
-      references[port.name] = **tensor;
-    }
-    against = options.expect_dir;
-  } else {
-    for (const DataPort& port : program->outputs()) {
-      out << SummaryLine(port.name, outputs->at(port.name)) << "\n";
-    }
-    return absl::OkStatus();
-  }
-
-  int differing = 0;
-  for (const DataPort& port : program->outputs()) {
-    const HostTensor& actual = outputs->at(port.name);
-    const HostTensor& reference = references.at(port.name);
-    auto comparison =
-        CompareTensors(port.name, actual, reference, options.tolerance);
-    if (!comparison.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(comparison.status().message(), " (", against, ")"));
-    }
-    out << ComparisonLine(port.name, actual, reference, *comparison) << "\n";
-    if (comparison->mismatches > 0) ++differing;
-  }
-  out.flush();
-  if (differing > 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(differing, " of ", program->outputs().size(),
-                     " outputs differ from ", against));
-  }
-  return absl::OkStatus();
-}
-
-}  // namespace tessel
+}  // namespace tessel::runsim

@@ -1,4 +1,4 @@
-#include "libs/interp/compare.h"
+#include "libs/runsim/compare.h"
 
 #include <cmath>
 
@@ -6,7 +6,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 
-namespace tessel {
+namespace tessel::runsim {
 namespace {
 
 // Enough digits to tell any two values of the type apart.
@@ -115,4 +115,4 @@ std::string SummaryLine(absl::string_view name, const HostTensor& tensor) {
                       absl::StrFormat("%.9g", max_abs));
 }
 
-}  // namespace tessel
+}  // namespace tessel::runsim

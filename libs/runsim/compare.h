@@ -5,8 +5,8 @@
 // the reference; NaN equals NaN at the same position and mismatches any
 // number; infinities equal infinities of the same sign. Integers must be
 // equal.
-#ifndef TESSEL_LIBS_INTERP_COMPARE_H_
-#define TESSEL_LIBS_INTERP_COMPARE_H_
+#ifndef TESSEL_LIBS_RUNSIM_COMPARE_H_
+#define TESSEL_LIBS_RUNSIM_COMPARE_H_
 
 #include <cstdint>
 #include <string>
@@ -16,7 +16,7 @@
 #include "absl/strings/string_view.h"
 #include "libs/npy/host_tensor.h"
 
-namespace tessel {
+namespace tessel::runsim {
 
 struct Tolerance {
   double rtol = 1e-5;
@@ -49,6 +49,6 @@ std::string SummaryLine(absl::string_view name, const HostTensor& tensor);
 // `2x14x14`, or `scalar` for a 0-d tensor.
 std::string ShapeText(const std::vector<int64_t>& shape);
 
-}  // namespace tessel
+}  // namespace tessel::runsim
 
-#endif  // TESSEL_LIBS_INTERP_COMPARE_H_
+#endif  // TESSEL_LIBS_RUNSIM_COMPARE_H_

@@ -1,8 +1,8 @@
-#include "libs/interp/seeded_inputs.h"
+#include "libs/runsim/seeded_inputs.h"
 
 #include <cmath>
 
-namespace tessel {
+namespace tessel::runsim {
 
 uint64_t SplitMix64(uint64_t& state) {
   uint64_t z = (state += 0x9e3779b97f4a7c15ull);
@@ -50,4 +50,4 @@ absl::StatusOr<HostTensor> SeededTensor(uint64_t seed, absl::string_view name,
   return tensor;
 }
 
-}  // namespace tessel
+}  // namespace tessel::runsim

@@ -12,8 +12,8 @@
 //   i32: z mod 129 - 64          in [-64, 64]
 // (std:: distributions are not used: their output is implementation-
 // defined.)
-#ifndef TESSEL_LIBS_INTERP_SEEDED_INPUTS_H_
-#define TESSEL_LIBS_INTERP_SEEDED_INPUTS_H_
+#ifndef TESSEL_LIBS_RUNSIM_SEEDED_INPUTS_H_
+#define TESSEL_LIBS_RUNSIM_SEEDED_INPUTS_H_
 
 #include <cstdint>
 #include <vector>
@@ -22,7 +22,7 @@
 #include "absl/strings/string_view.h"
 #include "libs/npy/host_tensor.h"
 
-namespace tessel {
+namespace tessel::runsim {
 
 // One step of SplitMix64: advances `state` and returns the next draw.
 uint64_t SplitMix64(uint64_t& state);
@@ -35,6 +35,6 @@ absl::StatusOr<HostTensor> SeededTensor(uint64_t seed, absl::string_view name,
                                         ElemType elem,
                                         std::vector<int64_t> shape);
 
-}  // namespace tessel
+}  // namespace tessel::runsim
 
-#endif  // TESSEL_LIBS_INTERP_SEEDED_INPUTS_H_
+#endif  // TESSEL_LIBS_RUNSIM_SEEDED_INPUTS_H_
