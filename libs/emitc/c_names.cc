@@ -98,6 +98,8 @@ constexpr std::initializer_list<absl::string_view> kLibraryFunctions = {
     "mkdir", "stat", "lstat", "fstat", "fstatat", "chmod", "fchmod",
     "fchmodat", "mkfifo", "mkfifoat", "mknod", "mknodat", "mkdirat", "umask",
     "futimens", "utimensat",
+    // <stdarg.h>, which tsl_error needs
+    "va_list", "va_start", "va_arg", "va_end", "va_copy",
 };
 
 // <math.h> functions, each also declared with an `f` and an `l` suffix.
@@ -143,7 +145,8 @@ std::string SanitizeIdentifier(absl::string_view name) {
       absl::ascii_isdigit(static_cast<unsigned char>(result[0])) ||
       result[0] == '_' || absl::StartsWith(result, kRuntimePrefix) ||
       HasReservedPrefix(result)) {
-    result.insert(0, "v");
+    // Not result.insert(0, "v"): GCC 12's -Wrestrict misfires on it at -O2.
+    result = absl::StrCat("v", result);
   }
   return result;
 }

@@ -2,7 +2,11 @@
 // (docs/emit-c.md). Every `proc` becomes a C function, callees first;
 // `instr` calls expand to their C templates, configurations become global
 // structs, windows become structs of a data pointer and strides. With a
-// harness, the unit also gets a `main` that runs the entry on .npy files.
+// harness, the unit also gets a `main` that runs an entry on .npy files.
+//
+// emit-c reads the typed IR as ir::ReadModule gives it, verified and
+// elaborated: names are resolved to their binders and every value has its
+// type, so nothing here re-reads syntax or re-derives a type.
 #ifndef TESSEL_LIBS_EMITC_EMIT_C_H_
 #define TESSEL_LIBS_EMITC_EMIT_C_H_
 
@@ -11,29 +15,21 @@
 #include <string>
 
 #include "absl/status/statusor.h"
-#include "libs/ir/module.h"
+#include "libs/ir/node.h"
 
 namespace tessel::emitc {
 
-struct EmitOptions {
-  bool harness = false;
-  // The proc main runs (with or without its '@'); empty for the module's
-  // only entry (FindEntry).
-  std::string entry;
-  // The values of the entry's size parameters (-D NAME=VALUE).
-  std::map<std::string, int64_t> sizes;
-};
+// The C text of `module`, which the verifier has accepted: its kernels
+// only. Constructs the C output cannot express (an unknown template
+// placeholder) are errors.
+absl::StatusOr<std::string> EmitC(const ir::Module& module);
 
-// The C text of `module`, which the verifier has accepted. Constructs the
-// C output cannot express (an unknown template placeholder, an access to a
-// memory that is not addressable, an unbound harness size) are errors.
-absl::StatusOr<std::string> EmitC(const Module& module,
-                                  const EmitOptions& options);
-
-// The emit-c tool: reads the module at `path` ("-" is stdin), verifies it
-// and emits it.
-absl::StatusOr<std::string> EmitCFile(const std::string& path,
-                                      const EmitOptions& options);
+// The same with a harness `main` that runs `entry` (a proc of `module`, as
+// ir::FindEntry chooses it), whose size parameters `sizes` binds (-D
+// NAME=VALUE): every one of them, and nothing else.
+absl::StatusOr<std::string> EmitC(const ir::Module& module,
+                                  const ir::Node& entry,
+                                  const std::map<std::string, int64_t>& sizes);
 
 }  // namespace tessel::emitc
 

@@ -2,6 +2,7 @@
 
 #include "libs/emitc/c_names.h"
 #include "libs/emitc/c_template.h"
+#include "libs/emitc/forms.h"
 
 namespace tessel::emitc {
 namespace {
@@ -15,37 +16,45 @@ void CollectTemplateIdentifiers(absl::string_view text,
 
 }  // namespace
 
-GlobalNames AssignGlobalNames(const Module& module) {
+GlobalNames AssignGlobalNames(const ir::Module& module) {
   GlobalNames names;
-  for (const Procedure& proc : module.procedures()) {
-    if (proc.is_instr) CollectTemplateIdentifiers(proc.c_template, names.taken);
-  }
-  for (const Memory& memory : module.memories()) {
-    CollectTemplateIdentifiers(memory.alloc_template, names.taken);
-    CollectTemplateIdentifiers(memory.free_template, names.taken);
+  // @DRAM has no templates: emit-c allocates it with the runtime's
+  // tsl_allocate and frees it with free, both reserved identifiers.
+  for (const ir::Node* form : module.forms()) {
+    if (form->is(ir::Op::kInstr)) {
+      CollectTemplateIdentifiers(TemplateOf(*form).text(), names.taken);
+    }
+    if (form->is(ir::Op::kMemory)) {
+      for (const ir::Node* clause : form->operands()) {
+        if (clause->name() == "alloc" || clause->name() == "free") {
+          CollectTemplateIdentifiers(clause->text(), names.taken);
+        }
+      }
+    }
   }
   auto taken = [&names](absl::string_view name) {
     return names.taken.contains(name);
   };
-  for (const Procedure& proc : module.procedures()) {
-    if (proc.is_instr) continue;
-    std::string name = UniqueIdentifier(proc.name, taken);
+  for (const ir::Node* form : module.forms()) {
+    if (!form->is(ir::Op::kProc)) continue;
+    std::string name = UniqueIdentifier(form->name(), taken);
     names.taken.insert(name);
-    names.procedures[proc.name] = name;
+    names.procedures[form] = name;
   }
-  for (const Config& config : module.configs()) {
-    std::string name = UniqueIdentifier(config.name, taken);
+  for (const ir::Node* config : module.forms()) {
+    if (!config->is(ir::Op::kConfig)) continue;
+    std::string name = UniqueIdentifier(config->name(), taken);
     names.taken.insert(name);
-    names.configs[config.name] = name;
+    names.configs[config] = name;
     // Members have a namespace of their own per struct, but macros apply.
     absl::flat_hash_set<std::string> members;
-    for (const ConfigField& field : config.fields) {
+    for (const ir::Node* field : config->operands()) {
       std::string member =
-          UniqueIdentifier(field.name, [&members](absl::string_view name) {
+          UniqueIdentifier(field->name(), [&members](absl::string_view name) {
             return members.contains(name);
           });
       members.insert(member);
-      names.fields[config.name][field.name] = member;
+      names.fields[field] = member;
     }
   }
   return names;

@@ -9,24 +9,21 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
-#include "absl/status/statusor.h"
-#include "libs/ir/module.h"
+#include "libs/ir/node.h"
 
 namespace tessel::emitc {
 
 struct GlobalNames {
-  // TIR name (with '@') -> C identifier, for every `proc` and `config`.
-  absl::flat_hash_map<std::string, std::string> procedures;
-  absl::flat_hash_map<std::string, std::string> configs;
-  // Configuration -> field -> C member name.
-  absl::flat_hash_map<std::string,
-                      absl::flat_hash_map<std::string, std::string>>
-      fields;
+  // The C identifier of every `proc` and `config` form.
+  absl::flat_hash_map<const ir::Node*, std::string> procedures;
+  absl::flat_hash_map<const ir::Node*, std::string> configs;
+  // The C member of every Field of a config.
+  absl::flat_hash_map<const ir::Node*, std::string> fields;
   // Every identifier above plus those the templates name.
   absl::flat_hash_set<std::string> taken;
 };
 
-GlobalNames AssignGlobalNames(const Module& module);
+GlobalNames AssignGlobalNames(const ir::Module& module);
 
 }  // namespace tessel::emitc
 

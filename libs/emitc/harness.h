@@ -13,7 +13,7 @@
 #include "absl/status/statusor.h"
 #include "libs/emitc/globals.h"
 #include "libs/emitc/uses.h"
-#include "libs/ir/module.h"
+#include "libs/ir/node.h"
 
 namespace tessel::emitc {
 
@@ -22,7 +22,7 @@ namespace tessel::emitc {
 // parameters, or with data outside @DRAM, are rejected. What main needs at
 // file scope is added to `needs`.
 absl::StatusOr<std::string> EmitHarness(
-    const Module& module, const GlobalNames& globals, const Procedure& entry,
+    const ir::Module& module, const GlobalNames& globals, const ir::Node& entry,
     const std::map<std::string, int64_t>& sizes, Needs& needs);
 
 }  // namespace tessel::emitc

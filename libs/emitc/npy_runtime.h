@@ -1,31 +1,28 @@
-// The C99 runtime of emit-c's --harness: command-line parsing, and reading
-// and writing NumPy .npy files (versions 1.0 to 3.0 read, 1.0 written;
-// little-endian `<f4`, `<f8`, `|i1`, `<i4`, C order), with messages such as
-// "k: A.npy: shape (3, 4) does not match (4, 4)".
+// The C runtime of emit-c's output, runtime/tessel_npy.c, embedded at build
+// time: tsl_error and tsl_allocate for the kernels, and for the --harness
+// main, command-line parsing and reading and writing NumPy .npy files.
+// Outputs copy only the parts they use (-Wunused-function).
 #ifndef TESSEL_LIBS_EMITC_NPY_RUNTIME_H_
 #define TESSEL_LIBS_EMITC_NPY_RUNTIME_H_
 
-#include <string>
+#include "absl/strings/string_view.h"
 
 namespace tessel::emitc {
 
-// The pieces a harness calls, beyond argument parsing.
-struct RuntimeParts {
-  bool read = false;      // tsl_read_npy
-  bool write = false;     // tsl_make_directories, tsl_write_npy
-  bool allocate = false;  // tsl_allocate
-};
+// The part of runtime/tessel_npy.c between `/* tsl:begin NAME */` and the
+// next `/* tsl:end */`, without the markers. The parts:
+//   posix_feature  #define _POSIX_C_SOURCE, before every include (mkdir);
+//   stdio          the includes of tsl_error and the harness;
+//   posix          the further includes of the harness;
+//   program        tsl_program, the name messages start with;
+//   error          tsl_error (needs stdio, program);
+//   allocate       tsl_allocate (needs error);
+//   arguments      tsl_parse_arguments, the harness's command line;
+//   files          paths, shapes and the host check of .npy files;
+//   reader         tsl_read_npy (needs files);
+//   writer         tsl_make_directories, tsl_write_npy (needs files).
+absl::string_view RuntimePart(absl::string_view name);
 
-// The C source of the runtime's static functions, each of them called by a
-// harness that needs `parts`.
-std::string NpyRuntime(const RuntimeParts& parts);
-
-// What the runtime needs before and after the output's standard includes:
-// POSIX's mkdir, from <sys/stat.h>.
-inline constexpr char kRuntimeFeatureMacro[] =
-    "#define _POSIX_C_SOURCE 200809L\n";
-inline constexpr char kRuntimeIncludes[] =
-    "#include <stdio.h>\n#include <string.h>\n#include <sys/stat.h>\n";
 }  // namespace tessel::emitc
 
 #endif  // TESSEL_LIBS_EMITC_NPY_RUNTIME_H_

@@ -40,16 +40,14 @@ bool Scope::Visible(absl::string_view c_name) const {
   return false;
 }
 
-Binding* Scope::Bind(absl::string_view tir_name, Binding binding) {
-  binding.c_name = Fresh(tir_name);
-  Binding* stored = &bindings_.emplace_back(std::move(binding));
-  blocks_.back().names[tir_name] = stored;
-  return stored;
+Binding* Scope::Bind(const ir::Node& binder, Binding binding) {
+  binding.c_name = Fresh(binder.name());
+  return BindAlias(binder, std::move(binding));
 }
 
-Binding* Scope::BindAlias(absl::string_view tir_name, Binding binding) {
+Binding* Scope::BindAlias(const ir::Node& binder, Binding binding) {
   Binding* stored = &bindings_.emplace_back(std::move(binding));
-  blocks_.back().names[tir_name] = stored;
+  blocks_.back().binders[&binder] = stored;
   return stored;
 }
 
@@ -60,10 +58,10 @@ std::string Scope::Fresh(absl::string_view base) {
   return name;
 }
 
-Binding* Scope::Lookup(absl::string_view tir_name) const {
+Binding* Scope::Lookup(const ir::Node& binder) const {
   for (auto block = blocks_.rbegin(); block != blocks_.rend(); ++block) {
-    auto it = block->names.find(tir_name);
-    if (it != block->names.end()) return it->second;
+    auto it = block->binders.find(&binder);
+    if (it != block->binders.end()) return it->second;
   }
   return nullptr;
 }

@@ -1,5 +1,6 @@
 // What TIR names denote in the C text of one procedure: the bindings of
-// parameters, loop variables, allocations and windows, their C names, and
+// its binders (parameters, loop variables, allocations and `let` windows,
+// which every reference reaches through Node::def), their C names, and
 // whether the output refers to them.
 #ifndef TESSEL_LIBS_EMITC_SCOPE_H_
 #define TESSEL_LIBS_EMITC_SCOPE_H_
@@ -14,6 +15,7 @@
 #include "absl/strings/string_view.h"
 #include "libs/emitc/c_expr.h"
 #include "libs/emitc/uses.h"
+#include "libs/ir/node.h"
 #include "libs/ir/types.h"
 
 namespace tessel::emitc {
@@ -49,8 +51,6 @@ struct Binding {
 
   // kScalar and kBuffer.
   ElemType elem = ElemType::kF32;
-  std::string memory;
-  bool read_only = false;  // `in` data
   // kScalar: the C variable is a pointer to the value (parameters, scalars
   // allocated from a template); otherwise it is the value.
   bool by_pointer = false;
@@ -74,17 +74,18 @@ class Scope {
   void Push();
   void Pop();
 
-  // Binds `tir_name` in the innermost block. The binding gets a C name
-  // that no global and no binding visible here has, so that text written
-  // for an outer binding keeps its meaning inside inner blocks.
-  Binding* Bind(absl::string_view tir_name, Binding binding);
-  // Binds `tir_name` to a binding that declares nothing in C (a `let`
+  // Binds `binder` (a Param, For or Alloc) in the innermost block. The
+  // binding gets a C name, made from the binder's name, that no global and
+  // no binding visible here has, so that text written for an outer binding
+  // keeps its meaning inside inner blocks.
+  Binding* Bind(const ir::Node& binder, Binding binding);
+  // Binds `binder` to a binding that declares nothing in C (a `let`
   // window, whose accesses are written through the window's base).
-  Binding* BindAlias(absl::string_view tir_name, Binding binding);
+  Binding* BindAlias(const ir::Node& binder, Binding binding);
   // A C name for a local the emitter introduces (a hoisted loop bound).
   std::string Fresh(absl::string_view base);
-  // The innermost binding of `tir_name`, or null.
-  Binding* Lookup(absl::string_view tir_name) const;
+  // The binding of `binder` where it is visible, or null.
+  Binding* Lookup(const ir::Node& binder) const;
 
   // Marks the bindings `uses` refers to as used (and read), and adds its
   // needs to `needs`.
@@ -94,7 +95,7 @@ class Scope {
   bool Visible(absl::string_view c_name) const;
 
   struct Block {
-    absl::flat_hash_map<std::string, Binding*> names;
+    absl::flat_hash_map<const ir::Node*, Binding*> binders;
     absl::flat_hash_set<std::string> c_names;
   };
   const absl::flat_hash_set<std::string>& globals_;

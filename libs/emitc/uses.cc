@@ -10,8 +10,8 @@ std::string WindowTypeName(const WindowType& type) {
 }
 
 void Needs::Merge(const Needs& other) {
-  floordiv |= other.floordiv;
-  floormod |= other.floormod;
+  helpers.insert(other.helpers.begin(), other.helpers.end());
+  allocate |= other.allocate;
   configs.insert(other.configs.begin(), other.configs.end());
   windows.insert(other.windows.begin(), other.windows.end());
 }

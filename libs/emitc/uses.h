@@ -12,7 +12,12 @@
 #include <string>
 #include <vector>
 
+#include "libs/emitc/helpers.h"
 #include "libs/ir/types.h"
+
+namespace tessel::ir {
+class Node;
+}  // namespace tessel::ir
 
 namespace tessel::emitc {
 
@@ -31,9 +36,9 @@ std::string WindowTypeName(const WindowType& type);
 
 // File-scope definitions the output needs.
 struct Needs {
-  bool floordiv = false;
-  bool floormod = false;
-  std::set<std::string> configs;  // TIR names, e.g. "@ConfigLoad"
+  std::set<Helper> helpers;
+  bool allocate = false;              // the runtime's tsl_allocate
+  std::set<const ir::Node*> configs;  // Config forms
   std::set<WindowType> windows;
 
   void Merge(const Needs& other);

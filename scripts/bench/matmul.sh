@@ -12,8 +12,9 @@ if ! dpkg-query -W -f='${Status}' libopenblas-dev 2>/dev/null | grep -q "ok inst
   DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
     libopenblas-dev >/dev/null
 fi
-scripts/bazel.sh build //tools/parse //tools/emit-c //tools/run-sim 2>/dev/null
-bin=$(bazel info bazel-bin 2>/dev/null)/tools
+# Optimised tools: the interpreter's figure below depends on it.
+scripts/bazel.sh build -c opt //tools/parse //tools/emit-c //tools/run-sim 2>/dev/null
+bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cflags=(-std=c99 -O3 -march=native)

@@ -1,21 +1,37 @@
 // emit-c: loop-level TIR in, one readable C99 translation unit out.
 #include "libs/cli/command_line.h"
 #include "libs/emitc/emit_c.h"
+#include "libs/ir/verify/read.h"
+#include "libs/support/file.h"
 
 namespace {
+
+absl::StatusOr<std::string> Emit(const tessel::CommandLine& command_line,
+                                 const std::string& input) {
+  auto sizes = tessel::ParseDefinitions(command_line.GetAll("define"));
+  if (!sizes.ok()) return sizes.status();
+  // Like every tool, emit-c works on what the static checks accept.
+  auto module = tessel::ir::ReadModuleFile(input);
+  if (!module.ok()) return module.status();
+  std::string entry = command_line.Get("entry");
+  if (!command_line.Has("harness")) {
+    if (!entry.empty() || !sizes->empty()) {
+      return absl::InvalidArgumentError(
+          "--entry and -D choose what the harness runs; add --harness");
+    }
+    return tessel::emitc::EmitC(*module);
+  }
+  auto found = tessel::ir::FindEntry(*module, entry);
+  if (!found.ok()) return found.status();
+  return tessel::emitc::EmitC(*module, **found, *sizes);
+}
 
 absl::Status Run(const tessel::CommandLine& command_line) {
   auto input = tessel::InputPath(command_line);
   if (!input.ok()) return input.status();
-  tessel::emitc::EmitOptions options;
-  options.harness = command_line.Has("harness");
-  options.entry = command_line.Get("entry");
-  auto sizes = tessel::ParseDefinitions(command_line.GetAll("define"));
-  if (!sizes.ok()) return sizes.status();
-  options.sizes = *std::move(sizes);
-  auto text = tessel::emitc::EmitCFile(*input, options);
+  auto text = Emit(command_line, *input);
   if (!text.ok()) return text.status();
-  return tessel::WriteOutput(command_line.Get("output"), *text);
+  return tessel::WriteFile(command_line.Get("output", "-"), *text);
 }
 
 }  // namespace

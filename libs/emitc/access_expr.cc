@@ -1,0 +1,148 @@
+// Names and memory: scalar values and addresses, tensor and window
+// elements, window expressions and the window structs passed to calls.
+#include "libs/emitc/expr_emitter.h"
+
+namespace tessel::emitc {
+namespace {
+
+bool IsWholeWindowParam(const View& view, const WindowType& type) {
+  const Binding& root = *view.root;
+  if (!root.window_param || *root.window_param != type) return false;
+  if (view.rank() != static_cast<int>(view.offsets.size())) return false;
+  for (int k = 0; k < view.rank(); ++k) {
+    if (view.kept[k] != k || view.offsets[k].constant != 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+CExpr ExprEmitter::Reading(Binding* binding, CExpr expr) {
+  expr.uses.reads.push_back(binding);
+  return expr;
+}
+
+absl::StatusOr<Binding*> ExprEmitter::Find(const ir::Node& name,
+                                           BindingKind kind) const {
+  Binding* binding = name.is(ir::Op::kRef) && name.def() != nullptr
+                         ? scope_.Lookup(*name.def())
+                         : nullptr;
+  if (binding == nullptr || binding->kind != kind) {
+    return Unexpected(name, kind == BindingKind::kControl ? "a control name"
+                            : kind == BindingKind::kScalar
+                                ? "the name of a scalar"
+                                : "the name of a tensor or window");
+  }
+  return binding;
+}
+
+absl::StatusOr<CExpr> ExprEmitter::Element(const ir::Node& load,
+                                           bool write) const {
+  auto binding = Find(*load.operand(0), BindingKind::kBuffer);
+  if (!binding.ok()) return binding.status();
+  const View& view = (*binding)->view;
+  if (static_cast<int>(load.num_operands()) - 1 != view.rank()) {
+    return Unexpected(load, "an index per dimension");
+  }
+  std::vector<std::optional<CExpr>> index(view.offsets.size());
+  for (int k = 0; k < view.rank(); ++k) {
+    auto value = Control(*load.operand(k + 1));
+    if (!value.ok()) return value.status();
+    index[view.kept[k]] = *std::move(value);
+  }
+  CExpr linear = IntLiteral(0);
+  for (size_t d = 0; d < view.offsets.size(); ++d) {
+    CExpr position =
+        index[d] ? Add(view.offsets[d], *index[d]) : view.offsets[d];
+    linear = Add(linear, Multiply(position, view.strides[d]));
+  }
+  CExpr element = Subscript(view.base, linear);
+  (write ? element.uses.writes : element.uses.reads).push_back(view.root);
+  return element;
+}
+
+absl::StatusOr<ExprEmitter::Target> ExprEmitter::AssignTarget(
+    const ir::Node& target) const {
+  if (target.is(ir::Op::kLoad)) {
+    auto buffer = Find(*target.operand(0), BindingKind::kBuffer);
+    if (!buffer.ok()) return buffer.status();
+    auto element = Element(target, /*write=*/true);
+    if (!element.ok()) return element.status();
+    return Target{*std::move(element), (*buffer)->elem};
+  }
+  auto binding = Find(target, BindingKind::kScalar);
+  if (!binding.ok()) return binding.status();
+  Binding* scalar = *binding;
+  CExpr name = Primary(scalar->c_name);
+  CExpr lvalue = scalar->by_pointer ? Unary("*", name) : name;
+  lvalue.uses.writes.push_back(scalar);
+  return Target{lvalue, scalar->elem};
+}
+
+absl::StatusOr<CExpr> ExprEmitter::ScalarValue(const ir::Node& name) const {
+  auto binding = Find(name, BindingKind::kScalar);
+  if (!binding.ok()) return binding.status();
+  CExpr value = Primary((*binding)->c_name);
+  if ((*binding)->by_pointer) value = Unary("*", value);
+  return Reading(*binding, value);
+}
+
+absl::StatusOr<CExpr> ExprEmitter::ScalarAddress(const ir::Node& name) const {
+  auto binding = Find(name, BindingKind::kScalar);
+  if (!binding.ok()) return binding.status();
+  CExpr address = Primary((*binding)->c_name);
+  if (!(*binding)->by_pointer) address = Unary("&", address);
+  return Reading(*binding, address);
+}
+
+absl::StatusOr<View> ExprEmitter::WindowOf(const ir::Node& expr) const {
+  if (expr.is(ir::Op::kRef)) {
+    auto binding = Find(expr, BindingKind::kBuffer);
+    if (!binding.ok()) return binding.status();
+    return (*binding)->view;
+  }
+  if (!expr.is(ir::Op::kWindow)) {
+    return Unexpected(expr, "a tensor or window");
+  }
+  auto binding = Find(*expr.operand(0), BindingKind::kBuffer);
+  if (!binding.ok()) return binding.status();
+  View view = (*binding)->view;
+  if (static_cast<int>(expr.num_operands()) - 1 != view.rank()) {
+    return Unexpected(expr, "a selector per dimension");
+  }
+  std::vector<int> kept;
+  for (int k = 0; k < view.rank(); ++k) {
+    const ir::Node& selector = *expr.operand(k + 1);
+    int d = view.kept[k];
+    bool interval = selector.is(ir::Op::kInterval);
+    auto start = Control(interval ? *selector.operand(0) : selector);
+    if (!start.ok()) return start.status();
+    view.offsets[d] = Add(view.offsets[d], *start);
+    if (interval) kept.push_back(d);
+  }
+  view.kept = std::move(kept);
+  return view;
+}
+
+CExpr ExprEmitter::FirstElement(const View& view) {
+  CExpr offset = IntLiteral(0);
+  for (size_t d = 0; d < view.offsets.size(); ++d) {
+    offset = Add(offset, Multiply(view.offsets[d], view.strides[d]));
+  }
+  CExpr pointer = offset.constant == 0
+                      ? view.base
+                      : Unary("&", Subscript(view.base, offset));
+  pointer.uses.reads.push_back(view.root);
+  return pointer;
+}
+
+CExpr ExprEmitter::WindowValue(const View& view, const WindowType& type) {
+  if (IsWholeWindowParam(view, type)) {
+    return Reading(view.root, Primary(view.root->c_name));
+  }
+  std::vector<CExpr> strides;
+  for (int d : view.kept) strides.push_back(view.strides[d]);
+  return WindowLiteral(type, FirstElement(view), strides);
+}
+
+}  // namespace tessel::emitc

@@ -1,0 +1,143 @@
+// Data expressions: literals written in their type, arithmetic that wraps
+// as TIR's does, select and casts.
+#include <cmath>
+#include <cstdint>
+
+#include "libs/emitc/expr_emitter.h"
+
+namespace tessel::emitc {
+namespace {
+
+// An integer literal standing for a value of `type` wraps like arithmetic.
+int64_t WrapLiteral(int64_t value, ElemType type) {
+  if (type == ElemType::kI8) return static_cast<int8_t>(value);
+  if (type == ElemType::kI32) return static_cast<int32_t>(value);
+  return value;
+}
+
+// Integers beyond 2^53 do not survive a trip through double: the C
+// compiler converts them to the float type itself, rounding once.
+bool ExactInDouble(int64_t value) {
+  constexpr int64_t kLimit = int64_t{1} << 53;
+  return value >= -kLimit && value <= kLimit;
+}
+
+// The literal `literal` as a value of `type`.
+absl::StatusOr<CExpr> Literal(const ir::Node& literal, ElemType type) {
+  if (literal.is_float_literal()) {
+    if (!IsFloat(type)) return Unexpected(literal, "an integer literal");
+    return FloatLiteral(literal.float_value(), type);
+  }
+  int64_t value = literal.int_value();
+  if (!IsFloat(type)) return IntLiteral(WrapLiteral(value, type));
+  if (ExactInDouble(value)) {
+    return FloatLiteral(static_cast<double>(value), type);
+  }
+  return Cast(ElemTypeCName(type), IntLiteral(value));
+}
+
+// Is `operand` a float literal whose integer part `to` holds? Its cast is
+// then defined C and needs no check.
+bool LiteralFits(const ir::Node& operand, ElemType to) {
+  if (!operand.is(ir::Op::kConst) || !operand.is_float_literal()) return false;
+  double truncated = std::trunc(operand.float_value());
+  return to == ElemType::kI8
+             ? truncated >= -128.0 && truncated <= 127.0
+             : truncated >= -2147483648.0 && truncated <= 2147483647.0;
+}
+
+}  // namespace
+
+absl::StatusOr<CExpr> ExprEmitter::Data(const ir::Node& expr) const {
+  if (!expr.type().is_elem()) return Unexpected(expr, "a data value");
+  ElemType type = expr.type().elem();
+  switch (expr.op()) {
+    case ir::Op::kConst:
+      return Literal(expr, type);
+    case ir::Op::kRef:
+      return ScalarValue(expr);
+    case ir::Op::kLoad:
+      return Element(expr, /*write=*/false);
+    case ir::Op::kReadConfig:
+      return ReadConfig(expr);
+    case ir::Op::kCast:
+      return CastValue(*expr.operand(0), type);
+    default:
+      return DataOperation(expr, type);
+  }
+}
+
+CExpr ExprEmitter::Arithmetic(ir::Op op, const CExpr& a, const CExpr& b,
+                              ElemType type) {
+  if (IsFloat(type)) return Binary(ir::Spelling(op), a, b);
+  if (op == ir::Op::kDiv) {
+    return CallHelper(Helper::On(HelperOp::kDiv, type), {a, b});
+  }
+  if (type == ElemType::kI32) {
+    return CallHelper(Helper::On(op == ir::Op::kAdd   ? HelperOp::kAdd
+                                 : op == ir::Op::kSub ? HelperOp::kSub
+                                                      : HelperOp::kMul,
+                                 type),
+                      {a, b});
+  }
+  // i8: C computes on int, where 8-bit operands cannot overflow; the
+  // conversion back wraps (modulo 2^8 in GCC and Clang).
+  return Cast("int8_t", Binary(ir::Spelling(op), a, b));
+}
+
+absl::StatusOr<CExpr> ExprEmitter::DataOperation(const ir::Node& expr,
+                                                 ElemType type) const {
+  std::vector<CExpr> operands;
+  for (const ir::Node* operand : expr.operands()) {
+    // The condition of a select is a control condition.
+    auto value = expr.is(ir::Op::kSelect) && operands.empty()
+                     ? Control(*operand)
+                     : Data(*operand);
+    if (!value.ok()) return value.status();
+    operands.push_back(*std::move(value));
+  }
+  switch (expr.op()) {
+    case ir::Op::kAdd:
+    case ir::Op::kSub:
+    case ir::Op::kMul:
+    case ir::Op::kDiv:
+      return Arithmetic(expr.op(), operands[0], operands[1], type);
+    case ir::Op::kMax:
+      return CallHelper(Helper::On(HelperOp::kMax, type), operands);
+    case ir::Op::kMin:
+      return CallHelper(Helper::On(HelperOp::kMin, type), operands);
+    case ir::Op::kNeg:
+      if (type == ElemType::kI32) {
+        return CallHelper(Helper::On(HelperOp::kNeg, type), operands);
+      }
+      // C computes on int, where an i8 cannot overflow; the conversion
+      // back wraps.
+      if (type == ElemType::kI8) return Cast("int8_t", Unary("-", operands[0]));
+      return Unary("-", operands[0]);
+    case ir::Op::kSelect:
+      return Conditional(operands[0], operands[1], operands[2]);
+    default:
+      return Unexpected(expr, "a data value");
+  }
+}
+
+absl::StatusOr<CExpr> ExprEmitter::CastValue(const ir::Node& operand,
+                                             ElemType to) const {
+  // An integer literal operand is simply a literal of the target type.
+  if (operand.is(ir::Op::kConst) && !operand.is_float_literal()) {
+    return Literal(operand, to);
+  }
+  auto value = Data(operand);
+  if (!value.ok()) return value;
+  ElemType from = operand.type().elem();
+  if (from == to) return value;
+  // C leaves a float to integer conversion undefined when the integer
+  // type cannot hold the value; run-sim reports an error, and so does the
+  // helper.
+  if (IsFloat(from) && !IsFloat(to) && !LiteralFits(operand, to)) {
+    return CallHelper(Helper::CastTo(to, from), {*value});
+  }
+  return Cast(ElemTypeCName(to), *value);
+}
+
+}  // namespace tessel::emitc

@@ -1,0 +1,166 @@
+// Allocations: @DRAM scalars as plain locals, @DRAM tensors through the
+// runtime's checked tsl_allocate, other memories through their templates;
+// each released at the end of its block, and dropped when never used.
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/emitc/c_names.h"
+#include "libs/emitc/c_template.h"
+#include "libs/emitc/forms.h"
+#include "libs/emitc/params.h"
+#include "libs/emitc/proc_writer.h"
+
+namespace tessel::emitc {
+namespace {
+
+bool IsRefTo(const ir::Node& node, const ir::Node& binder) {
+  return node.is(ir::Op::kRef) && node.def() == &binder;
+}
+
+bool Mentions(const ir::Node& node, const ir::Node& binder) {
+  return AnyNode(node,
+                 [&binder](const ir::Node& n) { return IsRefTo(n, binder); });
+}
+
+// Does `stmt`, which mentions `binder`, write the scalar without reading
+// it: an assign, or a call passing it only to `out` parameters?
+bool WritesFirst(const ir::Node& stmt, const ir::Node& binder) {
+  if (stmt.is(ir::Op::kAssign)) {
+    return IsRefTo(*stmt.operand(0), binder) &&
+           !Mentions(*stmt.operand(1), binder);
+  }
+  if (!stmt.is(ir::Op::kCall)) return false;
+  std::vector<const ir::Node*> params = ParamsOf(*stmt.def());
+  for (size_t i = 0; i < params.size() && i < stmt.num_operands(); ++i) {
+    const ir::Node& arg = *stmt.operand(i);
+    bool out =
+        IsRefTo(arg, binder) && params[i]->param_kind() == ir::ParamKind::kOut;
+    if (!out && Mentions(arg, binder)) return false;
+  }
+  return true;
+}
+
+// True when the first of `rest` that mentions `binder` writes it first:
+// every read of the new scalar then follows a write on every path, plainly
+// enough for GCC's -Wmaybe-uninitialized to see it too.
+bool AssignedBeforeUse(absl::Span<ir::Node* const> rest,
+                       const ir::Node& binder) {
+  for (const ir::Node* stmt : rest) {
+    if (Mentions(*stmt, binder)) return WritesFirst(*stmt, binder);
+  }
+  return true;
+}
+
+CExpr ElementCount(const std::vector<CExpr>& dims) {
+  CExpr count = IntLiteral(1);
+  for (const CExpr& dim : dims) count = Multiply(count, dim);
+  return count;
+}
+
+// The declaration of a @DRAM tensor `local`, named `name` in TIR. @DRAM
+// has no template: the runtime's tsl_allocate stops the program with a
+// message when the size overflows or malloc fails, where malloc's null
+// pointer would crash the kernel. Adds what the text uses to `uses`.
+std::string DramAllocation(const std::string& name, const Binding& local,
+                           const std::vector<CExpr>& dims, Uses& uses) {
+  absl::string_view type = ElemTypeCName(local.elem);
+  std::vector<std::string> shape;
+  for (const CExpr& dim : dims) {
+    shape.push_back(dim.text);
+    uses.Merge(dim.uses);
+  }
+  uses.needs.allocate = true;
+  return absl::StrCat(type, " *", local.c_name, " = tsl_allocate(",
+                      CStringLiteral(name), ", sizeof(", type, "), ",
+                      dims.size(), ", (const int64_t[]){",
+                      absl::StrJoin(shape, ", "), "});");
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ProcWriter::ExpandMemoryTemplate(
+    absl::string_view clause, const Allocation& allocation, Uses& uses) {
+  const ir::Node* form = FindClause(*allocation.memory, clause);
+  if (form == nullptr) return std::string();  // (free "") may be left out
+  return ExpandTemplate(
+      form->text(), form->item_loc(1),
+      absl::StrCat("the ", clause, " template of ", allocation.memory->name()),
+      [&](absl::string_view name) -> absl::StatusOr<std::optional<CExpr>> {
+        if (name == "type") {
+          return Primary(std::string(ElemTypeCName(allocation.binding->elem)));
+        }
+        if (name == "name") return Primary(allocation.binding->c_name);
+        if (name == "size") {
+          uses.Merge(allocation.size.uses);
+          return allocation.size;
+        }
+        return std::nullopt;
+      });
+}
+
+absl::Status ProcWriter::Alloc(const ir::Node& stmt,
+                               absl::Span<ir::Node* const> rest, int depth,
+                               std::vector<Allocation>& allocations) {
+  const ir::Type& type = stmt.declared_type();
+  const ir::Node& memory = MemoryOf(module_, stmt);
+  bool dram = &memory == module_.dram();
+  auto dims = Dimensions(type, expr_);
+  if (!dims.ok()) return dims.status();
+  Binding binding;
+  binding.elem = type.elem();
+  if (type.is_elem() && dram) {
+    // A DRAM scalar is a plain local. Its initial value is undefined; a
+    // zero stands in for it where GCC could not prove it written first.
+    binding.kind = BindingKind::kScalar;
+    Binding* local = scope_.Bind(stmt, binding);
+    AddLine(depth,
+            absl::StrCat(ElemTypeCName(type.elem()), " ", local->c_name,
+                         AssignedBeforeUse(rest, stmt) ? "" : " = 0", ";"),
+            {}, local);
+    allocations.push_back(Allocation{local, nullptr, IntLiteral(1), {}});
+    return absl::OkStatus();
+  }
+  binding.kind = type.is_elem() ? BindingKind::kScalar : BindingKind::kBuffer;
+  binding.by_pointer = true;
+  binding.is_tensor = !type.is_elem();
+  Binding* local = scope_.Bind(stmt, binding);
+  if (!type.is_elem()) {
+    local->view =
+        WholeView(Primary(local->c_name), RowMajorStrides(*dims), local);
+  }
+  Allocation allocation{local, &memory, ElementCount(*dims), {}};
+  if (dram) {
+    AddLine(depth, DramAllocation(stmt.name(), *local, *dims, allocation.uses),
+            {}, local);
+    allocations.push_back(std::move(allocation));
+    return absl::OkStatus();
+  }
+  auto text = ExpandMemoryTemplate("alloc", allocation, allocation.uses);
+  if (!text.ok()) return text.status();
+  AddLine(depth, *text, {}, local);
+  allocations.push_back(std::move(allocation));
+  return absl::OkStatus();
+}
+
+absl::Status ProcWriter::Release(const Allocation& allocation, int depth) {
+  Binding& binding = *allocation.binding;
+  if (!binding.used) return absl::OkStatus();
+  // The declaration is kept: what its size refers to is used after all.
+  Uses uses = allocation.uses;
+  std::string free_text;
+  if (allocation.memory == module_.dram()) {
+    free_text = absl::StrCat("free(", binding.c_name, ");");
+  } else if (allocation.memory != nullptr) {
+    auto text = ExpandMemoryTemplate("free", allocation, uses);
+    if (!text.ok()) return text.status();
+    free_text = *std::move(text);
+  }
+  // -Wunused-but-set-variable flags a local that is only stored to.
+  if (!binding.read) {
+    AddLine(depth, absl::StrCat("(void)", binding.c_name, ";"), {});
+  }
+  Scope::Commit(uses, needs_);
+  if (!free_text.empty()) AddLine(depth, free_text, {});
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::emitc

@@ -1,0 +1,78 @@
+// Calls: a proc's as a C call, scalars by address and windows as structs;
+// an instr's as its C template with each placeholder replaced by the C
+// text of its argument.
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "libs/emitc/c_template.h"
+#include "libs/emitc/forms.h"
+#include "libs/emitc/proc_writer.h"
+
+namespace tessel::emitc {
+
+absl::StatusOr<CExpr> ProcWriter::Argument(const ir::Node& param,
+                                           const ir::Node& arg,
+                                           ArgumentMode mode) {
+  if (!IsDataParam(param)) return expr_.Control(arg);
+  const ir::Type& type = param.declared_type();
+  if (type.is_elem()) {
+    return mode == ArgumentMode::kTemplateValue ? expr_.ScalarValue(arg)
+                                                : expr_.ScalarAddress(arg);
+  }
+  auto view = expr_.WindowOf(arg);
+  if (!view.ok()) return view.status();
+  // A tensor parameter takes a whole tensor (the verifier passes no window
+  // to one), as a pointer to its first element.
+  bool is_window = type.kind() == ir::TypeKind::kWindow;
+  if (mode == ArgumentMode::kTemplatePointer ||
+      (mode == ArgumentMode::kCall && !is_window)) {
+    return ExprEmitter::FirstElement(*view);
+  }
+  return ExprEmitter::WindowValue(
+      *view, WindowType{type.elem(), view->rank(),
+                        param.param_kind() == ir::ParamKind::kIn});
+}
+
+absl::Status ProcWriter::Call(const ir::Node& stmt, int depth) {
+  const ir::Node& callee = *stmt.def();
+  std::vector<const ir::Node*> params = ParamsOf(callee);
+  if (params.size() != stmt.num_operands()) {
+    return Unexpected(stmt, "an argument per parameter");
+  }
+  if (callee.is(ir::Op::kProc)) {
+    std::vector<CExpr> args;
+    for (size_t i = 0; i < params.size(); ++i) {
+      auto arg = Argument(*params[i], *stmt.operand(i), ArgumentMode::kCall);
+      if (!arg.ok()) return arg.status();
+      args.push_back(*std::move(arg));
+    }
+    CExpr call = emitc::Call(globals_.procedures.at(&callee), args);
+    AddLine(depth, call.text + ";", call.uses);
+    return absl::OkStatus();
+  }
+  Uses uses;
+  const ir::Node& templ = TemplateOf(callee);
+  auto text = ExpandTemplate(
+      templ.text(), templ.item_loc(1),
+      absl::StrCat("the template of ", callee.name()),
+      [&](absl::string_view name) -> absl::StatusOr<std::optional<CExpr>> {
+        ArgumentMode mode = ArgumentMode::kTemplateValue;
+        const ir::Node* param = FindParam(callee, name);
+        if (param == nullptr && absl::EndsWith(name, "_data")) {
+          param = FindParam(callee, name.substr(0, name.size() - 5));
+          if (param == nullptr || !IsDataParam(*param)) return std::nullopt;
+          mode = ArgumentMode::kTemplatePointer;
+        }
+        if (param == nullptr) return std::nullopt;
+        size_t position = param->position();
+        auto value = Argument(*param, *stmt.operand(position), mode);
+        if (!value.ok()) return value.status();
+        uses.Merge(value->uses);
+        return *value;
+      });
+  if (!text.ok()) return text.status();
+  // An empty template (an instruction with no C effect) writes nothing.
+  if (!text->empty()) AddLine(depth, *text, uses);
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::emitc

@@ -1,0 +1,236 @@
+#include "libs/emitc/proc_writer.h"
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "libs/emitc/forms.h"
+#include "libs/emitc/params.h"
+#include "libs/emitc/proc_emitter.h"
+
+namespace tessel::emitc {
+namespace {
+
+std::string Declaration(const std::string& type, const std::string& name) {
+  return absl::EndsWith(type, "*") ? type + name
+                                   : absl::StrCat(type, " ", name);
+}
+
+// `void name(a, b, c)`, with the parameters one per line under the first
+// when the line would be longer than 80 columns.
+std::string Signature(const std::string& name,
+                      const std::vector<std::string>& params) {
+  std::string head = absl::StrCat("void ", name, "(");
+  if (params.empty()) return head + "void)";
+  std::string line = absl::StrCat(head, absl::StrJoin(params, ", "), ")");
+  if (line.size() + 2 <= 80) return line;
+  std::string separator = absl::StrCat(",\n", std::string(head.size(), ' '));
+  return absl::StrCat(head, absl::StrJoin(params, separator), ")");
+}
+
+}  // namespace
+
+void ProcWriter::AddLine(int depth, std::string text, const Uses& uses,
+                         const Binding* if_used) {
+  if (if_used == nullptr) Scope::Commit(uses, needs_);
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    lines_.push_back(Line{depth, std::string(line), if_used});
+  }
+}
+
+absl::StatusOr<std::string> ProcWriter::Emit() {
+  auto params = BindParameters(proc_, scope_, expr_);
+  if (!params.ok()) return params.status();
+  std::vector<std::string> declarations;
+  std::vector<const ir::Node*> param_nodes = ParamsOf(proc_);
+  for (size_t i = 0; i < param_nodes.size(); ++i) {
+    declarations.push_back(Declaration(ParameterCType(*param_nodes[i], needs_),
+                                       (*params)[i]->c_name));
+  }
+  // Asserts are preconditions the caller establishes; like Exo, the output
+  // only records them (as comments, so they use nothing).
+  for (const ir::Node* assertion : AssertsOf(proc_)) {
+    auto condition = expr_.Control(*assertion->operand(0));
+    if (!condition.ok()) return condition.status();
+    lines_.push_back(
+        Line{1, absl::StrCat("/* assert: ", condition->text, " */")});
+  }
+  size_t body_start = lines_.size();
+  if (auto status = Block(BodyOf(proc_), 1); !status.ok()) return status;
+  std::vector<Line> unused;
+  for (const Binding* param : *params) {
+    if (!param->used) {
+      unused.push_back(Line{1, absl::StrCat("(void)", param->c_name, ";")});
+    }
+  }
+  lines_.insert(lines_.begin() + body_start, unused.begin(), unused.end());
+
+  std::string text =
+      Signature(globals_.procedures.at(&proc_), declarations) + " {\n";
+  for (const Line& line : lines_) {
+    if (line.if_used != nullptr && !line.if_used->used) continue;
+    if (!line.text.empty()) {
+      absl::StrAppend(&text, std::string(2 * line.depth, ' '), line.text);
+    }
+    text += "\n";
+  }
+  return text + "}\n";
+}
+
+absl::Status ProcWriter::Block(absl::Span<ir::Node* const> stmts, int depth) {
+  scope_.Push();
+  std::vector<Allocation> allocations;
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    if (auto status =
+            Statement(*stmts[i], stmts.subspan(i + 1), depth, allocations);
+        !status.ok()) {
+      return status;
+    }
+  }
+  for (auto it = allocations.rbegin(); it != allocations.rend(); ++it) {
+    if (auto status = Release(*it, depth); !status.ok()) return status;
+  }
+  scope_.Pop();
+  return absl::OkStatus();
+}
+
+absl::Status ProcWriter::Statement(const ir::Node& stmt,
+                                   absl::Span<ir::Node* const> rest, int depth,
+                                   std::vector<Allocation>& allocations) {
+  switch (stmt.op()) {
+    case ir::Op::kFor:
+      return For(stmt, depth);
+    case ir::Op::kIf:
+      return If(stmt, depth);
+    case ir::Op::kAlloc:
+      return Alloc(stmt, rest, depth, allocations);
+    case ir::Op::kAssign:
+    case ir::Op::kReduce:
+      return Assign(stmt, depth);
+    case ir::Op::kLet:
+      return Let(stmt);
+    case ir::Op::kCall:
+      return Call(stmt, depth);
+    case ir::Op::kWriteConfig:
+      return WriteConfig(stmt, depth);
+    default:
+      return Unexpected(stmt, "a statement");
+  }
+}
+
+absl::Status ProcWriter::For(const ir::Node& stmt, int depth) {
+  const ir::Node& lo_node = *stmt.operand(0);
+  const ir::Node& hi_node = *stmt.operand(1);
+  auto lo = expr_.Control(lo_node);
+  if (!lo.ok()) return lo.status();
+  auto hi = expr_.Control(hi_node);
+  if (!hi.ok()) return hi.status();
+  // The bound is evaluated once; C re-evaluates the condition, which only
+  // matters when the body may change a configuration the bound reads.
+  if (AnyNode(hi_node, [](const ir::Node& node) {
+        return node.is(ir::Op::kReadConfig);
+      })) {
+    std::string end = scope_.Fresh(absl::StrCat(stmt.name(), "_end"));
+    AddLine(depth, absl::StrCat("const int64_t ", end, " = ", hi->text, ";"),
+            hi->uses);
+    hi = Primary(end);
+  }
+  scope_.Push();
+  Binding var;
+  var.kind = BindingKind::kControl;
+  var.non_negative = expr_.NonNegative(lo_node);
+  const std::string& name = scope_.Bind(stmt, var)->c_name;
+  CExpr condition = Binary("<", Primary(name), *hi);
+  Uses uses = lo->uses;
+  uses.Merge(condition.uses);
+  AddLine(depth,
+          absl::StrCat("for (int64_t ", name, " = ", lo->text, "; ",
+                       condition.text, "; ", name, "++) {"),
+          uses);
+  if (auto status = Block(StatementsOf(stmt), depth + 1); !status.ok()) {
+    return status;
+  }
+  AddLine(depth, "}", {});
+  scope_.Pop();
+  return absl::OkStatus();
+}
+
+absl::Status ProcWriter::If(const ir::Node& stmt, int depth) {
+  auto condition = expr_.Control(*stmt.operand(0));
+  if (!condition.ok()) return condition.status();
+  AddLine(depth, absl::StrCat("if (", condition->text, ") {"), condition->uses);
+  if (auto status = Block(StatementsOf(*stmt.operand(1)), depth + 1);
+      !status.ok()) {
+    return status;
+  }
+  if (stmt.num_operands() == 3) {
+    AddLine(depth, "} else {", {});
+    if (auto status = Block(StatementsOf(*stmt.operand(2)), depth + 1);
+        !status.ok()) {
+      return status;
+    }
+  }
+  AddLine(depth, "}", {});
+  return absl::OkStatus();
+}
+
+absl::Status ProcWriter::Assign(const ir::Node& stmt, int depth) {
+  const ir::Node& location = *stmt.operand(0);
+  auto target = expr_.AssignTarget(location);
+  if (!target.ok()) return target.status();
+  auto value = expr_.Data(*stmt.operand(1));
+  if (!value.ok()) return value.status();
+  bool reduce = stmt.is(ir::Op::kReduce);
+  // `+=` on an i32 would add in C's int, whose overflow is undefined.
+  if (reduce && target->elem == ElemType::kI32) {
+    auto current = expr_.Data(location);
+    if (!current.ok()) return current.status();
+    value =
+        ExprEmitter::Arithmetic(ir::Op::kAdd, *current, *value, target->elem);
+    reduce = false;
+  }
+  Uses uses = target->lvalue.uses;
+  uses.Merge(value->uses);
+  AddLine(depth,
+          absl::StrCat(target->lvalue.text, reduce ? " += " : " = ",
+                       value->text, ";"),
+          uses);
+  return absl::OkStatus();
+}
+
+absl::Status ProcWriter::Let(const ir::Node& stmt) {
+  auto view = expr_.WindowOf(*stmt.operand(0));
+  if (!view.ok()) return view.status();
+  // A let declares nothing: accesses through the window are written
+  // through its base, with the window's offsets folded in.
+  Binding binding;
+  binding.kind = BindingKind::kBuffer;
+  binding.elem = view->root->elem;
+  binding.view = *std::move(view);
+  scope_.BindAlias(stmt, std::move(binding));
+  return absl::OkStatus();
+}
+
+absl::Status ProcWriter::WriteConfig(const ir::Node& stmt, int depth) {
+  const ir::Node& config = *stmt.def();
+  const ir::Node* field = FindField(config, stmt.name());
+  if (field == nullptr) return Unexpected(stmt, "a field of the config");
+  const ir::Node& value_node = *stmt.operand(0);
+  auto value = field->declared_type().is_control() ? expr_.Control(value_node)
+                                                   : expr_.Data(value_node);
+  if (!value.ok()) return value.status();
+  CExpr target =
+      Member(Primary(globals_.configs.at(&config)), globals_.fields.at(field));
+  Uses uses = value->uses;
+  uses.needs.configs.insert(&config);
+  AddLine(depth, absl::StrCat(target.text, " = ", value->text, ";"), uses);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> EmitProcedure(const ir::Module& module,
+                                          const GlobalNames& globals,
+                                          const ir::Node& proc, Needs& needs) {
+  return ProcWriter(module, globals, proc, needs).Emit();
+}
+
+}  // namespace tessel::emitc

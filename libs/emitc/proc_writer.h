@@ -1,0 +1,86 @@
+// The class behind EmitProcedure (proc_emitter.h): one walk over a proc's
+// statements that writes its C lines. Its parts live in files by concern:
+//   proc_writer.cc  the function, blocks and the plain statements;
+//   proc_alloc.cc   allocations and their release;
+//   proc_call.cc    calls of procs and instrs.
+#ifndef TESSEL_LIBS_EMITC_PROC_WRITER_H_
+#define TESSEL_LIBS_EMITC_PROC_WRITER_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "libs/emitc/expr_emitter.h"
+#include "libs/emitc/globals.h"
+#include "libs/emitc/scope.h"
+#include "libs/emitc/uses.h"
+#include "libs/ir/node.h"
+
+namespace tessel::emitc {
+
+class ProcWriter {
+ public:
+  ProcWriter(const ir::Module& module, const GlobalNames& globals,
+             const ir::Node& proc, Needs& needs)
+      : module_(module),
+        globals_(globals),
+        proc_(proc),
+        needs_(needs),
+        scope_(globals.taken),
+        expr_(globals, scope_) {}
+
+  absl::StatusOr<std::string> Emit();
+
+ private:
+  struct Line {
+    int depth = 0;
+    std::string text;
+    const Binding* if_used = nullptr;  // an allocation, dropped when unused
+  };
+  // An allocation of the current block, released at its end.
+  struct Allocation {
+    Binding* binding;
+    const ir::Node* memory;  // null for a scalar local
+    CExpr size;
+    Uses uses;  // of the declaration, committed if the allocation is used
+  };
+  enum class ArgumentMode { kCall, kTemplateValue, kTemplatePointer };
+
+  // proc_writer.cc
+  void AddLine(int depth, std::string text, const Uses& uses,
+               const Binding* if_used = nullptr);
+  absl::Status Block(absl::Span<ir::Node* const> stmts, int depth);
+  absl::Status Statement(const ir::Node& stmt, absl::Span<ir::Node* const> rest,
+                         int depth, std::vector<Allocation>& allocations);
+  absl::Status For(const ir::Node& stmt, int depth);
+  absl::Status If(const ir::Node& stmt, int depth);
+  absl::Status Assign(const ir::Node& stmt, int depth);
+  absl::Status Let(const ir::Node& stmt);
+  absl::Status WriteConfig(const ir::Node& stmt, int depth);
+
+  // proc_alloc.cc
+  absl::Status Alloc(const ir::Node& stmt, absl::Span<ir::Node* const> rest,
+                     int depth, std::vector<Allocation>& allocations);
+  absl::Status Release(const Allocation& allocation, int depth);
+  absl::StatusOr<std::string> ExpandMemoryTemplate(absl::string_view clause,
+                                                   const Allocation& allocation,
+                                                   Uses& uses);
+
+  // proc_call.cc
+  absl::Status Call(const ir::Node& stmt, int depth);
+  absl::StatusOr<CExpr> Argument(const ir::Node& param, const ir::Node& arg,
+                                 ArgumentMode mode);
+
+  const ir::Module& module_;
+  const GlobalNames& globals_;
+  const ir::Node& proc_;
+  Needs& needs_;
+  Scope scope_;
+  ExprEmitter expr_;
+  std::vector<Line> lines_;
+};
+
+}  // namespace tessel::emitc
+
+#endif  // TESSEL_LIBS_EMITC_PROC_WRITER_H_
