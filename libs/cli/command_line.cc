@@ -1,13 +1,50 @@
 #include "libs/cli/command_line.h"
 
+#include <algorithm>
 #include <charconv>
-#include <cstdio>
-#include <fstream>
+#include <cmath>
 #include <iostream>
 
+#include "absl/strings/cord.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "libs/cli/version.h"
+#include "libs/support/file.h"
 
 namespace tessel {
+namespace {
+
+// The payload that marks a usage error.
+constexpr absl::string_view kUsageErrorUrl = "tessel/usage-error";
+
+// "'a', 'b' or 'c'".
+std::string ChoicesText(const std::vector<std::string>& choices) {
+  std::string text;
+  for (size_t i = 0; i < choices.size(); ++i) {
+    if (i > 0) text += i + 1 == choices.size() ? " or " : ", ";
+    absl::StrAppend(&text, "'", choices[i], "'");
+  }
+  return text;
+}
+
+// One line of --help: the flag, padded to a column, and what it does.
+void AppendHelpLine(std::string& text, std::string flag,
+                    absl::string_view help) {
+  if (flag.size() < 24) flag.resize(24, ' ');
+  absl::StrAppend(&text, "  ", flag, " ", help, "\n");
+}
+
+}  // namespace
+
+absl::Status UsageError(absl::string_view message) {
+  absl::Status status = absl::InvalidArgumentError(message);
+  status.SetPayload(kUsageErrorUrl, absl::Cord());
+  return status;
+}
+
+bool IsUsageError(const absl::Status& status) {
+  return status.GetPayload(kUsageErrorUrl).has_value();
+}
 
 CommandLine::CommandLine(std::string tool, std::string usage,
                          std::string summary)
@@ -34,7 +71,7 @@ const FlagSpec* CommandLine::FindShort(char name) const {
 absl::Status CommandLine::Record(const FlagSpec& spec, std::string value) {
   std::vector<std::string>& values = values_[spec.name];
   if (!spec.repeated && !values.empty()) {
-    return absl::InvalidArgumentError(
+    return UsageError(
         absl::StrCat("flag --", spec.name, " is given more than once"));
   }
   values.push_back(std::move(value));
@@ -57,6 +94,10 @@ absl::Status CommandLine::Parse(int argc, char** argv) {
       help_ = true;
       continue;
     }
+    if (arg == "--version") {
+      version_ = true;
+      continue;
+    }
     const FlagSpec* spec = nullptr;
     std::string value;
     bool has_value = false;
@@ -70,13 +111,12 @@ absl::Status CommandLine::Parse(int argc, char** argv) {
       }
       spec = FindLong(name);
       if (spec == nullptr) {
-        return absl::InvalidArgumentError(
-            absl::StrCat("unknown flag '--", name, "'"));
+        return UsageError(absl::StrCat("unknown flag '--", name, "'"));
       }
     } else {
       spec = FindShort(arg[1]);
       if (spec == nullptr) {
-        return absl::InvalidArgumentError(
+        return UsageError(
             absl::StrCat("unknown flag '", arg.substr(0, 2), "'"));
       }
       if (arg.size() > 2) {
@@ -86,7 +126,7 @@ absl::Status CommandLine::Parse(int argc, char** argv) {
     }
     if (spec->value_name.empty()) {
       if (has_value) {
-        return absl::InvalidArgumentError(
+        return UsageError(
             absl::StrCat("flag --", spec->name, " takes no value"));
       }
       if (auto status = Record(*spec, "true"); !status.ok()) return status;
@@ -94,7 +134,7 @@ absl::Status CommandLine::Parse(int argc, char** argv) {
     }
     if (!has_value) {
       if (i + 1 >= argc) {
-        return absl::InvalidArgumentError(absl::StrCat(
+        return UsageError(absl::StrCat(
             "flag --", spec->name, " needs a value (", spec->value_name, ")"));
       }
       value = argv[++i];
@@ -111,17 +151,21 @@ std::string CommandLine::HelpText() const {
       absl::StrCat("usage: ", tool_, " ", usage_, "\n\n", summary_, "\n");
   if (!specs_.empty()) text += "\nflags:\n";
   for (const FlagSpec& spec : specs_) {
-    std::string left = spec.short_name != 0
+    std::string flag = spec.short_name != 0
                            ? absl::StrCat("-", std::string(1, spec.short_name),
                                           ", --", spec.name)
                            : absl::StrCat("--", spec.name);
-    if (!spec.value_name.empty()) absl::StrAppend(&left, " ", spec.value_name);
-    if (left.size() < 24) left.resize(24, ' ');
-    absl::StrAppend(&text, "  ", left, " ", spec.help, "\n");
+    if (!spec.value_name.empty()) absl::StrAppend(&flag, " ", spec.value_name);
+    AppendHelpLine(text, std::move(flag), spec.help);
   }
-  absl::StrAppend(&text, "  --help                   print this help\n");
+  AppendHelpLine(text, "--help", "print this help");
+  AppendHelpLine(text, "--version", "print the version");
   if (!epilogue_.empty()) absl::StrAppend(&text, "\n", epilogue_, "\n");
   return text;
+}
+
+std::string CommandLine::VersionText() const {
+  return absl::StrCat(tool_, " (Tessel) ", kTesselVersion, "\n");
 }
 
 bool CommandLine::Has(absl::string_view name) const {
@@ -141,10 +185,46 @@ const std::vector<std::string>& CommandLine::GetAll(
   return it == values_.end() ? *kNone : it->second;
 }
 
+absl::StatusOr<std::string> CommandLine::GetChoice(
+    absl::string_view name, const std::vector<std::string>& choices,
+    const std::string& fallback) const {
+  if (!Has(name)) return fallback;
+  std::string value = Get(name);
+  if (std::find(choices.begin(), choices.end(), value) == choices.end()) {
+    return UsageError(absl::StrCat(
+        "--", name, " must be ", ChoicesText(choices), ", not '", value, "'"));
+  }
+  return value;
+}
+
+absl::StatusOr<uint64_t> CommandLine::GetUint64(absl::string_view name,
+                                                uint64_t fallback) const {
+  if (!Has(name)) return fallback;
+  uint64_t value = 0;
+  std::string text = Get(name);
+  if (!absl::SimpleAtoi(text, &value)) {
+    return UsageError(absl::StrCat(
+        "--", name, " must be a non-negative integer, not '", text, "'"));
+  }
+  return value;
+}
+
+absl::StatusOr<double> CommandLine::GetNonNegativeDouble(
+    absl::string_view name, double fallback) const {
+  if (!Has(name)) return fallback;
+  double value = 0;
+  std::string text = Get(name);
+  if (!absl::SimpleAtod(text, &value) || !std::isfinite(value) || value < 0) {
+    return UsageError(absl::StrCat(
+        "--", name, " must be a non-negative number, not '", text, "'"));
+  }
+  return value;
+}
+
 absl::StatusOr<std::string> InputPath(const CommandLine& command_line) {
   const std::vector<std::string>& files = command_line.positional();
   if (files.size() > 1) {
-    return absl::InvalidArgumentError(absl::StrCat(
+    return UsageError(absl::StrCat(
         "expected one input file (or none, or '-', for stdin), found ",
         files.size()));
   }
@@ -157,7 +237,7 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
   for (const std::string& definition : definitions) {
     size_t equals = definition.find('=');
     if (equals == std::string::npos || equals == 0) {
-      return absl::InvalidArgumentError(
+      return UsageError(
           absl::StrCat("expected -D NAME=VALUE, found '", definition, "'"));
     }
     std::string name = definition.substr(0, equals);
@@ -167,45 +247,36 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
         std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || result.ec != std::errc() ||
         result.ptr != text.data() + text.size()) {
-      return absl::InvalidArgumentError(
+      return UsageError(
           absl::StrCat("-D ", name, ": '", text, "' is not an integer"));
     }
     if (!values.emplace(name, value).second) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("-D ", name, " is given more than once"));
+      return UsageError(absl::StrCat("-D ", name, " is given more than once"));
     }
   }
   return values;
 }
 
-absl::Status WriteOutput(const std::string& path, absl::string_view text) {
-  if (path.empty() || path == "-") {
-    std::cout.write(text.data(), static_cast<std::streamsize>(text.size()));
-    std::cout.flush();
-    if (!std::cout) return absl::DataLossError("error: cannot write stdout");
-    return absl::OkStatus();
-  }
-  std::ofstream out(path, std::ios::binary);
-  if (out) out.write(text.data(), static_cast<std::streamsize>(text.size()));
-  if (!out) {
-    return absl::PermissionDeniedError(
-        absl::StrCat(path, ": error: cannot write file"));
-  }
-  return absl::OkStatus();
-}
-
 int RunTool(CommandLine& command_line, int argc, char** argv,
             const std::function<absl::Status(const CommandLine&)>& body) {
-  if (auto status = command_line.Parse(argc, argv); !status.ok()) {
+  absl::Status status = command_line.Parse(argc, argv);
+  if (status.ok()) {
+    if (command_line.help_requested()) {
+      std::cout << command_line.HelpText();
+    } else if (command_line.version_requested()) {
+      std::cout << command_line.VersionText();
+    } else {
+      status = body(command_line);
+    }
+  }
+  if (IsUsageError(status)) {
     std::cerr << command_line.tool() << ": error: " << status.message()
               << "\n(run '" << command_line.tool() << " --help' for usage)\n";
     return 2;
   }
-  if (command_line.help_requested()) {
-    std::cout << command_line.HelpText();
-    return 0;
-  }
-  absl::Status status = body(command_line);
+  // Whatever the tool printed (a report, a help text) must have arrived. A
+  // tool that failed already has its error, often this one.
+  if (status.ok()) status = FlushStdout();
   if (status.ok()) return 0;
   std::string message(status.message());
   // Located diagnostics already say "error:"; others get the tool's name.

@@ -1,10 +1,12 @@
 // Command-line handling shared by every Tessel tool: long flags
 // (`--emit=loops`, `--emit loops`), one-letter flags (`-o FILE`,
-// `-D NAME=VALUE`, `-DNAME=VALUE`), positional arguments, `--help`, and the
-// conventions for reading input and writing output.
+// `-D NAME=VALUE`, `-DNAME=VALUE`), positional arguments, `--help`,
+// `--version`, and the exit statuses: 0 on success, 1 on an error, 2 on a
+// malformed command line.
 #ifndef TESSEL_LIBS_CLI_COMMAND_LINE_H_
 #define TESSEL_LIBS_CLI_COMMAND_LINE_H_
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
@@ -34,17 +36,30 @@ class CommandLine {
   void set_epilogue(std::string text) { epilogue_ = std::move(text); }
 
   // Parses argv. Unknown flags, missing values and repeated single flags are
-  // errors. `--` ends flag parsing.
+  // usage errors. `--` ends flag parsing.
   absl::Status Parse(int argc, char** argv);
 
   bool help_requested() const { return help_; }
+  bool version_requested() const { return version_; }
   std::string HelpText() const;
+  // `parse (Tessel) 0.1.0`, with a newline.
+  std::string VersionText() const;
 
   bool Has(absl::string_view name) const;
   // The value of a flag given once, or `fallback`.
   std::string Get(absl::string_view name,
                   const std::string& fallback = "") const;
   const std::vector<std::string>& GetAll(absl::string_view name) const;
+  // Typed values of flags given once, or `fallback`; a value of the wrong
+  // form is a usage error naming the flag.
+  absl::StatusOr<std::string> GetChoice(absl::string_view name,
+                                        const std::vector<std::string>& choices,
+                                        const std::string& fallback) const;
+  absl::StatusOr<uint64_t> GetUint64(absl::string_view name,
+                                     uint64_t fallback) const;
+  // A finite number >= 0.
+  absl::StatusOr<double> GetNonNegativeDouble(absl::string_view name,
+                                              double fallback) const;
   const std::vector<std::string>& positional() const { return positional_; }
   const std::string& tool() const { return tool_; }
 
@@ -61,24 +76,31 @@ class CommandLine {
   std::map<std::string, std::vector<std::string>, std::less<>> values_;
   std::vector<std::string> positional_;
   bool help_ = false;
+  bool version_ = false;
 };
+
+// An error in the command line itself, decidable without reading any input
+// (an unknown flag, a missing or malformed value, too many files, flags
+// that exclude each other): RunTool reports it with a pointer to --help and
+// exits with status 2. It is an InvalidArgument status with a payload that
+// marks it, so that it survives being returned through library code.
+absl::Status UsageError(absl::string_view message);
+bool IsUsageError(const absl::Status& status);
 
 // The one input file of a tool: its only positional argument, or "-"
 // (stdin) when there is none, so that every tool works in a pipe. More than
-// one is an error.
+// one is a usage error.
 absl::StatusOr<std::string> InputPath(const CommandLine& command_line);
 
 // Parses `NAME=VALUE` definitions (from -D) into a map; a malformed one, a
-// non-integer value or a name given twice is an error.
+// non-integer value or a name given twice is a usage error.
 absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
     const std::vector<std::string>& definitions);
 
-// Writes `text` to `path`, or to stdout when `path` is empty or "-".
-absl::Status WriteOutput(const std::string& path, absl::string_view text);
-
-// The body of a tool's main(): parses the command line, prints --help, runs
-// `body` and turns an error into its diagnostic on stderr and exit status 1.
-// Usage errors exit with status 2.
+// The body of a tool's main(): parses the command line, prints --help or
+// --version, or runs `body`; then checks that everything written to stdout
+// arrived (a failed write is an error like any other). An error becomes its
+// diagnostic on stderr and exit status 1, a usage error exit status 2.
 int RunTool(CommandLine& command_line, int argc, char** argv,
             const std::function<absl::Status(const CommandLine&)>& body);
 

@@ -14,12 +14,24 @@ CommandLine MakeParseLike() {
   return cl;
 }
 
-absl::Status ParseArgs(CommandLine& cl, std::vector<std::string> args) {
-  std::vector<char*> argv;
+// argv for `parse ARGS...`; the strings live as long as `args`.
+std::vector<char*> Argv(std::vector<std::string>& args) {
   static std::string tool = "parse";
-  argv.push_back(tool.data());
+  std::vector<char*> argv = {tool.data()};
   for (std::string& arg : args) argv.push_back(arg.data());
+  return argv;
+}
+
+absl::Status ParseArgs(CommandLine& cl, std::vector<std::string> args) {
+  std::vector<char*> argv = Argv(args);
   return cl.Parse(static_cast<int>(argv.size()), argv.data());
+}
+
+int RunArgs(std::vector<std::string> args, absl::Status result) {
+  CommandLine cl = MakeParseLike();
+  std::vector<char*> argv = Argv(args);
+  return RunTool(cl, static_cast<int>(argv.size()), argv.data(),
+                 [&](const CommandLine&) { return result; });
 }
 
 TEST(CommandLineTest, ParsesAllFlagForms) {
@@ -34,18 +46,46 @@ TEST(CommandLineTest, ParsesAllFlagForms) {
   EXPECT_TRUE(cl.Has("verbose"));
 }
 
-TEST(CommandLineTest, RejectsBadFlags) {
+TEST(CommandLineTest, RejectsBadFlagsAsUsageErrors) {
   CommandLine a = MakeParseLike();
-  EXPECT_EQ(ParseArgs(a, {"--frobnicate"}).message(),
-            "unknown flag '--frobnicate'");
+  absl::Status unknown = ParseArgs(a, {"--frobnicate"});
+  EXPECT_EQ(unknown.message(), "unknown flag '--frobnicate'");
+  EXPECT_TRUE(IsUsageError(unknown));
   CommandLine b = MakeParseLike();
   EXPECT_EQ(ParseArgs(b, {"-x"}).message(), "unknown flag '-x'");
   CommandLine c = MakeParseLike();
-  EXPECT_FALSE(ParseArgs(c, {"-o"}).ok());
+  EXPECT_TRUE(IsUsageError(ParseArgs(c, {"-o"})));
   CommandLine d = MakeParseLike();
-  EXPECT_FALSE(ParseArgs(d, {"--emit=a", "--emit=b"}).ok());
+  EXPECT_TRUE(IsUsageError(ParseArgs(d, {"--emit=a", "--emit=b"})));
   CommandLine e = MakeParseLike();
-  EXPECT_FALSE(ParseArgs(e, {"--verbose=yes"}).ok());
+  EXPECT_TRUE(IsUsageError(ParseArgs(e, {"--verbose=yes"})));
+  EXPECT_FALSE(IsUsageError(absl::InvalidArgumentError("k.tk: error: x")));
+}
+
+TEST(CommandLineTest, TypedValuesAreChecked) {
+  CommandLine cl = MakeParseLike();
+  ASSERT_TRUE(ParseArgs(cl, {"--emit=c", "-o", "-3"}).ok());
+  absl::StatusOr<std::string> emit =
+      cl.GetChoice("emit", {"loops", "terms", "c99"}, "loops");
+  EXPECT_TRUE(IsUsageError(emit.status()));
+  EXPECT_EQ(emit.status().message(),
+            "--emit must be 'loops', 'terms' or 'c99', not 'c'");
+  EXPECT_EQ(*cl.GetChoice("emit", {"c"}, "x"), "c");
+  EXPECT_EQ(*cl.GetChoice("verbose", {"c"}, "x"), "x");  // not given
+
+  absl::StatusOr<uint64_t> count = cl.GetUint64("output", 0);
+  EXPECT_TRUE(IsUsageError(count.status()));
+  EXPECT_EQ(count.status().message(),
+            "--output must be a non-negative integer, not '-3'");
+  EXPECT_EQ(*cl.GetUint64("verbose", 7), 7u);
+
+  EXPECT_EQ(cl.GetNonNegativeDouble("output", 0).status().message(),
+            "--output must be a non-negative number, not '-3'");
+  CommandLine numbers = MakeParseLike();
+  ASSERT_TRUE(ParseArgs(numbers, {"--emit=1e-4", "-o", "inf"}).ok());
+  EXPECT_EQ(*numbers.GetNonNegativeDouble("emit", 0), 1e-4);
+  EXPECT_EQ(*numbers.GetUint64("verbose", 7), 7u);
+  EXPECT_TRUE(IsUsageError(numbers.GetNonNegativeDouble("output", 0).status()));
 }
 
 TEST(CommandLineTest, InputDefaultsToStdin) {
@@ -57,16 +97,16 @@ TEST(CommandLineTest, InputDefaultsToStdin) {
   EXPECT_EQ(*InputPath(one), "k.tk");
   CommandLine two = MakeParseLike();
   ASSERT_TRUE(ParseArgs(two, {"a.tk", "b.tk"}).ok());
-  EXPECT_FALSE(InputPath(two).ok());
+  EXPECT_TRUE(IsUsageError(InputPath(two).status()));
 }
 
 TEST(CommandLineTest, DefinitionsAreIntegers) {
   auto ok = ParseDefinitions({"M=64", "N=-1"});
   ASSERT_TRUE(ok.ok());
   EXPECT_EQ(ok->at("M"), 64);
-  EXPECT_FALSE(ParseDefinitions({"M"}).ok());
-  EXPECT_FALSE(ParseDefinitions({"M=x"}).ok());
-  EXPECT_FALSE(ParseDefinitions({"M=1", "M=2"}).ok());
+  EXPECT_TRUE(IsUsageError(ParseDefinitions({"M"}).status()));
+  EXPECT_TRUE(IsUsageError(ParseDefinitions({"M=x"}).status()));
+  EXPECT_TRUE(IsUsageError(ParseDefinitions({"M=1", "M=2"}).status()));
 }
 
 TEST(CommandLineTest, HelpListsFlags) {
@@ -74,6 +114,23 @@ TEST(CommandLineTest, HelpListsFlags) {
   std::string help = cl.HelpText();
   EXPECT_NE(help.find("usage: parse FILE"), std::string::npos);
   EXPECT_NE(help.find("-D, --define NAME=VALUE"), std::string::npos);
+  EXPECT_NE(help.find("\n  --version                print the version\n"),
+            std::string::npos);
+}
+
+TEST(CommandLineTest, VersionNamesTheTool) {
+  CommandLine cl = MakeParseLike();
+  ASSERT_TRUE(ParseArgs(cl, {"--version"}).ok());
+  EXPECT_TRUE(cl.version_requested());
+  EXPECT_EQ(cl.VersionText(), "parse (Tessel) 0.1.0\n");
+}
+
+TEST(CommandLineTest, ExitStatusSaysWhatFailed) {
+  EXPECT_EQ(RunArgs({"k.tk"}, absl::OkStatus()), 0);
+  EXPECT_EQ(RunArgs({"--version"}, absl::InternalError("not run")), 0);
+  EXPECT_EQ(RunArgs({"k.tk"}, absl::InvalidArgumentError("k.tk: error: x")), 1);
+  EXPECT_EQ(RunArgs({"k.tk"}, UsageError("two files")), 2);
+  EXPECT_EQ(RunArgs({"--frobnicate"}, absl::OkStatus()), 2);
 }
 
 }  // namespace

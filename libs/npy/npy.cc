@@ -3,11 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
-#include <fstream>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
-#include "libs/support/source.h"
+#include "libs/support/file.h"
 
 namespace tessel {
 namespace {
@@ -15,6 +14,9 @@ namespace {
 constexpr absl::string_view kMagic = "\x93NUMPY";
 // NumPy pads the header so that the data starts at a multiple of 64 bytes.
 constexpr size_t kHeaderAlignment = 64;
+// The largest file ReadNpy reads: the largest tensor with room for a header,
+// so that a file run-sim can write is one it can read back.
+constexpr int64_t kMaxNpyFileBytes = kMaxTensorBytes + (int64_t{1} << 20);
 
 absl::Status NpyError(absl::string_view name, absl::string_view message) {
   return absl::InvalidArgumentError(absl::StrCat(name, ": error: ", message));
@@ -314,21 +316,13 @@ std::string SerializeNpy(const HostTensor& tensor) {
 }
 
 absl::StatusOr<HostTensor> ReadNpy(const std::string& path) {
-  auto bytes = ReadFile(path);
+  auto bytes = ReadFile(path, kMaxNpyFileBytes);
   if (!bytes.ok()) return bytes.status();
   return ParseNpy(*bytes, path);
 }
 
 absl::Status WriteNpy(const std::string& path, const HostTensor& tensor) {
-  std::string bytes = SerializeNpy(tensor);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (out) out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (out) out.close();
-  if (!out) {
-    return absl::PermissionDeniedError(
-        absl::StrCat(path, ": error: cannot write file"));
-  }
-  return absl::OkStatus();
+  return WriteFile(path, SerializeNpy(tensor));
 }
 
 }  // namespace tessel

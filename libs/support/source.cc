@@ -1,11 +1,7 @@
 #include "libs/support/source.h"
 
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <sstream>
-
 #include "absl/strings/str_cat.h"
+#include "libs/support/file.h"
 
 namespace tessel {
 
@@ -25,28 +21,10 @@ absl::string_view SourceBuffer::Line(int line) const {
   return absl::string_view(text_).substr(begin, end - begin);
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    return absl::NotFoundError(absl::StrCat(path, ": error: cannot open file"));
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) {
-    return absl::DataLossError(absl::StrCat(path, ": error: cannot read file"));
-  }
-  return buffer.str();
-}
-
 absl::StatusOr<SourceRef> ReadSource(const std::string& path) {
-  if (path == "-") {
-    std::string text(std::istreambuf_iterator<char>(std::cin),
-                     (std::istreambuf_iterator<char>()));
-    return MakeSource("<stdin>", std::move(text));
-  }
   auto text = ReadFile(path);
   if (!text.ok()) return text.status();
-  return MakeSource(path, *std::move(text));
+  return MakeSource(path == "-" ? "<stdin>" : path, *std::move(text));
 }
 
 SourceRef MakeSource(std::string name, std::string text) {

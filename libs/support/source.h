@@ -31,11 +31,8 @@ class SourceBuffer {
 
 using SourceRef = std::shared_ptr<const SourceBuffer>;
 
-// The bytes of the file at `path`: NotFound when it cannot be opened,
-// DataLoss when it cannot be read, each as a "PATH: error: ..." message.
-absl::StatusOr<std::string> ReadFile(const std::string& path);
-
-// Reads `path` ("-" is stdin) into a buffer; an unreadable file is an error.
+// Reads `path` ("-" is stdin, named `<stdin>`) into a buffer with ReadFile
+// (libs/support/file.h), whose errors it returns.
 absl::StatusOr<SourceRef> ReadSource(const std::string& path);
 SourceRef MakeSource(std::string name, std::string text);
 

@@ -1,9 +1,7 @@
 // parse: kernel language or TIR in, checked canonical TIR out.
-#include <optional>
-
-#include "absl/strings/str_cat.h"
 #include "libs/cli/command_line.h"
 #include "libs/kernel/parse_command.h"
+#include "libs/support/file.h"
 
 namespace {
 
@@ -16,19 +14,14 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   if (!sizes.ok()) return sizes.status();
   options.sizes = *std::move(sizes);
   if (command_line.Has("emit")) {
-    std::string emit = command_line.Get("emit");
-    if (emit == "loops") {
-      options.emit = tessel::kernel::EmitLevel::kLoops;
-    } else if (emit == "terms") {
-      options.emit = tessel::kernel::EmitLevel::kTerms;
-    } else {
-      return absl::InvalidArgumentError(
-          absl::StrCat("--emit must be 'loops' or 'terms', not '", emit, "'"));
-    }
+    auto emit = command_line.GetChoice("emit", {"loops", "terms"}, "");
+    if (!emit.ok()) return emit.status();
+    options.emit = *emit == "loops" ? tessel::kernel::EmitLevel::kLoops
+                                    : tessel::kernel::EmitLevel::kTerms;
   }
   auto text = tessel::kernel::RunParse(options);
   if (!text.ok()) return text.status();
-  return tessel::WriteOutput(command_line.Get("output"), *text);
+  return tessel::WriteFile(command_line.Get("output", "-"), *text);
 }
 
 }  // namespace
