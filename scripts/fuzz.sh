@@ -18,9 +18,9 @@ if ! dpkg-query -W -f='${Status}' clang-14 libclang-rt-14-dev 2>/dev/null |
 fi
 
 case "$target" in
-  kernel) libs=(support sexpr ir poly kernel); seeds=(testdata/kernels/*.tk testdata/parse/*.tk) ;;
-  tir) libs=(support sexpr ir poly); seeds=(testdata/*/*.tir) ;;
-  npy) libs=(support sexpr ir poly npy); seeds=(libs/npy/testdata/*.npy) ;;
+  kernel) libs=(support sexpr ir ir/verify poly kernel); seeds=(testdata/kernels/*.tk testdata/parse/*.tk) ;;
+  tir) libs=(support sexpr ir ir/verify poly); seeds=(testdata/*/*.tir) ;;
+  npy) libs=(support sexpr ir ir/verify poly npy); seeds=(libs/npy/testdata/*.npy) ;;
   *) echo "fuzz: error: unknown target '$target' (kernel, tir or npy)" >&2; exit 2 ;;
 esac
 sources=()

@@ -228,8 +228,8 @@ def c_divide(a, b, ctype):
 
 
 class Evaluator:
-    def __init__(self, env, types, grid, variables):
-        self.env, self.types = env, types
+    def __init__(self, env, types, grid, variables, defines):
+        self.env, self.types, self.defines = env, types, defines
         self.index = {v: grid[i] for i, v in enumerate(variables)}
 
     def affine(self, node):
@@ -238,6 +238,8 @@ class Evaluator:
             return np.int64(node[1])
         if kind == "read" and not node[2] and node[1] in self.index:
             return self.index[node[1]]
+        if kind == "read" and not node[2] and node[1] in self.defines:
+            return np.int64(self.defines[node[1]])  # a size, as a constant
         if kind == "neg":
             return -self.affine(node[1])
         if kind in ("+", "-", "*"):
@@ -311,7 +313,7 @@ def run_kernel(kernel, defines, inputs_dir):
     for (variables, extents, target, indices, op, value) in statements:
         extents = [size(e, defines) for e in extents]
         grid = np.indices(extents).reshape(len(extents), -1) if extents else np.zeros((0, 1), np.int64)
-        ev = Evaluator(env, types, grid, variables)
+        ev = Evaluator(env, types, grid, variables, defines)
         values, vtype = ev.value(value)
         elem = types[target]
         dtype = DTYPES[elem]

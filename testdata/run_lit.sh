@@ -11,5 +11,14 @@ for tool in "$@"; do
 done
 export TESSEL_TOOL_DIR="$tool_dir"
 export TESSEL_TARGETS_DIR="$PWD/targets"
+# A sharded target (lit_test's shard_count): lit runs every
+# TEST_TOTAL_SHARDS-th test of the suite from this shard's. The order is
+# fixed (lexical) so that every shard numbers the tests alike.
+shard=()
+if [ -n "${TEST_TOTAL_SHARDS:-}" ]; then
+  touch "$TEST_SHARD_STATUS_FILE"
+  shard=(--num-shards "$TEST_TOTAL_SHARDS"
+         --run-shard "$((TEST_SHARD_INDEX + 1))")
+fi
 exec /usr/bin/python3 /usr/lib/llvm-14/build/utils/lit/lit.py -sv \
-  "testdata/$folder"
+  --order=lexical ${shard[@]+"${shard[@]}"} "testdata/$folder"

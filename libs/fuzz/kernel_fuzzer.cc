@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "libs/ir/module.h"
-#include "libs/ir/verifier.h"
+#include "libs/ir/syntax.h"
+#include "libs/ir/verify/verifier.h"
 #include "libs/kernel/compile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -19,8 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
        {tessel::kernel::EmitLevel::kLoops, tessel::kernel::EmitLevel::kTerms}) {
     auto forms = tessel::kernel::CompileKernels(source, sizes, level);
     if (!forms.ok()) continue;
-    auto module = tessel::Module::Build(*std::move(forms), source);
-    if (module.ok()) (void)tessel::VerifyModule(*module);
+    auto module = tessel::ir::ReadForms(*forms, source);
+    if (module.ok()) (void)tessel::ir::VerifyModule(*module);
   }
   return 0;
 }

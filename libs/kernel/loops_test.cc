@@ -1,6 +1,7 @@
 #include "libs/kernel/loops.h"
 
 #include "gtest/gtest.h"
+#include "libs/ir/op.h"
 #include "libs/kernel/compile.h"
 #include "libs/sexpr/printer.h"
 
@@ -12,7 +13,7 @@ std::string Loops(const std::string& text,
   auto forms =
       CompileKernels(MakeSource("t.tk", text), sizes, EmitLevel::kLoops);
   EXPECT_TRUE(forms.ok()) << forms.status();
-  return forms.ok() ? PrintForms(*forms) : "";
+  return forms.ok() ? PrintForms(*forms, ir::HeaderOperands) : "";
 }
 
 TEST(LoopsTest, LowersMatmulWithInitialisationInsideTheNest) {
@@ -121,6 +122,14 @@ TEST(LoopsTest, GivesLiteralsTheTypeOfTheOtherOperand) {
             "  (for i 0 2\n"
             "    (assign (w i) (cast i8 (+ (neg (cast i32 (b i))) (max (cast "
             "i32 (b i)) 0))))))\n");
+}
+
+TEST(LoopsTest, KeepsTheTextOfALiteralThatRoundsToFltMax) {
+  EXPECT_EQ(Loops("kernel m(x: f32) -> (y: f32) {\n"
+                  "  all () in () y = max(x, -3.4028235e38);\n"
+                  "}"),
+            "(proc @m ((in x f32) (out y f32)) (assign y (max x "
+            "-3.4028235e+38)))\n");
 }
 
 TEST(LoopsTest, GivesEveryNodeAKernelLocation) {

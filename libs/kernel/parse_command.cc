@@ -1,8 +1,9 @@
 #include "libs/kernel/parse_command.h"
 
 #include "absl/strings/match.h"
-#include "libs/ir/module.h"
-#include "libs/ir/verifier.h"
+#include "libs/ir/syntax.h"
+#include "libs/ir/verify/read.h"
+#include "libs/ir/verify/verifier.h"
 
 namespace tessel::kernel {
 
@@ -35,20 +36,19 @@ absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
     if (!options.sizes.empty()) {
       return absl::InvalidArgumentError("-D applies to kernel input");
     }
-    auto module = ReadModule(*source);
+    auto module = ir::ReadModule(*source);
     if (!module.ok()) return module.status();
-    if (auto status = VerifyModule(*module); !status.ok()) return status;
-    return PrintModule(*module);
+    return ir::PrintModule(*module);
   }
   auto forms = CompileKernels(*source, options.sizes,
                               options.emit.value_or(EmitLevel::kLoops));
   if (!forms.ok()) return forms.status();
   // The lowered module is verified like any input, so that a lowering bug
   // shows as a diagnostic located in the kernel rather than as bad output.
-  auto module = Module::Build(*std::move(forms), *source);
+  auto module = ir::ReadForms(*forms, *source);
   if (!module.ok()) return module.status();
-  if (auto status = VerifyModule(*module); !status.ok()) return status;
-  return PrintModule(*module);
+  if (auto status = ir::VerifyModule(*module); !status.ok()) return status;
+  return ir::PrintModule(*module);
 }
 
 }  // namespace tessel::kernel

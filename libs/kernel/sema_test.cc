@@ -220,6 +220,17 @@ TEST(SemaTest, ReportsLiteralErrors) {
             "t.tk:1:45: error: division by zero");
   EXPECT_EQ(Error("kernel k() -> (y: f32) { all () in () y = 1e39; }"),
             "t.tk:1:43: error: the number 1e+39 does not fit in f32");
+  // Past the midpoint between FLT_MAX and 2^128: it rounds to infinity.
+  EXPECT_EQ(Error("kernel k() -> (y: f32) { all () in () y = 3.4028236e38; }"),
+            "t.tk:1:43: error: the number 3.4028236e+38 does not fit in f32");
+}
+
+TEST(SemaTest, AcceptsLiteralsThatRoundToAFiniteF32) {
+  // NumPy's text for FLT_MAX is above it but rounds to it.
+  auto kernels = Check(
+      "kernel k(x: f32) -> (y: f32) { all () in () y = "
+      "max(x, -3.4028235e38) + 3.4028235e38; }");
+  EXPECT_TRUE(kernels.ok()) << kernels.status();
 }
 
 }  // namespace

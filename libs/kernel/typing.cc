@@ -56,8 +56,10 @@ absl::StatusOr<Value> LiteralOf(const Constant& c, ElemType type) {
   value.loc = c.loc;
   if (IsFloat(type)) {
     value.float_value = c.AsDouble();
+    // A decimal literal fits when it rounds to a finite f32: NumPy writes
+    // FLT_MAX as 3.4028235e38, just above it but rounding down to it.
     if (type == ElemType::kF32 && std::isfinite(value.float_value) &&
-        std::fabs(value.float_value) > std::numeric_limits<float>::max()) {
+        std::isinf(static_cast<float>(value.float_value))) {
       return DoesNotFit(c, type);
     }
     return value;
