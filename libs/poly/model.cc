@@ -357,6 +357,8 @@ ProcModel::Extents(const Node& view, const Frame& frame) const {
   space = isl::manage(isl_space_add_dims(space.release(), isl_dim_set,
                                          static_cast<unsigned>(frame.extra)));
   isl::pw_aff zero(isl::aff::zero_on_domain(space));
+  // A vector variable is one location, read and written whole.
+  if (at->def()->declared_type().is_vector()) return extents;
   for (const ir::Dim& dim : at->def()->declared_type().dims()) {
     if (dim.is_constant()) {
       extents.emplace_back(zero, zero.add_constant(dim.value));
@@ -403,6 +405,51 @@ absl::StatusOr<isl::map> ProcModel::Region(const Node& view,
       map.release(), isl_dim_in, isl::id(ctx_, TupleName(stmt)).release()));
 }
 
+absl::StatusOr<isl::map> ProcModel::TransferRegion(
+    const Node& view, absl::Span<Node* const> indices, const ir::Type& vector,
+    const Node& stmt) const {
+  // The lanes are set dimensions after the loops; the trailing indices of
+  // the view move with them, and lanes outside the view are not accessed.
+  Frame frame{stmt, static_cast<size_t>(vector.rank())};
+  size_t loops = LoopsAround(stmt).size();
+  isl::space space = isl::manage(
+      isl_space_add_dims(Universe(stmt).space().release(), isl_dim_set,
+                         static_cast<unsigned>(frame.extra)));
+  isl::set domain = isl::set::universe(space);
+  isl::multi_aff identity = isl::multi_aff::identity_on_domain(space);
+  isl::pw_aff zero(isl::aff::zero_on_domain(space));
+  size_t leading = indices.size() - frame.extra;
+  std::vector<isl::pw_aff> view_indices;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    auto index = AffineInFrame(*indices[i], frame);
+    if (!index.ok()) return index.status();
+    if (i < leading) {
+      view_indices.push_back(*index);
+      continue;
+    }
+    size_t lane = i - leading;
+    isl::pw_aff k(identity.at(static_cast<int>(loops + lane)));
+    domain =
+        domain.intersect(k.ge_set(zero))
+            .intersect(k.lt_set(zero.add_constant(vector.dims()[lane].value)));
+    view_indices.push_back(index->add(k));
+  }
+  auto extents = Extents(view, frame);
+  if (!extents.ok()) return extents.status();
+  for (size_t i = 0; i < view_indices.size(); ++i) {
+    domain = domain.intersect(view_indices[i].ge_set((*extents)[i].first))
+                 .intersect(view_indices[i].lt_set((*extents)[i].second));
+  }
+  auto root = ThroughWindows(view, std::move(view_indices), frame);
+  if (!root.ok()) return root.status();
+  isl::map map = ToTensor(domain, root->indices, root->root->name());
+  map = isl::manage(isl_map_project_out(map.release(), isl_dim_in,
+                                        static_cast<unsigned>(loops),
+                                        static_cast<unsigned>(frame.extra)));
+  return isl::manage(isl_map_set_tuple_id(
+      map.release(), isl_dim_in, isl::id(ctx_, TupleName(stmt)).release()));
+}
+
 absl::StatusOr<isl::map> ProcModel::Access(const Node& access) const {
   const Node& stmt = StatementOf(access);
   auto domain = Domain(stmt);
@@ -445,10 +492,35 @@ absl::Status ProcModel::CollectAccesses(const Node& node, bool writes,
       return CollectAccesses(*node.operand(1), writes, into);
     case Op::kLoad:
       return writes ? absl::OkStatus() : add(node);
+    case Op::kTransferRead:
+    case Op::kTransferWrite: {
+      bool read = node.is(Op::kTransferRead);
+      const Node& view = *node.operand(read ? 0 : 1);
+      absl::Span<Node* const> indices =
+          node.operands().subspan(read ? 1 : 2, node.num_operands() - 2);
+      const ir::Type& vector =
+          read ? node.declared_type() : node.operand(0)->type();
+      // What the vector is made of: a transfer-read's padding, a
+      // transfer-write's value.
+      const Node& value = *node.operand(read ? node.num_operands() - 1 : 0);
+      if (auto status = CollectAccesses(value, writes, into); !status.ok()) {
+        return status;
+      }
+      if (read == writes) return absl::OkStatus();
+      const Node& stmt = StatementOf(node);
+      auto domain = Domain(stmt);
+      if (!domain.ok()) return domain.status();
+      auto region = Guard<isl::map>(
+          [&]() { return TransferRegion(view, indices, vector, stmt); });
+      if (!region.ok()) return region.status();
+      into = into.unite(isl::union_map(region->intersect_domain(*domain)));
+      return absl::OkStatus();
+    }
     case Op::kRef:
-      // A scalar datum read as a value.
+      // A scalar or a vector variable read as a value.
       if (!writes && IsDataRoot(*node.def()) &&
-          node.def()->declared_type().is_elem()) {
+          (node.def()->declared_type().is_elem() ||
+           node.def()->declared_type().is_vector())) {
         return add(node);
       }
       return absl::OkStatus();

@@ -1,5 +1,6 @@
 // The polyhedral model of the loop level, on isl's C++ interface: for a
-// procedure of the typed IR, the iteration domain of each statement, its
+// procedure of the typed IR (elaborated: vector transfers take their lane
+// counts from types), the iteration domain of each statement, its
 // control expressions as piecewise quasi-affine functions, and the access
 // relations of its element reads and writes, followed through windows to
 // the tensors they view. The static checks, and the tools that reason about
@@ -21,6 +22,7 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "isl/cpp.h"
 #include "libs/ir/node.h"
 
@@ -58,7 +60,7 @@ class ProcModel {
   // Every element `subtree` (a statement or a block of them) may read or
   // write, over the domains of the statements inside it: Exo's location
   // sets. A call reads (writes) all of each window it passes for reading
-  // (writing).
+  // (writing); a vector transfer the lanes inside its tensor.
   absl::StatusOr<isl::union_map> Reads(const ir::Node& subtree) const;
   absl::StatusOr<isl::union_map> Writes(const ir::Node& subtree) const;
 
@@ -99,6 +101,13 @@ class ProcModel {
   // Every element a view covers, from the domain of `stmt` to its root.
   absl::StatusOr<isl::map> Region(const ir::Node& view,
                                   const ir::Node& stmt) const;
+  // The elements a transfer-read or transfer-write of a vector of
+  // `vector`'s shape touches in `view` at `indices`: the lanes that fall
+  // inside the view (the others read their padding or are dropped).
+  absl::StatusOr<isl::map> TransferRegion(const ir::Node& view,
+                                          absl::Span<ir::Node* const> indices,
+                                          const ir::Type& vector,
+                                          const ir::Node& stmt) const;
   absl::Status CollectAccesses(const ir::Node& node, bool writes,
                                isl::union_map& into) const;
 

@@ -5,6 +5,7 @@
 #include "gtest/gtest.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/syntax.h"
+#include "libs/ir/verify/read.h"
 
 namespace tessel::poly {
 namespace {
@@ -17,8 +18,11 @@ class ModelTest : public ::testing::Test {
   ModelTest() : ctx_(isl_ctx_alloc()) {}
   ~ModelTest() override { isl_ctx_free(ctx_.release()); }
 
-  Node& Read(const std::string& text) {
-    auto module = ir::ReadText(MakeSource("m.tir", text));
+  // A verified (so elaborated: typed) procedure, or one only read, for
+  // what the verifier would reject.
+  Node& Read(const std::string& text, bool verify = true) {
+    SourceRef source = MakeSource("m.tir", text);
+    auto module = verify ? ir::ReadModule(source) : ir::ReadText(source);
     EXPECT_TRUE(module.ok()) << module.status();
     module_ = *std::move(module);
     return *module_.forms().back();
@@ -66,7 +70,7 @@ TEST_F(ModelTest, DomainsFollowLoopsConditionsAndAssertions) {
 
 TEST_F(ModelTest, AccessesGoThroughWindowsToTheirTensor) {
   Node& proc = Read(
-      "(proc @p ((size N) (in A (f32 N 8)) (out B (f32 N)))\n"
+      "(proc @p ((size N) (in A (f32 N N)) (out B (f32 N)))\n"
       "  (for i 0 N\n"
       "    (let w (window A (: 0 N) (max 0 (- i 1))))\n"
       "    (assign (B i) (w (/ i 2)))))");
@@ -123,10 +127,38 @@ TEST_F(ModelTest, CallsTouchTheWindowsTheyPass) {
   EXPECT_TRUE(reads->is_empty());
 }
 
+TEST_F(ModelTest, VectorTransfersTouchTheLanesInsideTheirTensor) {
+  Node& proc = Read(
+      "(proc @p ((in A (f32 10)) (out B (f32 10)))\n"
+      "  (alloc v (vector f32 4))\n"
+      "  (for i 0 3\n"
+      "    (assign v (transfer-read (vector f32 4) A (* 4 i) 0.0))\n"
+      "    (transfer-write v B (* 4 i))))");
+  ProcModel model(ctx_, proc);
+  Node& assign = First(proc, Op::kAssign);
+  Node& write = First(proc, Op::kTransferWrite);
+  auto reads = model.Reads(proc);
+  ASSERT_TRUE(reads.ok()) << reads.status();
+  std::string lanes = "0 <= i < 3 and 4i <= a < 4i + 4 and a < 10";
+  isl::union_map expected_reads =
+      Parse<isl::union_map>(absl::StrCat("{ S[i] -> A[a] : ", lanes, " }"),
+                            assign)
+          .unite(Parse<isl::union_map>("{ S[i] -> v[] : 0 <= i < 3 }", write));
+  EXPECT_TRUE(reads->is_equal(expected_reads)) << *reads;
+  auto writes = model.Writes(proc);
+  ASSERT_TRUE(writes.ok()) << writes.status();
+  isl::union_map expected_writes =
+      Parse<isl::union_map>(absl::StrCat("{ S[i] -> B[a] : ", lanes, " }"),
+                            write)
+          .unite(Parse<isl::union_map>("{ S[i] -> v[] : 0 <= i < 3 }", assign));
+  EXPECT_TRUE(writes->is_equal(expected_writes)) << *writes;
+}
+
 TEST_F(ModelTest, RejectsWhatIsNotQuasiAffine) {
   Node& proc = Read(
       "(proc @p ((size N) (out A (f32 N)))\n"
-      "  (for i 0 N (assign (A (* i i)) 0.0)))");
+      "  (for i 0 N (assign (A (* i i)) 0.0)))",
+      /*verify=*/false);
   ProcModel model(ctx_, proc);
   auto access = model.Access(First(proc, Op::kLoad));
   ASSERT_FALSE(access.ok());
