@@ -8,13 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "libs/emitc/c_template.h"
 #include "libs/emitc/expr_emitter.h"
-#include "libs/emitc/forms.h"
 #include "libs/emitc/globals.h"
 #include "libs/emitc/harness.h"
 #include "libs/emitc/helpers.h"
 #include "libs/emitc/npy_runtime.h"
 #include "libs/emitc/proc_emitter.h"
 #include "libs/emitc/uses.h"
+#include "libs/ir/forms.h"
 
 namespace tessel::emitc {
 namespace {
@@ -28,17 +28,17 @@ absl::Status CheckTemplates(const ir::Module& module) {
   };
   for (const ir::Node* form : module.forms()) {
     if (!form->is(ir::Op::kInstr)) continue;
-    const ir::Node& templ = TemplateOf(*form);
+    const ir::Node& templ = ir::TemplateOf(*form);
     auto expanded = ExpandTemplate(
         templ.text(), templ.item_loc(1),
         absl::StrCat("the template of ", form->name()),
         [&](absl::string_view name) -> absl::StatusOr<std::optional<CExpr>> {
-          if (FindParam(*form, name) != nullptr) return known(true);
+          if (ir::FindParam(*form, name) != nullptr) return known(true);
           const ir::Node* data =
               absl::EndsWith(name, "_data")
-                  ? FindParam(*form, name.substr(0, name.size() - 5))
+                  ? ir::FindParam(*form, name.substr(0, name.size() - 5))
                   : nullptr;
-          return known(data != nullptr && IsDataParam(*data));
+          return known(data != nullptr && ir::IsDataParam(*data));
         });
     if (!expanded.ok()) return expanded.status();
   }
@@ -65,8 +65,8 @@ std::vector<const ir::Node*> CalleesFirst(const ir::Module& module) {
   std::vector<const ir::Node*> order;
   std::function<void(const ir::Node&)> visit = [&](const ir::Node& proc) {
     visited[&proc] = true;
-    for (const ir::Node* stmt : BodyOf(proc)) {
-      AnyNode(*stmt, [&](const ir::Node& node) {
+    for (const ir::Node* stmt : ir::BodyOf(proc)) {
+      ir::AnyNode(*stmt, [&](const ir::Node& node) {
         const ir::Node* callee = node.is(ir::Op::kCall) ? node.def() : nullptr;
         if (callee != nullptr && callee->is(ir::Op::kProc) &&
             !visited[callee]) {

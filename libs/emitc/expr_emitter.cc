@@ -3,7 +3,7 @@
 #include "libs/emitc/expr_emitter.h"
 
 #include "absl/strings/str_cat.h"
-#include "libs/emitc/forms.h"
+#include "libs/ir/forms.h"
 #include "libs/ir/syntax.h"
 #include "libs/sexpr/printer.h"
 
@@ -30,7 +30,7 @@ absl::string_view ControlCType(ControlType type) {
 absl::StatusOr<CExpr> ExprEmitter::ReadConfig(const ir::Node& expr) const {
   const ir::Node* config = expr.def();
   const ir::Node* field =
-      config != nullptr ? FindField(*config, expr.name()) : nullptr;
+      config != nullptr ? ir::FindField(*config, expr.name()) : nullptr;
   if (field == nullptr) return Unexpected(expr, "a field of a config");
   CExpr value =
       Member(Primary(globals_.configs.at(config)), globals_.fields.at(field));

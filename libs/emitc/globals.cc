@@ -2,7 +2,7 @@
 
 #include "libs/emitc/c_names.h"
 #include "libs/emitc/c_template.h"
-#include "libs/emitc/forms.h"
+#include "libs/ir/forms.h"
 
 namespace tessel::emitc {
 namespace {
@@ -22,7 +22,7 @@ GlobalNames AssignGlobalNames(const ir::Module& module) {
   // tsl_allocate and frees it with free, both reserved identifiers.
   for (const ir::Node* form : module.forms()) {
     if (form->is(ir::Op::kInstr)) {
-      CollectTemplateIdentifiers(TemplateOf(*form).text(), names.taken);
+      CollectTemplateIdentifiers(ir::TemplateOf(*form).text(), names.taken);
     }
     if (form->is(ir::Op::kMemory)) {
       for (const ir::Node* clause : form->operands()) {

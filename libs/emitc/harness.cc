@@ -7,10 +7,10 @@
 #include "absl/strings/str_join.h"
 #include "libs/emitc/c_names.h"
 #include "libs/emitc/expr_emitter.h"
-#include "libs/emitc/forms.h"
 #include "libs/emitc/npy_runtime.h"
 #include "libs/emitc/params.h"
 #include "libs/emitc/scope.h"
+#include "libs/ir/forms.h"
 #include "libs/ir/syntax.h"
 #include "libs/npy/npy.h"
 #include "libs/sexpr/printer.h"
@@ -158,7 +158,7 @@ absl::Status HarnessWriter::BindSize(
 }
 
 absl::Status HarnessWriter::BindData(const ir::Node& param) {
-  const ir::Node& memory = MemoryOf(module_, param);
+  const ir::Node& memory = ir::MemoryOf(module_, param);
   if (&memory != module_.dram()) {
     return ErrorAt(param.loc(),
                    absl::StrCat("parameter '", param.name(), "' of ",
@@ -251,18 +251,18 @@ std::string HarnessWriter::WriteCall(const Buffer& buffer) const {
 absl::StatusOr<std::string> HarnessWriter::Write(
     const std::map<std::string, int64_t>& sizes) {
   for (const auto& [name, value] : sizes) {
-    const ir::Node* param = FindParam(entry_, name);
+    const ir::Node* param = ir::FindParam(entry_, name);
     if (param == nullptr || param->param_kind() != ir::ParamKind::kSize) {
       return absl::InvalidArgumentError(
           absl::StrCat("-D ", name, ": ", entry_.name(),
                        " has no size parameter '", name, "'"));
     }
   }
-  for (const ir::Node* param : ParamsOf(entry_)) {
+  for (const ir::Node* param : ir::ParamsOf(entry_)) {
     absl::Status status;
     if (param->param_kind() == ir::ParamKind::kSize) {
       status = BindSize(*param, sizes);
-    } else if (IsDataParam(*param)) {
+    } else if (ir::IsDataParam(*param)) {
       status = BindData(*param);
     } else {
       status = ErrorAt(
@@ -275,7 +275,7 @@ absl::StatusOr<std::string> HarnessWriter::Write(
     if (!status.ok()) return status;
   }
   // The kernel assumes its preconditions; the harness checks them.
-  for (const ir::Node* assertion : AssertsOf(entry_)) {
+  for (const ir::Node* assertion : ir::AssertsOf(entry_)) {
     const ir::Node& cond = *assertion->operand(0);
     auto condition = expr_.Control(cond);
     if (!condition.ok()) return condition.status();
@@ -291,9 +291,9 @@ absl::StatusOr<std::string> HarnessWriter::Write(
   }
   bool read = false, write = false;
   for (const Buffer& buffer : buffers_) {
-    read |= IsReadParam(*buffer.param);
-    write |= IsWrittenParam(*buffer.param);
-    needs_.allocate |= !IsReadParam(*buffer.param);
+    read |= ir::IsReadParam(*buffer.param);
+    write |= ir::IsWrittenParam(*buffer.param);
+    needs_.allocate |= !ir::IsReadParam(*buffer.param);
     if (!buffer.shape.empty()) {
       AddLine(absl::StrCat("static const int64_t ", buffer.shape_name, "[",
                            buffer.shape.size(), "] = {",
@@ -312,7 +312,7 @@ absl::StatusOr<std::string> HarnessWriter::Write(
                            buffer.binding->c_name, " = NULL;"));
     }
     for (const Buffer& buffer : buffers_) {
-      if (!IsReadParam(*buffer.param)) {
+      if (!ir::IsReadParam(*buffer.param)) {
         // tsl_allocate returns only with the memory.
         AddLine(AllocateCall(buffer));
         continue;
@@ -324,7 +324,7 @@ absl::StatusOr<std::string> HarnessWriter::Write(
     AddLine(call.text + ";");
     if (write) AddLine("if (!tsl_make_directories(tsl_outputs)) goto done;");
     for (const Buffer& buffer : buffers_) {
-      if (!IsWrittenParam(*buffer.param)) continue;
+      if (!ir::IsWrittenParam(*buffer.param)) continue;
       AddLine(WriteCall(buffer));
     }
     AddLine("tsl_status = 0;");

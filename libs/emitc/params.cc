@@ -1,7 +1,7 @@
 #include "libs/emitc/params.h"
 
 #include "absl/strings/str_cat.h"
-#include "libs/emitc/forms.h"
+#include "libs/ir/forms.h"
 
 namespace tessel::emitc {
 
@@ -29,7 +29,7 @@ WindowType WindowTypeOf(const ir::Node& param) {
 
 std::string ParameterCType(const ir::Node& param, Needs& needs) {
   const ir::Type& type = param.declared_type();
-  if (!IsDataParam(param)) return std::string(ControlCType(type.control()));
+  if (!ir::IsDataParam(param)) return std::string(ControlCType(type.control()));
   if (type.kind() == ir::TypeKind::kWindow) {
     WindowType window = WindowTypeOf(param);
     needs.windows.insert(window);
@@ -46,10 +46,10 @@ absl::StatusOr<std::vector<Binding*>> BindParameters(const ir::Node& proc,
                                                      Scope& scope,
                                                      const ExprEmitter& expr) {
   std::vector<Binding*> bindings;
-  for (const ir::Node* param : ParamsOf(proc)) {
+  for (const ir::Node* param : ir::ParamsOf(proc)) {
     const ir::Type& type = param->declared_type();
     Binding binding;
-    if (!IsDataParam(*param)) {
+    if (!ir::IsDataParam(*param)) {
       binding.kind = BindingKind::kControl;
       binding.non_negative = type.control() == ControlType::kSize;
       bindings.push_back(scope.Bind(*param, binding));

@@ -5,9 +5,9 @@
 #include "absl/strings/str_join.h"
 #include "libs/emitc/c_names.h"
 #include "libs/emitc/c_template.h"
-#include "libs/emitc/forms.h"
 #include "libs/emitc/params.h"
 #include "libs/emitc/proc_writer.h"
+#include "libs/ir/forms.h"
 
 namespace tessel::emitc {
 namespace {
@@ -17,8 +17,8 @@ bool IsRefTo(const ir::Node& node, const ir::Node& binder) {
 }
 
 bool Mentions(const ir::Node& node, const ir::Node& binder) {
-  return AnyNode(node,
-                 [&binder](const ir::Node& n) { return IsRefTo(n, binder); });
+  return ir::AnyNode(
+      node, [&binder](const ir::Node& n) { return IsRefTo(n, binder); });
 }
 
 // Does `stmt`, which mentions `binder`, write the scalar without reading
@@ -29,7 +29,7 @@ bool WritesFirst(const ir::Node& stmt, const ir::Node& binder) {
            !Mentions(*stmt.operand(1), binder);
   }
   if (!stmt.is(ir::Op::kCall)) return false;
-  std::vector<const ir::Node*> params = ParamsOf(*stmt.def());
+  std::vector<ir::Node*> params = ir::ParamsOf(*stmt.def());
   for (size_t i = 0; i < params.size() && i < stmt.num_operands(); ++i) {
     const ir::Node& arg = *stmt.operand(i);
     bool out =
@@ -79,7 +79,7 @@ std::string DramAllocation(const std::string& name, const Binding& local,
 
 absl::StatusOr<std::string> ProcWriter::ExpandMemoryTemplate(
     absl::string_view clause, const Allocation& allocation, Uses& uses) {
-  const ir::Node* form = FindClause(*allocation.memory, clause);
+  const ir::Node* form = ir::FindClause(*allocation.memory, clause);
   if (form == nullptr) return std::string();  // (free "") may be left out
   return ExpandTemplate(
       form->text(), form->item_loc(1),
@@ -101,7 +101,7 @@ absl::Status ProcWriter::Alloc(const ir::Node& stmt,
                                absl::Span<ir::Node* const> rest, int depth,
                                std::vector<Allocation>& allocations) {
   const ir::Type& type = stmt.declared_type();
-  const ir::Node& memory = MemoryOf(module_, stmt);
+  const ir::Node& memory = ir::MemoryOf(module_, stmt);
   bool dram = &memory == module_.dram();
   auto dims = Dimensions(type, expr_);
   if (!dims.ok()) return dims.status();

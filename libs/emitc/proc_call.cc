@@ -4,15 +4,15 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "libs/emitc/c_template.h"
-#include "libs/emitc/forms.h"
 #include "libs/emitc/proc_writer.h"
+#include "libs/ir/forms.h"
 
 namespace tessel::emitc {
 
 absl::StatusOr<CExpr> ProcWriter::Argument(const ir::Node& param,
                                            const ir::Node& arg,
                                            ArgumentMode mode) {
-  if (!IsDataParam(param)) return expr_.Control(arg);
+  if (!ir::IsDataParam(param)) return expr_.Control(arg);
   const ir::Type& type = param.declared_type();
   if (type.is_elem()) {
     return mode == ArgumentMode::kTemplateValue ? expr_.ScalarValue(arg)
@@ -34,7 +34,7 @@ absl::StatusOr<CExpr> ProcWriter::Argument(const ir::Node& param,
 
 absl::Status ProcWriter::Call(const ir::Node& stmt, int depth) {
   const ir::Node& callee = *stmt.def();
-  std::vector<const ir::Node*> params = ParamsOf(callee);
+  std::vector<ir::Node*> params = ir::ParamsOf(callee);
   if (params.size() != stmt.num_operands()) {
     return Unexpected(stmt, "an argument per parameter");
   }
@@ -50,16 +50,16 @@ absl::Status ProcWriter::Call(const ir::Node& stmt, int depth) {
     return absl::OkStatus();
   }
   Uses uses;
-  const ir::Node& templ = TemplateOf(callee);
+  const ir::Node& templ = ir::TemplateOf(callee);
   auto text = ExpandTemplate(
       templ.text(), templ.item_loc(1),
       absl::StrCat("the template of ", callee.name()),
       [&](absl::string_view name) -> absl::StatusOr<std::optional<CExpr>> {
         ArgumentMode mode = ArgumentMode::kTemplateValue;
-        const ir::Node* param = FindParam(callee, name);
+        const ir::Node* param = ir::FindParam(callee, name);
         if (param == nullptr && absl::EndsWith(name, "_data")) {
-          param = FindParam(callee, name.substr(0, name.size() - 5));
-          if (param == nullptr || !IsDataParam(*param)) return std::nullopt;
+          param = ir::FindParam(callee, name.substr(0, name.size() - 5));
+          if (param == nullptr || !ir::IsDataParam(*param)) return std::nullopt;
           mode = ArgumentMode::kTemplatePointer;
         }
         if (param == nullptr) return std::nullopt;

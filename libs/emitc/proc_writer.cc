@@ -4,9 +4,9 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "libs/emitc/forms.h"
 #include "libs/emitc/params.h"
 #include "libs/emitc/proc_emitter.h"
+#include "libs/ir/forms.h"
 
 namespace tessel::emitc {
 namespace {
@@ -42,21 +42,21 @@ absl::StatusOr<std::string> ProcWriter::Emit() {
   auto params = BindParameters(proc_, scope_, expr_);
   if (!params.ok()) return params.status();
   std::vector<std::string> declarations;
-  std::vector<const ir::Node*> param_nodes = ParamsOf(proc_);
+  std::vector<ir::Node*> param_nodes = ir::ParamsOf(proc_);
   for (size_t i = 0; i < param_nodes.size(); ++i) {
     declarations.push_back(Declaration(ParameterCType(*param_nodes[i], needs_),
                                        (*params)[i]->c_name));
   }
   // Asserts are preconditions the caller establishes; like Exo, the output
   // only records them (as comments, so they use nothing).
-  for (const ir::Node* assertion : AssertsOf(proc_)) {
+  for (const ir::Node* assertion : ir::AssertsOf(proc_)) {
     auto condition = expr_.Control(*assertion->operand(0));
     if (!condition.ok()) return condition.status();
     lines_.push_back(
         Line{1, absl::StrCat("/* assert: ", condition->text, " */")});
   }
   size_t body_start = lines_.size();
-  if (auto status = Block(BodyOf(proc_), 1); !status.ok()) return status;
+  if (auto status = Block(ir::BodyOf(proc_), 1); !status.ok()) return status;
   std::vector<Line> unused;
   for (const Binding* param : *params) {
     if (!param->used) {
@@ -127,7 +127,7 @@ absl::Status ProcWriter::For(const ir::Node& stmt, int depth) {
   if (!hi.ok()) return hi.status();
   // The bound is evaluated once; C re-evaluates the condition, which only
   // matters when the body may change a configuration the bound reads.
-  if (AnyNode(hi_node, [](const ir::Node& node) {
+  if (ir::AnyNode(hi_node, [](const ir::Node& node) {
         return node.is(ir::Op::kReadConfig);
       })) {
     std::string end = scope_.Fresh(absl::StrCat(stmt.name(), "_end"));
@@ -147,7 +147,7 @@ absl::Status ProcWriter::For(const ir::Node& stmt, int depth) {
           absl::StrCat("for (int64_t ", name, " = ", lo->text, "; ",
                        condition.text, "; ", name, "++) {"),
           uses);
-  if (auto status = Block(StatementsOf(stmt), depth + 1); !status.ok()) {
+  if (auto status = Block(ir::StatementsOf(stmt), depth + 1); !status.ok()) {
     return status;
   }
   AddLine(depth, "}", {});
@@ -159,13 +159,13 @@ absl::Status ProcWriter::If(const ir::Node& stmt, int depth) {
   auto condition = expr_.Control(*stmt.operand(0));
   if (!condition.ok()) return condition.status();
   AddLine(depth, absl::StrCat("if (", condition->text, ") {"), condition->uses);
-  if (auto status = Block(StatementsOf(*stmt.operand(1)), depth + 1);
+  if (auto status = Block(ir::StatementsOf(*stmt.operand(1)), depth + 1);
       !status.ok()) {
     return status;
   }
   if (stmt.num_operands() == 3) {
     AddLine(depth, "} else {", {});
-    if (auto status = Block(StatementsOf(*stmt.operand(2)), depth + 1);
+    if (auto status = Block(ir::StatementsOf(*stmt.operand(2)), depth + 1);
         !status.ok()) {
       return status;
     }
@@ -213,7 +213,7 @@ absl::Status ProcWriter::Let(const ir::Node& stmt) {
 
 absl::Status ProcWriter::WriteConfig(const ir::Node& stmt, int depth) {
   const ir::Node& config = *stmt.def();
-  const ir::Node* field = FindField(config, stmt.name());
+  const ir::Node* field = ir::FindField(config, stmt.name());
   if (field == nullptr) return Unexpected(stmt, "a field of the config");
   const ir::Node& value_node = *stmt.operand(0);
   auto value = field->declared_type().is_control() ? expr_.Control(value_node)

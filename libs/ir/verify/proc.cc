@@ -53,33 +53,6 @@ Type BinderType(const Node& binder) {
   }
 }
 
-std::vector<Node*> ParamsOf(const Node& proc) {
-  std::vector<Node*> params;
-  for (Node* operand : proc.operands()) {
-    if (operand->is(Op::kParam)) params.push_back(operand);
-  }
-  return params;
-}
-
-std::vector<Node*> AssertsOf(const Node& proc) {
-  std::vector<Node*> asserts;
-  for (Node* operand : BodyOf(proc)) {
-    if (!operand->is(Op::kAssert)) break;
-    asserts.push_back(operand);
-  }
-  return asserts;
-}
-
-absl::Span<Node* const> BodyOf(const Node& proc) {
-  absl::Span<Node* const> operands = proc.operands();
-  size_t first = 0;
-  while (first < operands.size() && (operands[first]->is(Op::kParam) ||
-                                     operands[first]->is(Op::kTemplate))) {
-    ++first;
-  }
-  return operands.subspan(first);
-}
-
 ProcVerifier::ProcVerifier(Module& module, Node& proc, const CallGraph& calls,
                            poly::Context& ctx)
     : module_(module), proc_(proc), calls_(calls), domain_(ctx) {
@@ -118,10 +91,7 @@ absl::Status ProcVerifier::CheckSignature() {
   return absl::OkStatus();
 }
 
-absl::Status ProcVerifier::CheckBody() {
-  absl::Span<Node* const> body = BodyOf(proc_);
-  return CheckBlock(body.subspan(AssertsOf(proc_).size()));
-}
+absl::Status ProcVerifier::CheckBody() { return CheckBlock(BodyOf(proc_)); }
 
 absl::Status ProcVerifier::BindParam(Node& param) {
   LoopName entry;

@@ -23,6 +23,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "libs/ir/forms.h"
 #include "libs/ir/node.h"
 #include "libs/ir/verify/call_graph.h"
 #include "libs/ir/verify/domain.h"
@@ -237,11 +238,6 @@ class ProcVerifier {
 
 // The type a reference to `binder` (a Param, For, Alloc or Let) has.
 Type BinderType(const Node& binder);
-
-// The parameters of a proc or instr, its assertions and its statements.
-std::vector<Node*> ParamsOf(const Node& proc);
-std::vector<Node*> AssertsOf(const Node& proc);
-absl::Span<Node* const> BodyOf(const Node& proc);
 
 }  // namespace tessel::ir
 
