@@ -84,30 +84,27 @@ Type Type::Control(ControlType control) {
   return Type(std::move(rep));
 }
 
-Type Type::Tensor(ElemType elem, std::vector<Dim> dims) {
+Type Type::Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,
+                  int split) {
   auto rep = std::make_shared<Rep>();
-  rep->kind = TypeKind::kTensor;
-  rep->elem = elem;
-  rep->dims = std::move(dims);
-  return Type(std::move(rep));
-}
-
-Type Type::Window(ElemType elem, std::vector<Dim> dims) {
-  auto rep = std::make_shared<Rep>();
-  rep->kind = TypeKind::kWindow;
-  rep->elem = elem;
-  rep->dims = std::move(dims);
-  return Type(std::move(rep));
-}
-
-Type Type::Access(ElemType elem, std::vector<Dim> dims, int split) {
-  assert(split >= 0 && split <= static_cast<int>(dims.size()));
-  auto rep = std::make_shared<Rep>();
-  rep->kind = TypeKind::kAccess;
+  rep->kind = kind;
   rep->elem = elem;
   rep->dims = std::move(dims);
   rep->split = split;
   return Type(std::move(rep));
+}
+
+Type Type::Tensor(ElemType elem, std::vector<Dim> dims) {
+  return Shaped(TypeKind::kTensor, elem, std::move(dims), 0);
+}
+
+Type Type::Window(ElemType elem, std::vector<Dim> dims) {
+  return Shaped(TypeKind::kWindow, elem, std::move(dims), 0);
+}
+
+Type Type::Access(ElemType elem, std::vector<Dim> dims, int split) {
+  assert(split >= 0 && split <= static_cast<int>(dims.size()));
+  return Shaped(TypeKind::kAccess, elem, std::move(dims), split);
 }
 
 Type Type::Tuple(Type first, Type second) {
@@ -128,11 +125,9 @@ Type Type::Function(Type argument, Type result) {
 
 Type Type::Vector(ElemType elem, std::vector<int64_t> dims) {
   assert(!dims.empty());
-  auto rep = std::make_shared<Rep>();
-  rep->kind = TypeKind::kVector;
-  rep->elem = elem;
-  for (int64_t dim : dims) rep->dims.push_back(Dim::Constant(dim));
-  return Type(std::move(rep));
+  std::vector<Dim> constant;
+  for (int64_t dim : dims) constant.push_back(Dim::Constant(dim));
+  return Shaped(TypeKind::kVector, elem, std::move(constant), 0);
 }
 
 TypeKind Type::kind() const {

@@ -105,6 +105,9 @@ class Type {
  private:
   struct Rep;
   explicit Type(std::shared_ptr<const Rep> rep);
+  // A type with an element type and dimensions (of `kind`).
+  static Type Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,
+                     int split);
   size_t Hash() const;
 
   std::shared_ptr<const Rep> rep_;

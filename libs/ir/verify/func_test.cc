@@ -231,15 +231,6 @@ TEST(TensorLevelTest, ScalarOperations) {
             "saturate's rules and are not supported yet");
 }
 
-TEST(TensorLevelTest, ReportsTheFirstErrorInFileOrder) {
-  EXPECT_EQ(FirstError(R"((func @f ((x f32)) ((y f32)) z)
-(proc @p ((out y f32)) (assign y w)))"),
-            "1:30: error: unbound name 'z'");
-  EXPECT_EQ(FirstError(R"((proc @p ((out y f32)) (assign y w))
-(func @f ((x f32)) ((y f32)) z))"),
-            "1:34: error: unbound name 'w'");
-}
-
 TEST(AccessPatternTest, GlensideExamples) {
   EXPECT_EQ(FirstError(kMatMul), "ok");
   EXPECT_EQ(FirstError(kConv), "ok");
