@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/interp/diagnostics.h"
 #include "libs/interp/tensor_compiler.h"
+#include "libs/ir/keywords.h"
 
 namespace tessel {
 namespace tensor {
@@ -26,14 +27,22 @@ void AppendInts(const ir::Node& list, std::vector<int64_t>& ints) {
   }
 }
 
-std::optional<AccessOp> ComputeOp(const std::string& name) {
-  if (name == "reduceSum") return AccessOp::kReduceSum;
-  if (name == "reduceMax") return AccessOp::kReduceMax;
-  if (name == "dotProd") return AccessOp::kDotProd;
-  if (name == "relu") return AccessOp::kRelu;
-  if (name == "elementwiseAdd") return AccessOp::kElementwiseAdd;
-  if (name == "elementwiseMul") return AccessOp::kElementwiseMul;
-  return std::nullopt;
+AccessOp AccessOpOf(ir::ComputeOp op) {
+  switch (op) {
+    case ir::ComputeOp::kReduceSum:
+      return AccessOp::kReduceSum;
+    case ir::ComputeOp::kReduceMax:
+      return AccessOp::kReduceMax;
+    case ir::ComputeOp::kDotProd:
+      return AccessOp::kDotProd;
+    case ir::ComputeOp::kRelu:
+      return AccessOp::kRelu;
+    case ir::ComputeOp::kElementwiseAdd:
+      return AccessOp::kElementwiseAdd;
+    case ir::ComputeOp::kElementwiseMul:
+      return AccessOp::kElementwiseMul;
+  }
+  return AccessOp::kReshape;  // Not reached: the switch covers every op.
 }
 
 }  // namespace
@@ -81,13 +90,13 @@ absl::StatusOr<Term> CompileAccessPattern(const ir::Node& node, Term term) {
       term.ints = {node.operand(2)->int_value()};
       break;
     case ir::Op::kCompute: {
-      std::optional<AccessOp> op = ComputeOp(node.name());
+      std::optional<ir::ComputeOp> op = ir::FindComputeOp(node.name());
       if (!op) {
         return NotVerified(node, absl::StrCat("unknown access pattern "
                                               "operator '",
                                               node.name(), "'"));
       }
-      term.access = *op;
+      term.access = AccessOpOf(*op);
       term.ints = {SplitOf(*node.operand(0))};
       break;
     }

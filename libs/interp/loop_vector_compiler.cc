@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/interp/diagnostics.h"
 #include "libs/interp/loop_proc_compiler.h"
+#include "libs/ir/keywords.h"
 
 namespace tessel {
 namespace loop {
@@ -27,12 +28,18 @@ std::vector<int64_t> Positions(const ir::Node& e, size_t first) {
   return positions;
 }
 
-std::optional<ArithOp> ReductionOf(const std::string& kind) {
-  if (kind == "add") return ArithOp::kAdd;
-  if (kind == "mul") return ArithOp::kMul;
-  if (kind == "max") return ArithOp::kMax;
-  if (kind == "min") return ArithOp::kMin;
-  return std::nullopt;
+ArithOp ReductionArith(ir::ReductionKind kind) {
+  switch (kind) {
+    case ir::ReductionKind::kAdd:
+      return ArithOp::kAdd;
+    case ir::ReductionKind::kMul:
+      return ArithOp::kMul;
+    case ir::ReductionKind::kMax:
+      return ArithOp::kMax;
+    case ir::ReductionKind::kMin:
+      return ArithOp::kMin;
+  }
+  return ArithOp::kAdd;  // Not reached: the switch covers every kind.
 }
 
 }  // namespace
@@ -182,10 +189,10 @@ absl::StatusOr<Expr> ProcCompiler::VectorScalar(const ir::Node& e) {
   expr.where = &e;
   expr.type = e.type().elem();
   if (e.is(ir::Op::kReduction)) {
-    std::optional<ArithOp> op = ReductionOf(e.name());
-    if (!op) return NotVerified(e, "an unknown reduction");
+    std::optional<ir::ReductionKind> kind = ir::FindReductionKind(e.name());
+    if (!kind) return NotVerified(e, "an unknown reduction");
     expr.op = ExprOp::kReduction;
-    expr.arith = *op;
+    expr.arith = ReductionArith(*kind);
   } else {
     expr.op = ExprOp::kExtractLane;
     expr.ints = Positions(e, 1);

@@ -1,9 +1,11 @@
 #include "libs/ir/verify/access.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "libs/ir/keywords.h"
 #include "libs/ir/verify/common.h"
 
 namespace tessel::ir {
@@ -264,14 +266,14 @@ absl::StatusOr<TermType> Concat(const Node& term, const TermType& a,
 
 absl::StatusOr<TermType> Compute(const Node& term, const TermType& ap) {
   const std::string& op = term.name();
-  std::vector<int64_t> compute = ap.compute();
-  bool reduces = op == "reduceSum" || op == "reduceMax" || op == "dotProd";
-  bool tupled =
-      op == "dotProd" || op == "elementwiseAdd" || op == "elementwiseMul";
-  if (!reduces && !tupled && op != "relu") {
+  std::optional<ComputeOp> compute_op = FindComputeOp(op);
+  if (!compute_op) {
     return ErrorAt(term.name_loc(),
                    absl::StrCat("unknown access pattern operator '", op, "'"));
   }
+  std::vector<int64_t> compute = ap.compute();
+  bool reduces = Reduces(*compute_op);
+  bool tupled = TakesTuple(*compute_op);
   if (tupled && compute.empty()) {
     return ErrorAt(term.loc(), absl::StrCat("'", op,
                                             "' needs a tuple dimension "

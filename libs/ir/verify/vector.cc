@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "libs/ir/keywords.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/proc.h"
 #include "libs/support/source.h"
@@ -421,7 +422,7 @@ absl::StatusOr<ScalarType> ProcVerifier::InferVectorScalar(
     Node& expr, std::optional<ElemType> expected) {
   if (expr.is(Op::kReduction)) {
     const std::string& kind = expr.name();
-    if (kind != "add" && kind != "mul" && kind != "max" && kind != "min") {
+    if (!FindReductionKind(kind)) {
       return ErrorAt(expr.name_loc(),
                      absl::StrCat("unknown reduction '", kind,
                                   "'; expected add, mul, max or min"));
