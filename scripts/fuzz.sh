@@ -2,11 +2,11 @@
 # Coverage-guided fuzzing of Tessel's readers with clang's libFuzzer,
 # AddressSanitizer and UBSan (libs/fuzz/*_fuzzer.cc), seeded with the
 # project's own test inputs.
-#   scripts/fuzz.sh kernel|tir|npy [SECONDS] [WORK_DIR]
+#   scripts/fuzz.sh kernel|tir|npy|egraph [SECONDS] [WORK_DIR]
 # A crash leaves its input in WORK_DIR (crash-*); replay it with the binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: fuzz.sh kernel|tir|npy [SECONDS] [WORK_DIR]}"
+target="${1:?usage: fuzz.sh kernel|tir|npy|egraph [SECONDS] [WORK_DIR]}"
 seconds="${2:-60}"
 work="${3:-$(mktemp -d)}"
 mkdir -p "$work/corpus"
@@ -21,7 +21,8 @@ case "$target" in
   kernel) libs=(support sexpr ir ir/verify poly kernel); seeds=(testdata/kernels/*.tk testdata/parse/*.tk) ;;
   tir) libs=(support sexpr ir ir/verify poly); seeds=(testdata/*/*.tir) ;;
   npy) libs=(support sexpr ir ir/verify poly npy); seeds=(libs/npy/testdata/*.npy) ;;
-  *) echo "fuzz: error: unknown target '$target' (kernel, tir or npy)" >&2; exit 2 ;;
+  egraph) libs=(support sexpr egraph); seeds=(libs/egraph/testdata/fuzz/*.eg) ;;
+  *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy or egraph)" >&2; exit 2 ;;
 esac
 sources=()
 for lib in "${libs[@]}"; do
@@ -37,7 +38,7 @@ clang++-14 -std=c++20 -O1 -g -I. -fsanitize=fuzzer,address,undefined \
   -fno-sanitize-recover=undefined "libs/fuzz/${target}_fuzzer.cc" \
   "${sources[@]}" -o "$work/${target}_fuzzer" \
   $(pkg-config --libs absl_status absl_statusor absl_strings absl_str_format \
-    absl_flat_hash_map absl_flat_hash_set) -lisl -lgmp
+    absl_flat_hash_map absl_flat_hash_set) -lisl -lgmp -lz3
 cd "$work"
 "./${target}_fuzzer" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
   -print_final_stats=1 corpus 2>&1 | grep -E "^#[0-9]+.*DONE|stat::|ERROR|SUMMARY|crash-" || true

@@ -18,7 +18,8 @@ import sys
 
 import numpy as np
 
-DTYPES = {"f32": np.float32, "f64": np.float64, "i8": np.int8, "i32": np.int32}
+DTYPES = {"f16": np.float16, "f32": np.float32, "f64": np.float64, "i8": np.int8,
+          "i32": np.int32}
 TOKEN = re.compile(
     r"\s*(?:(#[^\n]*)|(\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\.\d+(?:[eE][+-]?\d+)?)"
     r"|(\d+)|(->|max=|min=|\+=|[-+*/=(),:;\[\]{}])|([A-Za-z_]\w*))")
@@ -205,7 +206,7 @@ def common_type(a, b, literal=None):
             return "f64"
         return other
     a, b = promote(a), promote(b)
-    for t in ("f64", "f32"):
+    for t in ("f64", "f32", "f16"):
         if t in (a, b):
             return t
     return "i32"
@@ -218,7 +219,7 @@ def convert(value, vtype, target):
 
 
 def c_divide(a, b, ctype):
-    if ctype in ("f32", "f64"):
+    if ctype[0] == "f":
         with np.errstate(divide="ignore", invalid="ignore"):
             return a / b
     if np.any(b == 0):

@@ -54,6 +54,26 @@ std::string ShortestDecimal(T value) {
   return text;
 }
 
+// The shortest decimal that C reads as a float constant converting to the
+// f16 value `value`.
+std::string ShortestF16Decimal(double value) {
+  char buffer[64];
+  for (int digits = 1;; ++digits) {
+    auto result = std::to_chars(buffer, buffer + sizeof(buffer), value,
+                                std::chars_format::general, digits);
+    float single = 0;
+    std::from_chars(buffer, result.ptr, single);
+    // Nine digits give the float holding `value` exactly.
+    if (digits == 9 || RoundToFloat(ElemType::kF16, single) == value) {
+      // Written as the shortest text of that decimal (`65500`, not
+      // `6.55e+04`).
+      double decimal = 0;
+      std::from_chars(buffer, result.ptr, decimal);
+      return ShortestDecimal(decimal);
+    }
+  }
+}
+
 CExpr Signed(std::string text) {
   CExpr expr;
   expr.prec = text[0] == '-' ? Prec::kUnary : Prec::kPostfix;
@@ -100,16 +120,32 @@ CExpr IntLiteral(int64_t value) {
 }
 
 CExpr FloatLiteral(double value, ElemType type) {
-  bool single = type == ElemType::kF32;
-  double rounded =
-      single ? static_cast<double>(static_cast<float>(value)) : value;
-  if (std::isnan(rounded)) return Primary("NAN");
-  if (std::isinf(rounded))
-    return Signed(rounded < 0 ? "-INFINITY" : "INFINITY");
-  if (single) {
-    return Signed(ShortestDecimal(static_cast<float>(value)) + "f");
+  const double rounded = RoundToFloat(type, value);
+  switch (type) {
+    case ElemType::kF16:
+      // C has no f16 constants: a float constant converted. The constant
+      // is the shortest that converts to the value, C converting the
+      // decimal to float and the float to _Float16, each correctly rounded.
+      if (std::isnan(rounded)) return Cast("_Float16", Primary("NAN"));
+      if (std::isinf(rounded)) {
+        return Cast("_Float16", Signed(rounded < 0 ? "-INFINITY" : "INFINITY"));
+      }
+      return Cast("_Float16", Signed(ShortestF16Decimal(rounded) + "f"));
+    case ElemType::kF32:
+    case ElemType::kF64:
+      if (std::isnan(rounded)) return Primary("NAN");
+      if (std::isinf(rounded)) {
+        return Signed(rounded < 0 ? "-INFINITY" : "INFINITY");
+      }
+      if (type == ElemType::kF32) {
+        return Signed(ShortestDecimal(static_cast<float>(rounded)) + "f");
+      }
+      return Signed(ShortestDecimal(rounded));
+    case ElemType::kI8:
+    case ElemType::kI32:
+      break;  // no float literals: elaboration rejects them
   }
-  return Signed(ShortestDecimal(value));
+  return IntLiteral(static_cast<int64_t>(value));
 }
 
 CExpr Binary(absl::string_view op, const CExpr& left, const CExpr& right) {

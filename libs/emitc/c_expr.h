@@ -50,7 +50,8 @@ CExpr Primary(std::string text);
 // An integer literal; INT64_MIN is written so that C reads it as an int64.
 CExpr IntLiteral(int64_t value);
 // A literal of a floating-point element type: the shortest decimal that
-// reads back as the same float (`0.1f`) or double (`0.1`), INFINITY or NAN.
+// reads back as the same float (`0.1f`) or double (`0.1`), INFINITY or NAN;
+// an f16 one is a float constant converted (`(_Float16)0.1f`).
 CExpr FloatLiteral(double value, ElemType type);
 
 // `left OP right` for a binary operator of C.

@@ -1,5 +1,6 @@
 #include "libs/emitc/c_expr.h"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -64,6 +65,40 @@ TEST(CExprTest, FloatLiterals) {
   EXPECT_EQ(FloatLiteral(std::nan(""), ElemType::kF32).text, "NAN");
   EXPECT_EQ(Unary("-", FloatLiteral(-inf, ElemType::kF64)).text,
             "-(-INFINITY)");
+}
+
+TEST(CExprTest, F16Literals) {
+  // A float constant converted, as short as converts to the value.
+  EXPECT_EQ(FloatLiteral(0.1, ElemType::kF16).text, "(_Float16)0.1f");
+  EXPECT_EQ(FloatLiteral(1 + std::ldexp(1, -10), ElemType::kF16).text,
+            "(_Float16)1.001f");
+  EXPECT_EQ(FloatLiteral(65504, ElemType::kF16).text, "(_Float16)65500.0f");
+  EXPECT_EQ(FloatLiteral(std::ldexp(1, -24), ElemType::kF16).text,
+            "(_Float16)6e-08f");
+  EXPECT_EQ(FloatLiteral(-0.0, ElemType::kF16).text, "(_Float16)-0.0f");
+  EXPECT_EQ(FloatLiteral(1e5, ElemType::kF16).text, "(_Float16)INFINITY");
+  EXPECT_EQ(FloatLiteral(-1e5, ElemType::kF16).text, "(_Float16)-INFINITY");
+  EXPECT_EQ(FloatLiteral(std::nan(""), ElemType::kF16).text, "(_Float16)NAN");
+  EXPECT_EQ(FloatLiteral(0.1, ElemType::kF16).prec, Prec::kUnary);
+}
+
+// Every finite f16 value: C reads the constant as a float (correctly
+// rounded) and converts it to _Float16 (correctly rounded): the value.
+TEST(CExprTest, F16LiteralsConvertBackToTheirValue) {
+  const std::string prefix = "(_Float16)";
+  for (uint64_t bits = 0; bits < 0x10000; ++bits) {
+    if ((bits & 0x7c00) == 0x7c00) continue;  // infinities and NaNs
+    const double value = DecodeFloat(bits, kBinary16);
+    const std::string text = FloatLiteral(value, ElemType::kF16).text;
+    ASSERT_EQ(text.substr(0, prefix.size()), prefix);
+    ASSERT_EQ(text.back(), 'f');
+    const std::string constant =
+        text.substr(prefix.size(), text.size() - prefix.size() - 1);
+    float single = 0;
+    std::from_chars(constant.data(), constant.data() + constant.size(), single);
+    ASSERT_EQ(RoundToFloat(ElemType::kF16, single), value) << text;
+    ASSERT_LE(constant.size(), 12u) << text;
+  }
 }
 
 TEST(CExprTest, IntegerLiterals) {

@@ -73,6 +73,26 @@ HostTensor Tensor(ElemType elem, const std::vector<T>& values) {
   return tensor;
 }
 
+// An f16 tensor of `values`, each rounded to f16.
+HostTensor F16Tensor(const std::vector<double>& values) {
+  std::vector<uint16_t> encodings;
+  for (double value : values) {
+    encodings.push_back(static_cast<uint16_t>(
+        EncodeFloat(RoundToFloat(ElemType::kF16, value), kBinary16)));
+  }
+  return Tensor<uint16_t>(ElemType::kF16, encodings);
+}
+
+// A tensor of `values` of the float type `elem`.
+HostTensor FloatTensor(ElemType elem, const std::vector<double>& values) {
+  if (elem == ElemType::kF16) return F16Tensor(values);
+  if (elem == ElemType::kF32) {
+    return Tensor<float>(elem,
+                         std::vector<float>(values.begin(), values.end()));
+  }
+  return Tensor<double>(elem, values);
+}
+
 // A kernel: its module text and the entry's inputs.
 struct Kernel {
   std::string name;
@@ -245,21 +265,15 @@ TEST(CompiledTest, OutOfRangeCastIsAnErrorInBoth) {
   for (const Case& test :
        {Case{"f32", "i8", 1e10}, Case{"f32", "i8", -129.0},
         Case{"f64", "i32", 2147483648.0}, Case{"f64", "i32", -300000000000.5},
-        Case{"f64", "i8", nan}}) {
+        Case{"f64", "i8", nan}, Case{"f16", "i8", 200.0},
+        Case{"f16", "i32", -std::numeric_limits<double>::infinity()}}) {
     ElemType from = *ParseElemType(test.from);
-    std::vector<double> values = {1.5, test.value};
     Kernel kernel{
         absl::StrCat("cast_", test.from, "_", test.to, "_", test.value),
         absl::StrCat("(proc @narrow ((in x (", test.from, " 2)) (out y (",
                      test.to, " 2)))\n  (for i 0 2 (assign (y i) (cast ",
                      test.to, " (x i)))))\n"),
-        {}};
-    if (from == ElemType::kF32) {
-      std::vector<float> floats(values.begin(), values.end());
-      kernel.inputs = {{"x", Tensor<float>(from, floats)}};
-    } else {
-      kernel.inputs = {{"x", Tensor<double>(from, values)}};
-    }
+        {{"x", FloatTensor(from, {1.5, test.value})}}};
     std::string dir = Prepare(kernel);
     CommandResult reference = RunCommand(
         absl::StrCat(kRunSim, " ", dir, "/k.tir --inputs ", dir, "/in"));
@@ -298,7 +312,7 @@ TEST(CompiledTest, CastsInRangeTruncateAsInRunSim) {
 // signed zeros, in both operand orders: the C stays small and computes
 // exactly what run-sim computes.
 TEST(CompiledTest, NestedMaxMinStayLinearAndExact) {
-  for (const char* type : {"f32", "f64"}) {
+  for (const char* type : {"f16", "f32", "f64"}) {
     std::string e = "(x i)";
     for (int level = 0; level < 40; ++level) {
       switch (level % 4) {
@@ -323,14 +337,9 @@ TEST(CompiledTest, NestedMaxMinStayLinearAndExact) {
         {}};
     const double nan = std::numeric_limits<double>::quiet_NaN();
     const double inf = std::numeric_limits<double>::infinity();
-    std::vector<double> values = {nan, -0.0, 0.0,  inf,  -inf,
-                                  1.5, -2.5, -nan, 1e300};
-    if (std::string(type) == "f32") {
-      std::vector<float> floats(values.begin(), values.end());
-      kernel.inputs = {{"x", Tensor<float>(ElemType::kF32, floats)}};
-    } else {
-      kernel.inputs = {{"x", Tensor<double>(ElemType::kF64, values)}};
-    }
+    kernel.inputs = {
+        {"x", FloatTensor(*ParseElemType(type), {nan, -0.0, 0.0, inf, -inf, 1.5,
+                                                 -2.5, -nan, 1e300})}};
     std::string c = EmitHarness(kernel);
     size_t kernel_start = c.find("void nested(");
     size_t kernel_end = c.find("\n}\n", kernel_start);
@@ -338,6 +347,82 @@ TEST(CompiledTest, NestedMaxMinStayLinearAndExact) {
     EXPECT_LT(kernel_end - kernel_start, 2500u) << c.substr(kernel_start);
     ExpectSameAsRunSim(kernel);
   }
+}
+
+// f16 arithmetic, computed in float and rounded once in both, agrees bit
+// for bit: ties to even, overflow to infinity, subnormals, every operation,
+// casts from and to every type, literals and reductions, over values
+// chosen for that and pseudo-random ones of every magnitude.
+TEST(CompiledTest, F16ArithmeticIsExactAsInRunSim) {
+  const double tiny = std::ldexp(1, -24);  // the smallest subnormal
+  const double inf = std::numeric_limits<double>::infinity();
+  // (x, y): ties, overflows, subnormals, signed zeros, infinities.
+  const std::pair<double, double> chosen[] = {{1, std::ldexp(1, -11)},
+                                              {2048, 1},
+                                              {65504, 16},
+                                              {65504, 15},
+                                              {-65504, -16},
+                                              {tiny, 0.5},
+                                              {tiny, -0.5},
+                                              {3 * tiny, 2},
+                                              {std::ldexp(1, -14), tiny},
+                                              {0.1, 3},
+                                              {-0.0, 0},
+                                              {inf, -inf},
+                                              {1, 3},
+                                              {0, 0},
+                                              {300, -7},
+                                              {-200, 0.1}};
+  std::vector<double> x, y;
+  for (auto [a, b] : chosen) {
+    x.push_back(a);
+    y.push_back(b);
+  }
+  uint64_t state = 7;
+  while (y.size() < 512) {
+    // Finite f16 values of every exponent.
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t bits = state >> 48;
+    if ((bits & 0x7c00) == 0x7c00) bits &= 0xbfff;
+    (x.size() == y.size() ? x : y).push_back(DecodeFloat(bits, kBinary16));
+  }
+  std::vector<double> d;  // f64 values that f32 would round to a tie first
+  std::vector<int32_t> k;
+  for (int i = 0; i < 512; ++i) {
+    d.push_back(x[i] * (1 + std::ldexp(1, -11) + std::ldexp(1, -40)));
+    k.push_back(static_cast<int32_t>(i * 977 % 140000) - 70000);
+  }
+  ExpectSameAsRunSim(Kernel{"f16",
+                            R"(
+(proc @half ((in x (f16 512)) (in y (f16 512)) (in d (f64 512)) (in k (i32 512))
+             (out r (f16 512 14)) (out s (f32 512 2)) (out c (i8 512))
+             (out m (i32 512)) (inout acc (f16 1)))
+  (for i 0 512
+    (assign (r i 0) (+ (x i) (y i)))
+    (assign (r i 1) (- (x i) (y i)))
+    (assign (r i 2) (* (x i) (y i)))
+    (assign (r i 3) (/ (x i) (y i)))
+    (assign (r i 4) (max (x i) (neg (y i))))
+    (assign (r i 5) (min (x i) (y i)))
+    (assign (r i 6) (select (< (x i) (y i)) (* (x i) 0.1) 65504))
+    (assign (r i 7) (cast f16 (d i)))
+    (assign (r i 8) (cast f16 (k i)))
+    (assign (r i 9) (cast f16 (* (cast f32 (x i)) (cast f32 (y i)))))
+    (assign (r i 10) (+ (* (x i) (y i)) (/ (x i) 3)))
+    (assign (r i 11) (- (x i) 6e-8))
+    (assign (r i 12) (cast f16 (cast f64 (x i))))
+    (assign (r i 13) (neg (+ (x i) -inf)))
+    (assign (s i 0) (cast f32 (/ (y i) (x i))))
+    (assign (s i 1) (* (cast f32 (x i)) 1e-5))
+    (assign (c i) (cast i8 (min (max (x i) -128.5) 127.5)))
+    (assign (m i) (cast i32 (min (max (x i) -65504) 65504)))
+    (reduce (acc 0) (* (min (max (x i) -1.0) 1.0) (min (max (y i) -1.0) 1.0)))))
+)",
+                            {{"x", F16Tensor(x)},
+                             {"y", F16Tensor(y)},
+                             {"d", Tensor<double>(ElemType::kF64, d)},
+                             {"k", Tensor<int32_t>(ElemType::kI32, k)},
+                             {"acc", F16Tensor({0.5})}}});
 }
 
 // A 3x3 max pool written with max reads each of the 9 elements once.

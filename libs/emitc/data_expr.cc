@@ -8,11 +8,15 @@
 namespace tessel::emitc {
 namespace {
 
-// An integer literal standing for a value of `type` wraps like arithmetic.
+// An integer literal standing for a value of the integer type `type` wraps
+// like arithmetic (modulo 2^bits, into [IntMin, IntMax]).
 int64_t WrapLiteral(int64_t value, ElemType type) {
-  if (type == ElemType::kI8) return static_cast<int8_t>(value);
-  if (type == ElemType::kI32) return static_cast<int32_t>(value);
-  return value;
+  const int bits = ElemInfo(type).bits;
+  const uint64_t low =
+      static_cast<uint64_t>(value) & ((uint64_t{1} << bits) - 1);
+  return static_cast<int64_t>(low) > IntMax(type)
+             ? static_cast<int64_t>(low) - (int64_t{1} << bits)
+             : static_cast<int64_t>(low);
 }
 
 // Integers beyond 2^53 do not survive a trip through double: the C
@@ -41,9 +45,8 @@ absl::StatusOr<CExpr> Literal(const ir::Node& literal, ElemType type) {
 bool LiteralFits(const ir::Node& operand, ElemType to) {
   if (!operand.is(ir::Op::kConst) || !operand.is_float_literal()) return false;
   double truncated = std::trunc(operand.float_value());
-  return to == ElemType::kI8
-             ? truncated >= -128.0 && truncated <= 127.0
-             : truncated >= -2147483648.0 && truncated <= 2147483647.0;
+  return truncated >= static_cast<double>(IntMin(to)) &&
+         truncated <= static_cast<double>(IntMax(to));
 }
 
 }  // namespace
@@ -69,20 +72,38 @@ absl::StatusOr<CExpr> ExprEmitter::Data(const ir::Node& expr) const {
 
 CExpr ExprEmitter::Arithmetic(ir::Op op, const CExpr& a, const CExpr& b,
                               ElemType type) {
-  if (IsFloat(type)) return Binary(ir::Spelling(op), a, b);
-  if (op == ir::Op::kDiv) {
-    return CallHelper(Helper::On(HelperOp::kDiv, type), {a, b});
+  const Helper helper = Helper::On(op == ir::Op::kAdd   ? HelperOp::kAdd
+                                   : op == ir::Op::kSub ? HelperOp::kSub
+                                   : op == ir::Op::kMul ? HelperOp::kMul
+                                                        : HelperOp::kDiv,
+                                   type);
+  switch (type) {
+    case ElemType::kF32:
+    case ElemType::kF64:
+      break;
+    case ElemType::kF16:
+    case ElemType::kI32:
+      return CallHelper(helper, {a, b});
+    case ElemType::kI8:
+      if (op == ir::Op::kDiv) return CallHelper(helper, {a, b});
+      // C computes on int, where 8-bit operands cannot overflow; the
+      // conversion back wraps (modulo 2^8 in GCC and Clang).
+      return Cast("int8_t", Binary(ir::Spelling(op), a, b));
   }
-  if (type == ElemType::kI32) {
-    return CallHelper(Helper::On(op == ir::Op::kAdd   ? HelperOp::kAdd
-                                 : op == ir::Op::kSub ? HelperOp::kSub
-                                                      : HelperOp::kMul,
-                                 type),
-                      {a, b});
+  return Binary(ir::Spelling(op), a, b);
+}
+
+bool ExprEmitter::ReducesWithPlusEquals(ElemType type) {
+  switch (type) {
+    case ElemType::kF32:
+    case ElemType::kF64:
+    case ElemType::kI8:  // on int, wrapping when converted back
+      return true;
+    case ElemType::kF16:
+    case ElemType::kI32:
+      break;
   }
-  // i8: C computes on int, where 8-bit operands cannot overflow; the
-  // conversion back wraps (modulo 2^8 in GCC and Clang).
-  return Cast("int8_t", Binary(ir::Spelling(op), a, b));
+  return false;
 }
 
 absl::StatusOr<CExpr> ExprEmitter::DataOperation(const ir::Node& expr,
@@ -111,7 +132,7 @@ absl::StatusOr<CExpr> ExprEmitter::DataOperation(const ir::Node& expr,
         return CallHelper(Helper::On(HelperOp::kNeg, type), operands);
       }
       // C computes on int, where an i8 cannot overflow; the conversion
-      // back wraps.
+      // back wraps. Negating a float is exact, in any evaluation format.
       if (type == ElemType::kI8) return Cast("int8_t", Unary("-", operands[0]));
       return Unary("-", operands[0]);
     case ir::Op::kSelect:

@@ -56,6 +56,9 @@ class ExprEmitter {
   // TIR's `(op a b)` for op + - * / on values of `type`.
   static CExpr Arithmetic(ir::Op op, const CExpr& a, const CExpr& b,
                           ElemType type);
+  // Whether C's `x += v` computes TIR's reduce into `type` (else the sum is
+  // written with Arithmetic).
+  static bool ReducesWithPlusEquals(ElemType type);
 
   // A pointer to the first element of `view` (`A`, `&A[i * 16]`).
   static CExpr FirstElement(const View& view);

@@ -32,9 +32,32 @@ absl::string_view OpName(HelperOp op) {
   return "";
 }
 
+bool OnFloats(const Helper& helper) {
+  return helper.elem && IsFloat(*helper.elem);
+}
+
+// Of kAdd, kSub, kMul and kDiv.
+absl::string_view OperatorSymbol(HelperOp op) {
+  return op == HelperOp::kAdd   ? "+"
+         : op == HelperOp::kSub ? "-"
+         : op == HelperOp::kMul ? "*"
+                                : "/";
+}
+
+// Why f16 arithmetic (the only float arithmetic with helpers) has them.
+std::string FloatArithmeticComment(HelperOp op) {
+  return absl::StrCat(
+      "/* TIR's f16 a ", OperatorSymbol(op),
+      " b: computed in float and rounded to f16 once, the correctly\n"
+      "   rounded result, as in run-sim, in whatever format the compiler "
+      "evaluates\n   _Float16 (float holds f16 sums, differences and "
+      "products exactly, and\n   more than 2 * 11 + 2 bits of a quotient). "
+      "*/\n");
+}
+
 // Why the helper exists, as a C comment.
 std::string Comment(const Helper& helper) {
-  bool is_float = helper.elem && IsFloat(*helper.elem);
+  bool is_float = OnFloats(helper);
   switch (helper.op) {
     case HelperOp::kFloorDiv:
       return "/* Floor division by b > 0 (C's / truncates towards zero). */\n";
@@ -51,16 +74,15 @@ std::string Comment(const Helper& helper) {
     case HelperOp::kAdd:
     case HelperOp::kSub:
     case HelperOp::kMul:
-      return absl::StrCat("/* a ",
-                          helper.op == HelperOp::kAdd   ? "+"
-                          : helper.op == HelperOp::kSub ? "-"
-                                                        : "*",
+      if (is_float) return FloatArithmeticComment(helper.op);
+      return absl::StrCat("/* a ", OperatorSymbol(helper.op),
                           " b modulo 2^32, as TIR's i32 arithmetic (C's "
                           "signed overflow is\n   undefined). */\n");
     case HelperOp::kNeg:
       return "/* -a modulo 2^32 (-INT32_MIN is INT32_MIN), as TIR's i32 "
              "arithmetic. */\n";
     case HelperOp::kDiv:
+      if (is_float) return FloatArithmeticComment(helper.op);
       return helper.elem == ElemType::kI32
                  ? "/* TIR's i32 a / b: truncating, as in C, but INT32_MIN / "
                    "-1 wraps to\n   INT32_MIN (C leaves it undefined; x86 "
@@ -82,12 +104,19 @@ std::string Comment(const Helper& helper) {
 // the exclusive bounds are exact in double, which every operand converts
 // to exactly, and NaN fails both comparisons.
 std::string CastInRange(ElemType to) {
-  return to == ElemType::kI8 ? "a > -129.0 && a < 128.0"
-                             : "a > -2147483649.0 && a < 2147483648.0";
+  return absl::StrCat("a > ", IntMin(to) - 1, ".0 && a < ", IntMax(to) + 1,
+                      ".0");
 }
 
 // The function, with $T for the C type and $NAME for its name.
-absl::string_view Function(const Helper& helper) {
+std::string Function(const Helper& helper) {
+  if (OnFloats(helper) && helper.op != HelperOp::kMax &&
+      helper.op != HelperOp::kMin) {
+    // f16 + - * /.
+    return absl::StrCat("static inline $T $NAME($T a, $T b) {\n",
+                        "  return ($T)((float)a ", OperatorSymbol(helper.op),
+                        " (float)b);\n}\n");
+  }
   switch (helper.op) {
     case HelperOp::kFloorDiv:
       return "static inline $T $NAME($T a, $T b) {\n"
@@ -156,7 +185,7 @@ std::string HelperName(const Helper& helper) {
 }
 
 std::string HelperDefinition(const Helper& helper) {
-  std::string function(Function(helper));
+  std::string function = Function(helper);
   if (helper.op == HelperOp::kCast) {
     // Before $T, which would match the start of $TIR.
     function =
@@ -172,7 +201,8 @@ std::string HelperDefinition(const Helper& helper) {
 }
 
 bool HelperReportsErrors(const Helper& helper) {
-  return helper.op == HelperOp::kDiv || helper.op == HelperOp::kCast;
+  return (helper.op == HelperOp::kDiv && !OnFloats(helper)) ||
+         helper.op == HelperOp::kCast;
 }
 
 bool HelperReportsCastErrors(const Helper& helper) {

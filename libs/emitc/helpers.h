@@ -2,11 +2,12 @@
 // that the C computes exactly what TIR defines whatever the C compiler's
 // flags: floor division and modulo of control values; i32 arithmetic that
 // wraps (C's signed overflow is undefined, and GCC folds `x + 1 > x` to
-// true); integer division with TIR's value for INT_MIN / -1 and a run-time
-// error for a zero divisor; float to integer casts with a run-time error
-// for a value the integer type cannot hold (C leaves the conversion
-// undefined); and max and min that evaluate each operand once, so that
-// nested ones stay linear in size.
+// true); f16 arithmetic computed in float and rounded to f16 once (C lets
+// the compiler evaluate _Float16 in a wider format); integer division with
+// TIR's value for INT_MIN / -1 and a run-time error for a zero divisor; float
+// to integer casts with a run-time error for a value the integer type cannot
+// hold (C leaves the conversion undefined); and max and min that evaluate each
+// operand once, so that nested ones stay linear in size.
 #ifndef TESSEL_LIBS_EMITC_HELPERS_H_
 #define TESSEL_LIBS_EMITC_HELPERS_H_
 
@@ -23,12 +24,12 @@ enum class HelperOp {
   kFloorMod,  // control only
   kMax,
   kMin,
-  kAdd,  // i32 only, as kSub, kMul and kNeg
+  kAdd,  // i32 and f16, as kSub and kMul
   kSub,
   kMul,
-  kNeg,
-  kDiv,   // i8 and i32
-  kCast,  // to i8 or i32 from f32 or f64
+  kNeg,   // i32 only
+  kDiv,   // i8, i32 and f16
+  kCast,  // to an integer type from a float type
 };
 
 struct Helper {
@@ -54,7 +55,7 @@ struct Helper {
 };
 
 // "tsl_floordiv", "tsl_max_f32", "tsl_min_i64" (control), "tsl_add_i32",
-// "tsl_cast_i8_f32" (to i8 from f32).
+// "tsl_div_f16", "tsl_cast_i8_f32" (to i8 from f32).
 std::string HelperName(const Helper& helper);
 
 // The C definition of `helper`, with a comment saying why it exists.

@@ -181,8 +181,9 @@ absl::Status ProcWriter::Assign(const ir::Node& stmt, int depth) {
   auto value = expr_.Data(*stmt.operand(1));
   if (!value.ok()) return value.status();
   bool reduce = stmt.is(ir::Op::kReduce);
-  // `+=` on an i32 would add in C's int, whose overflow is undefined.
-  if (reduce && target->elem == ElemType::kI32) {
+  // `+=` on an i32 would add in C's int, whose overflow is undefined; an
+  // f16 sum is spelled out as every f16 operation is.
+  if (reduce && !ExprEmitter::ReducesWithPlusEquals(target->elem)) {
     auto current = expr_.Data(location);
     if (!current.ok()) return current.status();
     value =

@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "libs/interp/cs1_program.h"
 #include "libs/interp/loop_compiler.h"
 #include "libs/interp/loop_executor.h"
 #include "libs/interp/loop_program.h"
@@ -32,6 +33,8 @@ DataPort ProcedurePort(const loop::CompiledParam& param, size_t index) {
   return port;
 }
 
+// A port whose dimensions are literals: of a func (its Value) or of a
+// pe-program (its Param).
 DataPort FunctionPort(const ir::Node& value, size_t index) {
   DataPort port;
   port.name = value.name();
@@ -59,6 +62,21 @@ absl::StatusOr<Program> Program::Compile(const ir::Module& module,
     }
     for (const ir::Node* value : program.function_->results) {
       program.outputs_.push_back(FunctionPort(*value, program.outputs_.size()));
+    }
+    return program;
+  }
+  if (entry.is(ir::Op::kPeProgram)) {
+    auto compiled = cs1::CompilePeProgram(module, entry);
+    if (!compiled.ok()) return compiled.status();
+    program.pe_program_ = *std::move(compiled);
+    const std::vector<cs1::Param>& params = program.pe_program_->params;
+    for (size_t i = 0; i < params.size(); ++i) {
+      if (params[i].read) {
+        program.inputs_.push_back(FunctionPort(*params[i].decl, i));
+      }
+      if (params[i].written) {
+        program.outputs_.push_back(FunctionPort(*params[i].decl, i));
+      }
     }
     return program;
   }
@@ -115,8 +133,8 @@ absl::StatusOr<std::vector<loop::EntryArgument>> ControlArguments(
 
 absl::StatusOr<std::vector<int64_t>> Program::Shape(
     const DataPort& port, const ControlValues& controls) const {
-  if (function_ != nullptr) {
-    // A func's dimensions are literals: it is fully specialised.
+  if (function_ != nullptr || pe_program_ != nullptr) {
+    // Their dimensions are literals: they are fully specialised.
     return *port.type.ConstantDims();
   }
   auto args = ControlArguments(*procedure_->entry, controls);
@@ -138,6 +156,20 @@ absl::StatusOr<TensorMap> Program::Run(const ControlValues& controls,
       args.push_back(it->second);
     }
     auto outputs = tensor::EvaluateFunction(*function_, args);
+    if (!outputs.ok()) return outputs.status();
+    results = *std::move(outputs);
+  } else if (pe_program_ != nullptr) {
+    // By parameter position.
+    std::vector<HostTensor> args(pe_program_->params.size());
+    for (const DataPort& port : inputs_) {
+      auto it = inputs.find(port.name);
+      if (it == inputs.end()) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("no value for the input '", port.name, "'"));
+      }
+      args[port.param_index] = it->second;
+    }
+    auto outputs = cs1::RunPeProgram(*pe_program_, args);
     if (!outputs.ok()) return outputs.status();
     results = *std::move(outputs);
   } else {

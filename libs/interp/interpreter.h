@@ -1,5 +1,6 @@
 // The reference interpreter: runs the entry of a TIR module (a loop-level
-// `proc` or a tensor-level `func`) on host tensors, exactly and strictly, as
+// `proc`, a tensor-level `func` or a CS-1 `pe-program` on every PE of its
+// grid) on host tensors, exactly and strictly, as
 // the oracle every transformation is checked against. Reading data before
 // it is written, indexing out of bounds, integer division by zero, an
 // out-of-range cast or a violated assertion are errors naming the offending
@@ -35,6 +36,9 @@ namespace tessel {
 namespace loop {
 struct LoopProgram;
 }
+namespace cs1 {
+struct PeProgram;
+}
 namespace tensor {
 struct CompiledFunction;
 }
@@ -68,12 +72,12 @@ struct DataPort {
 class Program {
  public:
   // Compiles `entry` of `module` and everything it calls.
-  // `entry` is a proc or func of `module` (ir::FindEntry).
+  // `entry` is a proc, func or pe-program of `module` (ir::FindEntry).
   static absl::StatusOr<Program> Compile(const ir::Module& module,
                                          const ir::Node& entry);
 
   const std::string& name() const { return name_; }
-  // Empty for a `func`, which is fully specialised.
+  // Empty for a `func` or a `pe-program`, which are fully specialised.
   const std::vector<ControlPort>& controls() const { return controls_; }
   const std::vector<DataPort>& inputs() const { return inputs_; }
   const std::vector<DataPort>& outputs() const { return outputs_; }
@@ -99,6 +103,7 @@ class Program {
   std::vector<DataPort> outputs_;
   std::shared_ptr<const loop::LoopProgram> procedure_;
   std::shared_ptr<const tensor::CompiledFunction> function_;
+  std::shared_ptr<const cs1::PeProgram> pe_program_;
 };
 
 }  // namespace tessel

@@ -326,18 +326,23 @@ void Executor::Call(const Stmt& stmt, Frame& caller) {
   Exec(callee.body, frame);
   if (failed_) {
     // Errors inside a callee name the calls that led there, innermost first.
-    const Location& loc = stmt.where->loc();
-    std::string note =
-        loc.known()
-            ? absl::StrCat(loc.source->name(), ":", loc.line, ":", loc.col,
-                           ": note: in the call to ", callee.proc->name())
-            : absl::StrCat("note: in the call to ", callee.proc->name());
-    status_ = absl::Status(status_.code(),
-                           absl::StrCat(status_.message(), "\n", note));
+    AddNote(*stmt.where, absl::StrCat("in the call to ", callee.proc->name()));
   }
 }
 
+void Executor::AddNote(const ir::Node& where, absl::string_view note) {
+  const Location& loc = where.loc();
+  status_ = absl::Status(
+      status_.code(),
+      absl::StrCat(status_.message(), "\n",
+                   loc.known() ? absl::StrCat(loc.source->name(), ":", loc.line,
+                                              ":", loc.col, ": ")
+                               : "",
+                   "note: ", note));
+}
+
 bool Executor::MakeView(const WindowRef& ref, Frame& frame, View& view) {
+  if (ref.is_descriptor) return DescriptorView(ref, frame, view);
   const View& base = frame.views[ref.base];
   if (ref.selectors.empty()) {
     view = base;

@@ -1,6 +1,7 @@
 // The state of a running loop program and the executor's interface, shared
-// by its files: loop_executor.cc (statements, scalars, calls) and
-// loop_vector_executor.cc (the vector level). Internal to libs/interp.
+// by its files: loop_executor.cc (statements, scalars, calls),
+// loop_vector_executor.cc (the vector level) and cs1_executor.cc (the CS-1
+// level). Internal to libs/interp.
 #ifndef TESSEL_LIBS_INTERP_LOOP_EXECUTOR_INTERNAL_H_
 #define TESSEL_LIBS_INTERP_LOOP_EXECUTOR_INTERNAL_H_
 
@@ -18,6 +19,10 @@
 #include "libs/npy/host_tensor.h"
 
 namespace tessel {
+namespace cs1 {
+struct PeProgram;
+struct Task;
+}  // namespace cs1
 namespace loop {
 
 // Storage with a written flag per element.
@@ -93,6 +98,13 @@ class Executor {
 
   absl::StatusOr<std::vector<HostTensor>> Run(std::vector<EntryArgument> args);
 
+  // Runs a pe-program whose procedures this executor's program holds, on
+  // every PE of its grid (cs1_executor.cc). `inputs` holds a tensor for
+  // each parameter read, by parameter position; returns the parameters
+  // written, in order.
+  absl::StatusOr<std::vector<HostTensor>> RunPeProgram(
+      const cs1::PeProgram& program, const std::vector<HostTensor>& inputs);
+
  private:
   void Fail(const ir::Node* where, absl::string_view message) {
     if (failed_) return;
@@ -103,11 +115,23 @@ class Executor {
   bool CheckSizes(const CompiledProc& proc, const Frame& frame,
                   const Stmt* call);
   bool CheckAsserts(const CompiledProc& proc, Frame& frame, const Stmt* call);
+  // Appends "FILE:LINE:COL: note: NOTE" at `where` to the error.
+  void AddNote(const ir::Node& where, absl::string_view note);
   void Exec(const std::vector<Stmt>& block, Frame& frame);
   void ExecStmt(const Stmt& stmt, Frame& frame);
   void Call(const Stmt& stmt, Frame& caller);
   void Alloc(const Stmt& stmt, Frame& frame);
   bool MakeView(const WindowRef& ref, Frame& frame, View& view);
+  // The view a dsd describes, checked to lie in its tensor
+  // (cs1_executor.cc).
+  bool DescriptorView(const WindowRef& ref, Frame& frame, View& view);
+  // One PE of a pe-program: its local arrays, its tasks, and what goes back
+  // to the parameters written (cs1_executor.cc).
+  void RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
+             const std::vector<HostTensor>& inputs,
+             std::vector<Buffer>& globals);
+  void RunTask(const cs1::PeProgram& program, const cs1::Task& task,
+               const std::vector<HostTensor>& inputs, Frame& frame);
   // The buffer offset of `view` at `indices`, which are bounds-checked.
   bool Locate(const View& view, const Expr* indices, size_t count, int32_t slot,
               Frame& frame, int64_t& offset);

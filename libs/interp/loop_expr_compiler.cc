@@ -303,6 +303,7 @@ absl::StatusOr<std::vector<Expr>> ProcCompiler::Dims(const ir::Type& type,
 }
 
 absl::StatusOr<WindowRef> ProcCompiler::Window(const ir::Node& e, int& rank) {
+  if (e.is(ir::Op::kDescriptor)) return Descriptor(e, rank);
   WindowRef ref;
   ref.where = &e;
   const bool is_window = e.is(ir::Op::kWindow);

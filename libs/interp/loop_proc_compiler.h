@@ -16,6 +16,9 @@
 #include "libs/ir/node.h"
 
 namespace tessel {
+namespace cs1 {
+struct PeProgram;
+}
 namespace loop {
 
 class ProcCompiler;
@@ -58,6 +61,10 @@ class ProcCompiler {
       : module_(module), out_(out) {}
 
   absl::Status Compile();
+  // A pe-program instead (cs1_compiler.cc): its grid coordinates, local
+  // arrays, recv indices and received values are the frame's slots, and
+  // each task's call is a statement.
+  absl::Status CompilePeProgram(cs1::PeProgram& out);
 
  private:
   // Frame slots, by binder.
@@ -84,6 +91,8 @@ class ProcCompiler {
   // A data argument or let: NAME or (window NAME SEL...); `rank` is the
   // result's.
   absl::StatusOr<WindowRef> Window(const ir::Node& e, int& rank);
+  // (dsd NAME BASE (EXTENT STRIDE)...), of rank 4 (cs1_compiler.cc).
+  absl::StatusOr<WindowRef> Descriptor(const ir::Node& e, int& rank);
 
   // The vector level (loop_vector_compiler.cc): vector expressions, lane
   // masks, scalars of vectors (reduction, a lane of extract), statements.

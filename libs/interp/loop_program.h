@@ -97,6 +97,13 @@ struct WindowRef {
   int32_t base = -1;
   std::vector<Selector> selectors;
   const ir::Node* where = nullptr;
+  // A SIMD descriptor (dsd) instead of selectors: the window of `base`, a
+  // dense tensor seen as flat memory, from element `offset` with these
+  // extents and strides (the CS-1 level).
+  bool is_descriptor = false;
+  Expr offset;
+  std::vector<int64_t> extents;
+  std::vector<int64_t> strides;
 };
 
 struct CompiledProc;

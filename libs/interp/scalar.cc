@@ -10,12 +10,19 @@
 namespace tessel {
 namespace {
 
-int32_t WrapToI8(int64_t value) {
-  return static_cast<int8_t>(static_cast<uint8_t>(value & 0xff));
-}
-
-int32_t WrapToI32(int64_t value) {
-  return static_cast<int32_t>(static_cast<uint32_t>(value & 0xffffffff));
+// `value` reduced modulo 2^bits of the integer type `type`.
+int32_t Wrap(ElemType type, int64_t value) {
+  switch (type) {
+    case ElemType::kI8:
+      return static_cast<int8_t>(static_cast<uint8_t>(value & 0xff));
+    case ElemType::kI32:
+      return static_cast<int32_t>(static_cast<uint32_t>(value & 0xffffffff));
+    case ElemType::kF16:
+    case ElemType::kF32:
+    case ElemType::kF64:
+      break;
+  }
+  return static_cast<int32_t>(value);
 }
 
 template <typename T>
@@ -95,10 +102,9 @@ bool CompareValues(CompareOp op, T a, T b) {
 // Float to integer as C converts: truncation toward zero; values the target
 // cannot hold (and NaN) are undefined behaviour in C, so errors here.
 ScalarError FloatToInt(double value, ElemType to, Scalar& result) {
-  const double low = to == ElemType::kI8 ? -128.0 : -2147483648.0;
-  const double high = to == ElemType::kI8 ? 127.0 : 2147483647.0;
   const double truncated = std::trunc(value);
-  if (std::isnan(value) || truncated < low || truncated > high) {
+  if (std::isnan(value) || truncated < static_cast<double>(IntMin(to)) ||
+      truncated > static_cast<double>(IntMax(to))) {
     return ScalarError::kOutOfRange;
   }
   result = Scalar::Int(to, static_cast<int32_t>(truncated));
@@ -110,15 +116,14 @@ ScalarError FloatToInt(double value, ElemType to, Scalar& result) {
 Scalar Scalar::Float(ElemType type, double value) {
   Scalar s;
   s.type = type;
-  s.f = type == ElemType::kF32 ? static_cast<double>(static_cast<float>(value))
-                               : value;
+  s.f = RoundToFloat(type, value);
   return s;
 }
 
 Scalar Scalar::Int(ElemType type, int32_t value) {
   Scalar s;
   s.type = type;
-  s.i = type == ElemType::kI8 ? WrapToI8(value) : value;
+  s.i = Wrap(type, value);
   return s;
 }
 
@@ -177,6 +182,17 @@ absl::string_view ScalarErrorText(ScalarError error) {
 ScalarError Arith(ArithOp op, const Scalar& a, const Scalar& b,
                   Scalar& result) {
   switch (a.type) {
+    case ElemType::kF16:
+      // In float, then rounded to f16 once: float holds the exact sum,
+      // difference and product of two f16 values, and has more than twice
+      // f16's 11 bits plus two, so that rounding a quotient to float first
+      // does not change its rounding to f16 (Figueroa, 1995). This is the
+      // correctly rounded result, as emit-c's C computes it.
+      result.type = ElemType::kF16;
+      result.f = RoundToFloat(ElemType::kF16,
+                              FloatArith<float>(op, static_cast<float>(a.f),
+                                                static_cast<float>(b.f)));
+      return ScalarError::kNone;
     case ElemType::kF32:
       result.type = ElemType::kF32;
       result.f = FloatArith<float>(op, static_cast<float>(a.f),
@@ -192,7 +208,7 @@ ScalarError Arith(ArithOp op, const Scalar& a, const Scalar& b,
       ScalarError error = IntArith(op, a.i, b.i, value);
       if (error != ScalarError::kNone) return error;
       result.type = a.type;
-      result.i = a.type == ElemType::kI8 ? WrapToI8(value) : WrapToI32(value);
+      result.i = Wrap(a.type, value);
       return ScalarError::kNone;
     }
   }
@@ -202,10 +218,9 @@ ScalarError Arith(ArithOp op, const Scalar& a, const Scalar& b,
 Scalar Negate(const Scalar& a) {
   Scalar result = a;
   if (IsFloat(a.type)) {
-    result.f = -a.f;  // exact in double for f32 values too
+    result.f = -a.f;  // exact in every float type
   } else {
-    result.i = a.type == ElemType::kI8 ? WrapToI8(-int64_t{a.i})
-                                       : WrapToI32(-int64_t{a.i});
+    result.i = Wrap(a.type, -int64_t{a.i});
   }
   return result;
 }
@@ -231,15 +246,23 @@ ScalarError Cast(ElemType to, const Scalar& a, Scalar& result) {
 
 ScalarError AdoptIntLiteral(int64_t value, ElemType type, Scalar& result) {
   result.type = type;
-  if (IsFloat(type)) {
-    // One rounding, from the integer, as C converts a constant.
-    result.f = type == ElemType::kF32
-                   ? static_cast<double>(static_cast<float>(value))
-                   : static_cast<double>(value);
-  } else {
-    // Integer types wrap the literal as they wrap arithmetic (emit-c
-    // writes the wrapped value).
-    result.i = type == ElemType::kI8 ? WrapToI8(value) : WrapToI32(value);
+  switch (type) {
+    case ElemType::kF32:
+      // One rounding, from the integer, as C converts a constant.
+      result.f = static_cast<float>(value);
+      break;
+    case ElemType::kF16:
+    case ElemType::kF64:
+      // Exact in double up to 2^53, and f16 overflows long before; beyond,
+      // double's one rounding is f64's.
+      result.f = RoundToFloat(type, static_cast<double>(value));
+      break;
+    case ElemType::kI8:
+    case ElemType::kI32:
+      // Integer types wrap the literal as they wrap arithmetic (emit-c
+      // writes the wrapped value).
+      result.i = Wrap(type, value);
+      break;
   }
   return ScalarError::kNone;
 }
@@ -254,6 +277,12 @@ Scalar LoadScalar(ElemType type, const uint8_t* data) {
   Scalar s;
   s.type = type;
   switch (type) {
+    case ElemType::kF16: {
+      uint16_t bits;
+      std::memcpy(&bits, data, sizeof bits);
+      s.f = DecodeFloat(bits, FloatFormatOf(type));
+      break;
+    }
     case ElemType::kF32: {
       float value;
       std::memcpy(&value, data, sizeof value);
@@ -278,6 +307,12 @@ Scalar LoadScalar(ElemType type, const uint8_t* data) {
 
 void StoreScalar(const Scalar& value, uint8_t* data) {
   switch (value.type) {
+    case ElemType::kF16: {
+      const auto bits = static_cast<uint16_t>(
+          EncodeFloat(value.f, FloatFormatOf(value.type)));
+      std::memcpy(data, &bits, sizeof bits);
+      break;
+    }
     case ElemType::kF32: {
       float f = static_cast<float>(value.f);
       std::memcpy(data, &f, sizeof f);

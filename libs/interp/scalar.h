@@ -2,14 +2,16 @@
 // of the interpreter (procedures and tensor-level functions) compute with
 // these functions, so that `(+ a b)` means the same thing everywhere, and the
 // meaning is the one C gives the code `emit-c` writes:
-//   - f32 arithmetic is done in float, f64 in double (no excess precision);
+//   - f32 arithmetic is done in float, f64 in double (no excess precision),
+//     f16 in float rounded to f16 after every operation (the correctly
+//     rounded result);
 //   - i8 results are reduced to 8 bits after every operation, i32 results
 //     wrap modulo 2^32;
 //   - integer division truncates; dividing by zero is an error;
 //   - (max a b) is `a < b ? b : a` and (min a b) is `b < a ? b : a`;
 //   - casts convert as C does: float to integer truncates (a value out of
 //     the target's range, or NaN, is an error), integer to narrower integer
-//     wraps.
+//     wraps, to a float type rounds once from the exact value.
 #ifndef TESSEL_LIBS_INTERP_SCALAR_H_
 #define TESSEL_LIBS_INTERP_SCALAR_H_
 
@@ -23,14 +25,15 @@
 
 namespace tessel {
 
-// A data value. f32 values are held in `f` already rounded to float (a
-// double holds every float exactly); i8 values in `i` within [-128, 127].
+// A data value. f16 and f32 values are held in `f` already rounded to their
+// type (a double holds each of their values exactly); i8 values in `i`
+// within [-128, 127].
 struct Scalar {
   ElemType type = ElemType::kF32;
   double f = 0;
   int32_t i = 0;
 
-  static Scalar Float(ElemType type, double value);  // rounds for f32
+  static Scalar Float(ElemType type, double value);  // rounds to `type`
   static Scalar Int(ElemType type, int32_t value);   // wraps for i8
   // The value as a double (exact for every element type).
   double ToDouble() const { return IsFloat(type) ? f : i; }

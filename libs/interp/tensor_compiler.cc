@@ -1,5 +1,6 @@
 #include "libs/interp/tensor_compiler.h"
 
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "libs/interp/access_compiler.h"
 #include "libs/interp/diagnostics.h"
+#include "libs/ir/verify/libcall.h"
 
 namespace tessel {
 namespace tensor {
@@ -292,6 +294,14 @@ absl::StatusOr<Term> CompileTerm(const ir::Node& node) {
 }
 
 absl::StatusOr<CompiledFunction> CompileFunction(const ir::Node& function) {
+  if (ir::HasLibCalls(function)) {
+    auto expanded = ir::ExpandLibCalls(function);
+    if (!expanded.ok()) return expanded.status();
+    std::shared_ptr<const ir::Module> module = *std::move(expanded);
+    auto compiled = CompileFunction(*module->forms()[0]);
+    if (compiled.ok()) compiled->expanded = std::move(module);
+    return compiled;
+  }
   CompiledFunction compiled;
   compiled.function = &function;
   std::vector<Type> results;

@@ -114,6 +114,10 @@ struct Term {
 };
 
 struct CompiledFunction {
+  // A func with named library calls runs as a copy in which each call is
+  // replaced by its definition (libs/ir/verify/libcall.h); the copy's
+  // module owns the nodes below then.
+  std::shared_ptr<const ir::Module> expanded;
   const ir::Node* function = nullptr;    // the Func
   std::vector<const ir::Node*> params;   // its parameters (Values)
   std::vector<const ir::Node*> results;  // its results (Values)

@@ -76,14 +76,20 @@ LaneError VecCast(ElemType to, const Vec& a, Vec& result) {
 
 Scalar FusedMultiplyAdd(const Scalar& a, const Scalar& b, const Scalar& c) {
   switch (a.type) {
+    case ElemType::kF16:
+      // One rounding, to f16, as for f64: the product of two f16 values is
+      // exact in double, and so is the sum unless one addend lies far
+      // below the other's last bit, too far for it to move the sum to or
+      // across an f16 midpoint: rounding to double first changes nothing.
+    case ElemType::kF64:
+      return Scalar::Float(a.type, std::fma(a.f, b.f, c.f));
     case ElemType::kF32:
       // One rounding, to float: fmaf is exact before it.
       return Scalar::Float(
           a.type, std::fmaf(static_cast<float>(a.f), static_cast<float>(b.f),
                             static_cast<float>(c.f)));
-    case ElemType::kF64:
-      return Scalar::Float(a.type, std::fma(a.f, b.f, c.f));
-    default: {
+    case ElemType::kI8:
+    case ElemType::kI32: {
       // Wrapping the product and then the sum is wrapping the exact
       // result: integers have no rounding to fuse.
       Scalar product{a.type};
@@ -93,6 +99,7 @@ Scalar FusedMultiplyAdd(const Scalar& a, const Scalar& b, const Scalar& c) {
       return sum;
     }
   }
+  return a;
 }
 
 Vec VecFma(const Vec& a, const Vec& b, const Vec& c) {

@@ -67,8 +67,8 @@ class Node {
 
   // Attributes. `name` is what the node binds (For, Let, Alloc, Param,
   // Value, Field), refers to (Ref, and `@NAME` of Call, ReadConfig,
-  // WriteConfig, top-level forms) or a keyword (Compute's operator, a
-  // config field, a Clause's kind).
+  // WriteConfig, top-level forms, a LibCall's callee) or a keyword
+  // (Compute's operator, a config field, a Clause's kind).
   const std::string& name() const { return name_; }
   void set_name(std::string name) { name_ = std::move(name); }
   // Where the name, or the `@NAME` the node refers to, was written (the
@@ -85,7 +85,8 @@ class Node {
   void set_item_locs(std::vector<std::pair<int, int>> line_cols) {
     item_locs_ = std::move(line_cols);
   }
-  // The text of a Template or Clause: a C template, or `true`/`false`.
+  // The text of a Template or Clause: a C template, or `true`/`false`; a
+  // LibCall's keyword operands, separated by spaces.
   const std::string& text() const { return text_; }
   void set_text(std::string text) { text_ = std::move(text); }
   // A Const's value (ints_value for integer literals, float_value for

@@ -65,6 +65,11 @@ bool IsLocalName(const Sexpr& s) {
          s.text()[0] != '%' && s.text()[0] != ':';
 }
 
+absl::StatusOr<Node*> Reader::ReadPattern(const Sexpr& term) {
+  pattern_ = true;
+  return ReadValue(term);
+}
+
 absl::Status Reader::Read(const std::vector<Sexpr>& forms) {
   for (const Sexpr& form : forms) {
     auto node = ReadTop(form);
@@ -78,10 +83,12 @@ absl::Status Reader::Read(const std::vector<Sexpr>& forms) {
   for (const GlobalUse& use : globals_) {
     Node* form = module_.Find(use.name->text());
     if (form == nullptr) {
-      absl::string_view what =
-          use.node->is(Op::kCall)                                ? "procedure"
-          : use.node->is(Op::kParam) || use.node->is(Op::kAlloc) ? "memory"
-                                                                 : "config";
+      absl::string_view what = use.node->is(Op::kCall) ? "procedure"
+                               : use.node->is(Op::kParam) ||
+                                       use.node->is(Op::kAlloc) ||
+                                       use.node->is(Op::kLocal)
+                                   ? "memory"
+                                   : "config";
       return ErrorAt(use.name->loc(), absl::StrCat("unknown ", what, " '",
                                                    use.name->text(), "'"));
     }
@@ -94,8 +101,8 @@ absl::StatusOr<Node*> Reader::ReadTop(const Sexpr& form) {
   std::optional<Op> op = FindOp(form.head());
   if (!op || Info(*op).op_class != OpClass::kTop) {
     return ErrorAt(form.loc(),
-                   "expected a top-level form: func, proc, instr, memory or "
-                   "config");
+                   "expected a top-level form: func, proc, instr, memory, "
+                   "config or pe-program");
   }
   absl::string_view what = form.head();
   if (form.size() < 2 || !IsGlobalName(form[1])) {
@@ -113,6 +120,8 @@ absl::StatusOr<Node*> Reader::ReadTop(const Sexpr& form) {
       return ReadProcedure(form, *op);
     case Op::kMemory:
       return ReadMemory(form);
+    case Op::kPeProgram:
+      return ReadPeProgram(form);
     default:
       return ReadConfig(form);
   }
@@ -183,22 +192,7 @@ absl::StatusOr<Node*> Reader::ReadProcedure(const Sexpr& form, Op op) {
   Node* proc = Create(op, form);
   proc->set_name(form[1].text());
   proc->set_name_loc(form[1].loc());
-  const Sexpr& params = form[2];
-  if (!params.is_list() || !params.head().empty()) {
-    return ErrorAt(params.loc(), "expected a parameter list");
-  }
-  for (const Sexpr& decl : params.items()) {
-    auto param = ReadParam(decl);
-    if (!param.ok()) return param.status();
-    for (const Node* earlier : proc->operands()) {
-      if (earlier->name() == (*param)->name()) {
-        return ErrorAt(decl.loc(), absl::StrCat("parameter '", earlier->name(),
-                                                "' is declared twice"));
-      }
-    }
-    module_.Append(proc, *param);
-    Bind((*param)->name(), *param);
-  }
+  if (auto status = ReadParams(form[2], proc); !status.ok()) return status;
   size_t next = 3;
   if (op == Op::kInstr) {
     if (form.size() < 4 || !form[3].is_form("c") || form[3].size() != 2 ||
@@ -226,6 +220,25 @@ absl::StatusOr<Node*> Reader::ReadProcedure(const Sexpr& form, Op op) {
   }
   if (auto status = ReadStmts(form, next, proc); !status.ok()) return status;
   return proc;
+}
+
+absl::Status Reader::ReadParams(const Sexpr& params, Node* form) {
+  if (!params.is_list() || !params.head().empty()) {
+    return ErrorAt(params.loc(), "expected a parameter list");
+  }
+  for (const Sexpr& decl : params.items()) {
+    auto param = ReadParam(decl);
+    if (!param.ok()) return param.status();
+    for (const Node* earlier : form->operands()) {
+      if (earlier->name() == (*param)->name()) {
+        return ErrorAt(decl.loc(), absl::StrCat("parameter '", earlier->name(),
+                                                "' is declared twice"));
+      }
+    }
+    module_.Append(form, *param);
+    Bind((*param)->name(), *param);
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<Node*> Reader::ReadParam(const Sexpr& decl) {
@@ -439,6 +452,10 @@ absl::StatusOr<Type> Reader::ReadVectorType(const Sexpr& type) {
 }
 
 }  // namespace syntax_internal
+
+absl::StatusOr<Node*> ReadPattern(const Sexpr& term, Module& module) {
+  return syntax_internal::Reader(module).ReadPattern(term);
+}
 
 absl::StatusOr<Module> ReadForms(const std::vector<Sexpr>& forms,
                                  SourceRef source) {

@@ -1,6 +1,6 @@
-// The reader behind syntax.h, in two files by concern: reader.cc reads
+// The reader behind syntax.h, in files by concern: reader.cc reads
 // top-level forms, declarations and types, reader_values.cc values and
-// statements. Internal to libs/ir.
+// statements, reader_cs1.cc the CS-1 level. Internal to libs/ir.
 #ifndef TESSEL_LIBS_IR_READER_H_
 #define TESSEL_LIBS_IR_READER_H_
 
@@ -11,6 +11,8 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
+#include "libs/ir/library.h"
 #include "libs/ir/node.h"
 #include "libs/sexpr/sexpr.h"
 
@@ -23,9 +25,21 @@ bool IsLocalName(const Sexpr& s);
 
 class Reader {
  public:
-  explicit Reader(Module& module) : module_(module) {}
+  // Named calls are read as the signatures of `libraries` say, by default
+  // those compiled into the tools.
+  explicit Reader(Module& module, const Libraries* libraries = nullptr)
+      : module_(module), libraries_(libraries) {}
 
   absl::Status Read(const std::vector<Sexpr>& forms);
+  // Reads the body of a library definition (library.h): a tensor-level term
+  // in which `binders`, the definition's Values and size Params, are bound
+  // by name. A size may stand where an integer literal may, a rest size
+  // (`dims...`) only among the items of a literal list.
+  absl::StatusOr<Node*> ReadDefinitionBody(const Sexpr& body,
+                                           absl::Span<Node* const> binders);
+  // Reads a tensor-level term in which `?NAME` is a pattern variable (Meta)
+  // and a De Bruijn variable may refer past the term's own lams.
+  absl::StatusOr<Node*> ReadPattern(const Sexpr& term);
 
  private:
   // A `@NAME` operand, resolved once every top-level form is known.
@@ -40,6 +54,9 @@ class Reader {
   absl::StatusOr<Node*> ReadMemory(const Sexpr& form);
   absl::StatusOr<Node*> ReadConfig(const Sexpr& form);
   absl::StatusOr<Node*> ReadParam(const Sexpr& decl);
+  // The parameter list `params` of `form` (a proc, instr or pe-program),
+  // each parameter bound.
+  absl::Status ReadParams(const Sexpr& params, Node* form);
   absl::Status ReadValueDecls(const Sexpr& list, absl::string_view what,
                               ParamKind kind, Node* func);
   absl::StatusOr<Type> ReadType(const Sexpr& type);
@@ -47,6 +64,16 @@ class Reader {
   absl::StatusOr<Type> ReadVectorType(const Sexpr& type);
   // `(alloc NAME TYPE [@MEM])` and data parameters share their tail.
   absl::Status ReadMemoryOperand(const Sexpr& at, Node* node);
+
+  // The CS-1 level (reader_cs1.cc).
+  absl::StatusOr<Node*> ReadPeProgram(const Sexpr& form);
+  absl::StatusOr<Node*> ReadGrid(const Sexpr& grid);
+  absl::StatusOr<Node*> ReadLocal(const Sexpr& local);
+  absl::StatusOr<Node*> ReadTask(const Sexpr& task);
+  absl::StatusOr<Node*> ReadRecv(const Sexpr& recv);
+  absl::StatusOr<Node*> ReadDescriptor(const Sexpr& dsd);
+  // A name the CS-1 level binds: `NAME`, or `(NAME EXTENT)` in a grid.
+  absl::StatusOr<Node*> ReadCoord(const Sexpr& item, bool with_extent);
 
   absl::StatusOr<Node*> ReadValue(const Sexpr& expr);
   absl::StatusOr<Node*> ReadName(const Sexpr& name);
@@ -57,6 +84,12 @@ class Reader {
   // statement are visible to the statements after it in the block.
   absl::Status ReadStmts(const Sexpr& form, size_t first, Node* parent);
   absl::StatusOr<Node*> ReadGeneric(const Sexpr& form, Op op);
+  // (LIB.NAME OPERAND...), its operands as the callee's signature says.
+  absl::StatusOr<Node*> ReadLibCall(const Sexpr& form);
+  // An integer literal, in a library definition one of its sizes (a rest
+  // size only `in_list`), in a rule's pattern a pattern variable; null when
+  // `item` is none of them.
+  absl::StatusOr<Node*> ReadInteger(const Sexpr& item, bool in_list);
   // Loop-level operands that must be names (an assignment's location,
   // let's window, stride's tensor): what else is written there is reported
   // as such, before it is read as a value.
@@ -90,10 +123,17 @@ class Reader {
     return form_ == Op::kFunc ? "term" : "value";
   }
 
+  const Libraries& libraries() const {
+    return libraries_ != nullptr ? *libraries_ : Libraries::Builtin();
+  }
+
   Module& module_;
+  const Libraries* libraries_;
+  bool definition_ = false;  // reading a library definition's body
   std::vector<std::pair<std::string, Node*>> scope_;
   std::vector<Node*> lams_;  // enclosing lams, innermost last
   Op form_ = Op::kFunc;      // the top-level form being read
+  bool pattern_ = false;     // reading a rule's pattern (ReadPattern)
   std::vector<GlobalUse> globals_;
 };
 

@@ -20,6 +20,11 @@ std::optional<int64_t> DeBruijnIndex(const Sexpr& s) {
   return k;
 }
 
+// `?NAME`: a pattern variable of a rewrite rule.
+bool IsPatternVariable(const Sexpr& s) {
+  return s.is_symbol() && s.text().size() >= 2 && s.text()[0] == '?';
+}
+
 // Ops whose operands are values: what may stand where a value is expected.
 bool IsValueOp(Op op) {
   switch (Info(op).op_class) {
@@ -155,6 +160,7 @@ absl::StatusOr<Node*> Reader::ReadValue(const Sexpr& expr) {
       return ErrorAt(expr.loc(),
                      absl::StrCat("'", head, "' is not a value here"));
     }
+    if (*op == Op::kDescriptor) return ReadDescriptor(expr);
     if (*op == Op::kLam && expr.size() != 2) {
       // Functions are read as operands (ReadOperand); this lam is a value.
       return ErrorAt(expr.loc(),
@@ -165,17 +171,19 @@ absl::StatusOr<Node*> Reader::ReadValue(const Sexpr& expr) {
   }
   if (IsLocalName(expr[0]) && Lookup(head) != nullptr) return ReadLoad(expr);
   if (form_ == Op::kFunc && absl::StrContains(head, '.')) {
-    return ErrorAt(expr[0].loc(),
-                   absl::StrCat("'", head,
-                                "': named library calls come with saturate's "
-                                "rules and are not supported yet"));
+    return ReadLibCall(expr);
   }
   return ErrorAt(expr[0].loc(), absl::StrCat("unknown operator '", head, "'"));
 }
 
 absl::StatusOr<Node*> Reader::ReadName(const Sexpr& name) {
+  if (pattern_ && IsPatternVariable(name)) {
+    Node* meta = Create(Op::kMeta, name);
+    meta->set_name(name.text());
+    return meta;
+  }
   if (std::optional<int64_t> k = DeBruijnIndex(name)) {
-    if (*k >= static_cast<int64_t>(lams_.size())) {
+    if (!pattern_ && *k >= static_cast<int64_t>(lams_.size())) {
       return ErrorAt(
           name.loc(),
           absl::StrCat("'", name.text(), "' is not bound: ",
@@ -192,6 +200,12 @@ absl::StatusOr<Node*> Reader::ReadName(const Sexpr& name) {
   if (binder == nullptr) {
     return ErrorAt(name.loc(),
                    absl::StrCat("unbound name '", name.text(), "'"));
+  }
+  if (definition_ && binder->is(Op::kParam)) {
+    return ErrorAt(name.loc(),
+                   absl::StrCat("'", name.text(),
+                                "' is a size: it may stand where an integer "
+                                "literal may, not for a value"));
   }
   Node* ref = Create(Op::kRef, name);
   ref->set_name(name.text());
@@ -369,13 +383,13 @@ absl::Status Reader::ReadOperand(const Sexpr& item, OperandKind kind,
     }
     case OperandKind::kInt:
     case OperandKind::kInts: {
-      if (!item.is_int()) {
+      auto value = ReadInteger(item, kind == OperandKind::kInts);
+      if (!value.ok()) return value.status();
+      if (*value == nullptr) {
         return ErrorAt(item.loc(), IntegerOperandError(
                                        node->op(), node->num_operands(), item));
       }
-      Node* value = Create(Op::kConst, item);
-      value->set_int(item.int_value());
-      module_.Append(node, value);
+      module_.Append(node, *value);
       return absl::OkStatus();
     }
     case OperandKind::kName:

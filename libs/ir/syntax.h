@@ -26,6 +26,12 @@ absl::StatusOr<Module> ReadForms(const std::vector<Sexpr>& forms,
 // Reads a module from source text; a module needs at least one form.
 absl::StatusOr<Module> ReadText(const SourceRef& source);
 
+// Reads `term`, a pattern of a rewrite rule (formats/rules/README.md): a
+// tensor-level term in which `?NAME` is a pattern variable (an Op::kMeta
+// leaf) and De Bruijn variables may be free. The result is detached in
+// `module` and not elaborated: its literals have no types.
+absl::StatusOr<Node*> ReadPattern(const Sexpr& term, Module& module);
+
 // The S-expression a node is written as.
 Sexpr WriteNode(const Node& node);
 // The S-expression of a declared type.

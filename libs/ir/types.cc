@@ -1,58 +1,68 @@
 #include "libs/ir/types.h"
 
+#include <cmath>
+
+#include "absl/strings/str_cat.h"
+
 namespace tessel {
 
+// The table is indexed by the enumerator.
+static_assert([] {
+  for (int i = 0; i < static_cast<int>(std::size(kElemTypes)); ++i) {
+    if (static_cast<int>(kElemTypes[i].type) != i) return false;
+  }
+  return true;
+}());
+
 std::optional<ElemType> ParseElemType(absl::string_view name) {
-  if (name == "f32") return ElemType::kF32;
-  if (name == "f64") return ElemType::kF64;
-  if (name == "i8") return ElemType::kI8;
-  if (name == "i32") return ElemType::kI32;
+  for (const ElemTypeInfo& info : kElemTypes) {
+    if (info.name == name) return info.type;
+  }
   return std::nullopt;
 }
 
-absl::string_view ElemTypeName(ElemType type) {
-  switch (type) {
-    case ElemType::kF32:
-      return "f32";
-    case ElemType::kF64:
-      return "f64";
-    case ElemType::kI8:
-      return "i8";
-    case ElemType::kI32:
-      return "i32";
+std::string ElemTypeNames(absl::string_view ElemTypeInfo::*column) {
+  std::string names;
+  const size_t count = std::size(kElemTypes);
+  for (size_t i = 0; i < count; ++i) {
+    absl::StrAppend(&names,
+                    i == 0           ? ""
+                    : i + 1 == count ? " or "
+                                     : ", ",
+                    kElemTypes[i].*column);
   }
-  return "?";
+  return names;
 }
 
-absl::string_view ElemTypeCName(ElemType type) {
-  switch (type) {
-    case ElemType::kF32:
-      return "float";
-    case ElemType::kF64:
-      return "double";
-    case ElemType::kI8:
-      return "int8_t";
-    case ElemType::kI32:
-      return "int32_t";
-  }
-  return "?";
+FloatFormat FloatFormatOf(ElemType type) {
+  return {ElemInfo(type).bits, ElemInfo(type).precision};
 }
 
-bool IsFloat(ElemType type) {
-  return type == ElemType::kF32 || type == ElemType::kF64;
-}
-
-int ElemTypeBytes(ElemType type) {
+double RoundToFloat(ElemType type, double value) {
   switch (type) {
     case ElemType::kF32:
-    case ElemType::kI32:
-      return 4;
+      return static_cast<float>(value);  // the hardware rounds alike
     case ElemType::kF64:
-      return 8;
+      return value;
+    case ElemType::kF16:
+      return RoundToFormat(value, FloatFormatOf(type));
     case ElemType::kI8:
-      return 1;
+    case ElemType::kI32:
+      break;
   }
-  return 0;
+  return value;
+}
+
+bool FloatLiteralFits(ElemType type, double value) {
+  return !std::isfinite(value) || std::isfinite(RoundToFloat(type, value));
+}
+
+int64_t IntMin(ElemType type) {
+  return -(int64_t{1} << (ElemInfo(type).bits - 1));
+}
+
+int64_t IntMax(ElemType type) {
+  return (int64_t{1} << (ElemInfo(type).bits - 1)) - 1;
 }
 
 std::optional<ControlType> ParseControlType(absl::string_view name) {

@@ -1,4 +1,5 @@
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "libs/ir/syntax.h"
 #include "libs/sexpr/printer.h"
 
@@ -125,7 +126,8 @@ Sexpr WriteNode(const Node& node) {
                           WriteNode(*term)});
     }
     case Op::kProc:
-    case Op::kInstr: {
+    case Op::kInstr:
+    case Op::kPeProgram: {
       std::vector<Sexpr> items = {Symbol(node.info().spelling),
                                   Symbol(node.name()), WriteParams(node)};
       for (const Node* operand : node.operands()) {
@@ -169,10 +171,65 @@ Sexpr WriteNode(const Node& node) {
       return Symbol(node.name());
     case Op::kVar:
       return Symbol(absl::StrCat("%", node.int_value()));
-    case Op::kAlloc: {
-      std::vector<Sexpr> items = {Symbol("alloc"), Symbol(node.name()),
+    case Op::kMeta:
+      return Symbol(node.name());
+    case Op::kAlloc:
+    case Op::kLocal: {
+      std::vector<Sexpr> items = {Symbol(node.info().spelling),
+                                  Symbol(node.name()),
                                   WriteType(node.declared_type())};
       if (node.def() != nullptr) items.push_back(Symbol(node.def()->name()));
+      for (const Node* operand : node.operands()) {  // a local's holds
+        items.push_back(WriteNode(*operand));
+      }
+      return Sexpr::List(std::move(items));
+    }
+    case Op::kGrid:
+    case Op::kTask: {
+      std::vector<Sexpr> items = {Symbol(node.info().spelling)};
+      for (const Node* operand : node.operands()) {
+        items.push_back(WriteNode(*operand));
+      }
+      return Sexpr::List(std::move(items));
+    }
+    case Op::kCoord:
+      // (NAME EXTENT) in a grid, NAME in a recv.
+      if (node.parent() != nullptr && node.parent()->is(Op::kGrid)) {
+        return Sexpr::List({Symbol(node.name()), Sexpr::Int(node.int_value())});
+      }
+      return Symbol(node.name());
+    case Op::kRecv: {
+      std::vector<Sexpr> indices;
+      for (const Node* operand : node.operands()) {
+        if (operand->is(Op::kCoord)) indices.push_back(WriteNode(*operand));
+      }
+      std::vector<Sexpr> items = {Symbol("recv"), WriteNode(*node.operand(0)),
+                                  Sexpr::List(std::move(indices)),
+                                  Symbol(node.name())};
+      const Node* last = node.operand(node.num_operands() - 1);
+      if (last != node.operand(0) && !last->is(Op::kCoord)) {
+        items.push_back(WriteNode(*last));  // the condition
+      }
+      return Sexpr::List(std::move(items));
+    }
+    case Op::kDescriptor: {
+      std::vector<Sexpr> items = {Symbol("dsd"), WriteNode(*node.operand(0)),
+                                  WriteNode(*node.operand(1))};
+      for (size_t i = 2; i + 1 < node.num_operands(); i += 2) {
+        items.push_back(Sexpr::List(
+            {WriteNode(*node.operand(i)), WriteNode(*node.operand(i + 1))}));
+      }
+      return Sexpr::List(std::move(items));
+    }
+    case Op::kLibCall: {
+      std::vector<Sexpr> items = {Symbol(node.name())};
+      for (absl::string_view keyword :
+           absl::StrSplit(node.text(), ' ', absl::SkipEmpty())) {
+        items.push_back(Symbol(keyword));
+      }
+      for (const Node* operand : node.operands()) {
+        items.push_back(WriteNode(*operand));
+      }
       return Sexpr::List(std::move(items));
     }
     case Op::kLoad: {

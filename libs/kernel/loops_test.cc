@@ -104,6 +104,28 @@ TEST(LoopsTest, InsertsCastsFollowingC) {
             "i))) c)))))\n");
 }
 
+TEST(LoopsTest, ComputesF16AsF16) {
+  // f16 data stays f16 (literals too); an integer meets it as f16, f32 as
+  // f32; max= starts from -inf.
+  EXPECT_EQ(Loops("kernel h(x: f16[2], n: i32[2], s: f32) -> "
+                  "(y: f16[2], z: f32, m: f16) {\n"
+                  "  all (i) in (2) y[i] = x[i] * 0.5 + n[i];\n"
+                  "  all (i) in (2) z += x[i] * s;\n"
+                  "  all (i) in (2) m max= x[i];\n"
+                  "}"),
+            "(proc @h ((in x (f16 2))\n"
+            "          (in n (i32 2))\n"
+            "          (in s f32)\n"
+            "          (out y (f16 2))\n"
+            "          (out z f32)\n"
+            "          (out m f16))\n"
+            "  (for i 0 2 (assign (y i) (+ (* (x i) 0.5) (cast f16 (n i)))))\n"
+            "  (assign z 0.0)\n"
+            "  (for i 0 2 (reduce z (* (cast f32 (x i)) s)))\n"
+            "  (assign m -inf)\n"
+            "  (for i 0 2 (assign m (max m (x i)))))\n");
+}
+
 TEST(LoopsTest, GivesLiteralsTheTypeOfTheOtherOperand) {
   EXPECT_EQ(Loops("kernel l(x: f32[2], n: i32[2], b: i8[2]) -> "
                   "(y: f32[2], z: f64[2], w: i8[2]) {\n"

@@ -161,7 +161,8 @@ class Parser {
 
   absl::StatusOr<ast::Type> ParseType() {
     if (!At(TokenKind::kIdentifier)) {
-      return ExpectedError("an element type (f32, f64, i8 or i32)");
+      return ExpectedError(
+          absl::StrCat("an element type (", ElemTypeNames(), ")"));
     }
     const Token& name = Take();
     ast::Type type;
@@ -169,7 +170,7 @@ class Parser {
     auto elem = ParseElemType(name.text);
     if (!elem) {
       return ErrorAt(name.loc, absl::StrCat("unknown element type '", name.text,
-                                            "'; expected f32, f64, i8 or i32"));
+                                            "'; expected ", ElemTypeNames()));
     }
     type.elem = *elem;
     if (!At(TokenKind::kLBracket)) return type;

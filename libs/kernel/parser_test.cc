@@ -118,8 +118,9 @@ TEST(ParserTest, ReportsOtherSyntaxErrors) {
   EXPECT_NE(ParseError("kernel k(x f32) -> (y: f32) {}")
                 .find("expected ':' and a type after 'x'"),
             std::string::npos);
-  EXPECT_NE(ParseError("kernel k(x: f16) -> (y: f32) {}")
-                .find("unknown element type 'f16'"),
+  EXPECT_NE(ParseError("kernel k(x: bf16) -> (y: f32) {}")
+                .find("unknown element type 'bf16'; expected f16, f32, f64, "
+                      "i8 or i32"),
             std::string::npos);
   EXPECT_NE(ParseError("kernel k(x: f32[-1]) -> (y: f32) {}")
                 .find("expected a size: an integer or a name bound with -D"),

@@ -119,14 +119,7 @@ Sexpr InitialValue(AssignOp op, ElemType type, const Location& loc) {
     double inf = std::numeric_limits<double>::infinity();
     return Sexpr::Float(lowest ? -inf : inf, loc);
   }
-  if (type == ElemType::kI8) {
-    return Sexpr::Int(lowest ? std::numeric_limits<int8_t>::min()
-                             : std::numeric_limits<int8_t>::max(),
-                      loc);
-  }
-  return Sexpr::Int(lowest ? std::numeric_limits<int32_t>::min()
-                           : std::numeric_limits<int32_t>::max(),
-                    loc);
+  return Sexpr::Int(lowest ? IntMin(type) : IntMax(type), loc);
 }
 
 Sexpr Combine(AssignOp op, Sexpr acc, Sexpr value, const Location& loc) {

@@ -10,10 +10,11 @@
 namespace tessel::kernel {
 
 bool IsReservedName(absl::string_view name) {
+  // The element types.
+  if (ParseElemType(name)) return true;
   static const auto* kReserved = new absl::flat_hash_set<absl::string_view>{
       // The kernel language.
-      "kernel", "all", "in", "local", "max", "min", "relu", "f32", "f64", "i8",
-      "i32",
+      "kernel", "all", "in", "local", "max", "min", "relu",
       // TIR: atoms that are not names, operators and forms (the IR
       // verifier's reserved names among them), and statement heads.
       "inf", "nan", "neg", "select", "cast", "and", "or", "not", "stride",

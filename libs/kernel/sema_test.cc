@@ -115,6 +115,9 @@ TEST(SemaTest, ReportsDuplicateAndReservedNames) {
             "rename one of them");
   EXPECT_EQ(Error(K("all (i, i) in (4, 4) y[i] += 1;")),
             "t.tk:2:9: error: domain variable 'i' is repeated (first at 2:6)");
+  EXPECT_EQ(Error("kernel k(f16: f32) -> (y: f32) {}"),
+            "t.tk:1:10: error: 'f16' is a reserved word and cannot name a "
+            "tensor");
   EXPECT_EQ(Error("kernel k(for: f32) -> (y: f32) {}"),
             "t.tk:1:10: error: 'for' is a reserved word and cannot name a "
             "tensor");
@@ -223,6 +226,13 @@ TEST(SemaTest, ReportsLiteralErrors) {
   // Past the midpoint between FLT_MAX and 2^128: it rounds to infinity.
   EXPECT_EQ(Error("kernel k() -> (y: f32) { all () in () y = 3.4028236e38; }"),
             "t.tk:1:43: error: the number 3.4028236e+38 does not fit in f32");
+  // f16's largest value is 65504; 65520 and above round to infinity.
+  EXPECT_EQ(Error("kernel k(x: f16) -> (y: f16) { all () in () y = x * "
+                  "65520; }"),
+            "t.tk:1:53: error: the number 65520 does not fit in f16");
+  EXPECT_TRUE(Check("kernel k(x: f16) -> (y: f16) { all () in () y = x * "
+                    "65519.9 + 1e-9; }")
+                  .ok());
 }
 
 TEST(SemaTest, AcceptsLiteralsThatRoundToAFiniteF32) {

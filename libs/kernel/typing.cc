@@ -1,7 +1,6 @@
 #include "libs/kernel/typing.h"
 
 #include <cmath>
-#include <limits>
 #include <variant>
 
 #include "absl/strings/str_cat.h"
@@ -14,8 +13,11 @@ ElemType Promote(ElemType type) {
 }
 
 ElemType CommonType(ElemType a, ElemType b) {
-  if (a == ElemType::kF64 || b == ElemType::kF64) return ElemType::kF64;
-  if (a == ElemType::kF32 || b == ElemType::kF32) return ElemType::kF32;
+  // The wider float, or i32 (after promotion) without one.
+  if (IsFloat(a) && IsFloat(b)) {
+    return ElemInfo(a).bits >= ElemInfo(b).bits ? a : b;
+  }
+  if (IsFloat(a) || IsFloat(b)) return IsFloat(a) ? a : b;
   return ElemType::kI32;
 }
 
@@ -56,21 +58,17 @@ absl::StatusOr<Value> LiteralOf(const Constant& c, ElemType type) {
   value.loc = c.loc;
   if (IsFloat(type)) {
     value.float_value = c.AsDouble();
-    // A decimal literal fits when it rounds to a finite f32: NumPy writes
+    // A decimal literal fits when it rounds to a finite value: NumPy writes
     // FLT_MAX as 3.4028235e38, just above it but rounding down to it.
-    if (type == ElemType::kF32 && std::isfinite(value.float_value) &&
-        std::isinf(static_cast<float>(value.float_value))) {
-      return DoesNotFit(c, type);
-    }
+    if (!FloatLiteralFits(type, value.float_value)) return DoesNotFit(c, type);
     return value;
   }
-  double low = type == ElemType::kI8 ? std::numeric_limits<int8_t>::min()
-                                     : std::numeric_limits<int32_t>::min();
-  double high = type == ElemType::kI8 ? std::numeric_limits<int8_t>::max()
-                                      : std::numeric_limits<int32_t>::max();
   double whole =
       c.is_float ? std::trunc(c.float_value) : static_cast<double>(c.int_value);
-  if (!(whole >= low && whole <= high)) return DoesNotFit(c, type);
+  if (!(whole >= static_cast<double>(IntMin(type)) &&
+        whole <= static_cast<double>(IntMax(type)))) {
+    return DoesNotFit(c, type);
+  }
   value.int_value = c.is_float ? static_cast<int64_t>(whole) : c.int_value;
   return value;
 }

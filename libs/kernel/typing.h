@@ -1,6 +1,7 @@
 // Types the scalar expressions of the kernel language. Following C's usual
 // arithmetic conversions, i8 operands are promoted to i32, an integer meets
-// a float as that float, and f32 meets f64 as f64. A numeric literal takes
+// a float as that float, and a float meets a wider one (f16 < f32 < f64) as
+// the wider. A numeric literal takes
 // the (promoted) type of the other operand, like a NumPy scalar, except that
 // a float literal meeting an integer makes the operation f64 (as in C and
 // NumPy); an expression of

@@ -7,6 +7,8 @@ namespace tessel {
 
 double HostTensor::GetDouble(int64_t i) const {
   switch (elem) {
+    case ElemType::kF16:
+      return DecodeFloat(Get<uint16_t>(i), FloatFormatOf(elem));
     case ElemType::kF32:
       return Get<float>(i);
     case ElemType::kF64:
@@ -56,17 +58,7 @@ std::string NumpyShapeText(const std::vector<int64_t>& shape) {
 }
 
 std::string NumpyDtypeName(ElemType elem) {
-  switch (elem) {
-    case ElemType::kF32:
-      return "float32";
-    case ElemType::kF64:
-      return "float64";
-    case ElemType::kI8:
-      return "int8";
-    case ElemType::kI32:
-      return "int32";
-  }
-  return "?";
+  return std::string(ElemInfo(elem).numpy_name);
 }
 
 }  // namespace tessel

@@ -29,7 +29,8 @@ struct HostTensor {
     return static_cast<int64_t>(bytes.size()) / ElemTypeBytes(elem);
   }
 
-  // Element `i` (row-major) as a T, which must be the C type of `elem`.
+  // Element `i` (row-major) as a T, which must be the C type of `elem`
+  // (for f16, uint16_t: its encoding).
   template <typename T>
   T Get(int64_t i) const {
     T value;
@@ -56,7 +57,7 @@ absl::StatusOr<HostTensor> MakeHostTensor(ElemType elem,
 
 // `(3, 4)`, `(3,)`, `()`: a shape as NumPy prints it.
 std::string NumpyShapeText(const std::vector<int64_t>& shape);
-// `float32`, `float64`, `int8`, `int32`: an element type as NumPy names it.
+// `float16`, `float32`, `int8`, ...: an element type as NumPy names it.
 std::string NumpyDtypeName(ElemType elem);
 
 }  // namespace tessel

@@ -39,10 +39,10 @@ std::optional<Dtype> ParseDescr(absl::string_view descr) {
     order = '=';
   }
   std::optional<ElemType> elem;
-  if (descr == "f4") elem = ElemType::kF32;
-  if (descr == "f8") elem = ElemType::kF64;
-  if (descr == "i1") elem = ElemType::kI8;
-  if (descr == "i4") elem = ElemType::kI32;
+  for (const ElemTypeInfo& info : kElemTypes) {
+    // The table's descr without its byte order.
+    if (info.npy_descr.substr(1) == descr) elem = info.type;
+  }
   // '|' means "byte order not applicable", which NumPy only writes for
   // one-byte types.
   if (!elem || (order == '|' && ElemTypeBytes(*elem) != 1)) {
@@ -236,9 +236,9 @@ absl::StatusOr<HostTensor> ParseNpy(absl::string_view bytes,
 
   std::optional<Dtype> dtype = ParseDescr(header.descr);
   if (!dtype) {
-    return NpyError(name, absl::StrCat("unsupported dtype '", header.descr,
-                                       "' (expected float32, float64, int8 "
-                                       "or int32)"));
+    return NpyError(
+        name, absl::StrCat("unsupported dtype '", header.descr, "' (expected ",
+                           ElemTypeNames(&ElemTypeInfo::numpy_name), ")"));
   }
   auto count = CheckedElementCount(dtype->elem, header.shape);
   if (!count.ok()) return NpyError(name, count.status().message());
@@ -267,19 +267,7 @@ absl::StatusOr<HostTensor> ParseNpy(absl::string_view bytes,
   return tensor;
 }
 
-absl::string_view NpyDescr(ElemType elem) {
-  switch (elem) {
-    case ElemType::kF32:
-      return "<f4";
-    case ElemType::kF64:
-      return "<f8";
-    case ElemType::kI8:
-      return "|i1";
-    case ElemType::kI32:
-      return "<i4";
-  }
-  return "?";
-}
+absl::string_view NpyDescr(ElemType elem) { return ElemInfo(elem).npy_descr; }
 
 std::string SerializeNpy(const HostTensor& tensor) {
   std::string dict = absl::StrCat("{'descr': '", NpyDescr(tensor.elem),

@@ -2,7 +2,8 @@
 // Tessel's tools exchange tensors: run-sim reads inputs and writes outputs
 // as DIR/NAME.npy, and so does the C harness of emit-c.
 //
-// Readable dtypes are float32, float64, int8 and int32 in either byte order;
+// Readable dtypes are those of the element types (float16, float32,
+// float64, int8 and int32: libs/ir/elem_types.def) in either byte order;
 // Fortran-ordered arrays are converted to row-major. Files are written as
 // version 1.0 (2.0 when the header needs it), little-endian, row-major.
 #ifndef TESSEL_LIBS_NPY_NPY_H_
@@ -23,8 +24,8 @@ namespace tessel {
 absl::StatusOr<HostTensor> ParseNpy(absl::string_view bytes,
                                     absl::string_view name);
 
-// The little-endian dtype string of `elem` in a .npy header: "<f4", "<f8",
-// "|i1", "<i4".
+// The little-endian dtype string of `elem` in a .npy header: "<f2", "<f4",
+// "|i1", ... (the element type table's).
 absl::string_view NpyDescr(ElemType elem);
 
 // The bytes of a .npy file holding `tensor`.

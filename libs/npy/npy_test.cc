@@ -1,5 +1,6 @@
 #include "libs/npy/npy.h"
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -53,6 +54,25 @@ TEST(NpyTest, ReadsScalarsAndOtherDtypes) {
   EXPECT_EQ(bytes->Get<int8_t>(4), 127);
 }
 
+TEST(NpyTest, ReadsFloat16) {
+  for (const char* name : {"f16_2x3.npy", "f16_be.npy"}) {
+    auto tensor = ReadNpy(Fixture(name));
+    ASSERT_TRUE(tensor.ok()) << tensor.status();
+    EXPECT_EQ(tensor->elem, ElemType::kF16);
+    EXPECT_EQ(tensor->shape, (std::vector<int64_t>{2, 3}));
+    // The binary16 encodings NumPy gives 1.5, -0.0, 65504, 2^-24, inf, 0.1.
+    EXPECT_EQ(tensor->Get<uint16_t>(0), 0x3e00) << name;
+    EXPECT_EQ(tensor->Get<uint16_t>(1), 0x8000) << name;
+    EXPECT_EQ(tensor->Get<uint16_t>(5), 0x2e66) << name;
+    EXPECT_EQ(tensor->GetDouble(0), 1.5);
+    EXPECT_TRUE(std::signbit(tensor->GetDouble(1)));
+    EXPECT_EQ(tensor->GetDouble(2), 65504.0);
+    EXPECT_EQ(tensor->GetDouble(3), std::ldexp(1, -24));
+    EXPECT_TRUE(std::isinf(tensor->GetDouble(4)));
+    EXPECT_EQ(tensor->GetDouble(5), 0.0999755859375);
+  }
+}
+
 TEST(NpyTest, SwapsBigEndianData) {
   auto tensor = ReadNpy(Fixture("i32_be.npy"));
   ASSERT_TRUE(tensor.ok()) << tensor.status();
@@ -82,7 +102,8 @@ TEST(NpyTest, ReadsVersions2And3) {
 }
 
 TEST(NpyTest, WritesWhatNumPyWrites) {
-  for (const char* name : {"f32_2x3.npy", "f64_scalar.npy", "i8_vec.npy"}) {
+  for (const char* name :
+       {"f16_2x3.npy", "f32_2x3.npy", "f64_scalar.npy", "i8_vec.npy"}) {
     std::string bytes = ReadBytes(Fixture(name));
     auto tensor = ParseNpy(bytes, name);
     ASSERT_TRUE(tensor.ok()) << tensor.status();
@@ -100,6 +121,21 @@ TEST(NpyTest, RoundTripsThroughAFile) {
   ASSERT_TRUE(back.ok()) << back.status();
   EXPECT_EQ(back->shape, tensor->shape);
   EXPECT_EQ(back->bytes, tensor->bytes);
+}
+
+TEST(NpyTest, RoundTripsFloat16) {
+  auto tensor = MakeHostTensor(ElemType::kF16, {4});
+  ASSERT_TRUE(tensor.ok());
+  EXPECT_EQ(tensor->bytes.size(), 8u);
+  const uint16_t encodings[] = {0x0001, 0x3c00, 0xfbff, 0xfc00};
+  for (int i = 0; i < 4; ++i) tensor->Set<uint16_t>(i, encodings[i]);
+  std::string bytes = SerializeNpy(*tensor);
+  EXPECT_NE(bytes.find("'descr': '<f2'"), std::string::npos);
+  auto back = ParseNpy(bytes, "f16.npy");
+  ASSERT_TRUE(back.ok()) << back.status();
+  EXPECT_EQ(back->elem, ElemType::kF16);
+  EXPECT_EQ(back->bytes, tensor->bytes);
+  EXPECT_EQ(back->GetDouble(2), -65504.0);
 }
 
 TEST(NpyTest, UsesVersion2ForLongHeaders) {

@@ -3,53 +3,121 @@
 // counts from types), the iteration domain of each statement, its
 // control expressions as piecewise quasi-affine functions, and the access
 // relations of its element reads and writes, followed through windows to
-// the tensors they view. The static checks, and the tools that reason about
-// schedules, placements and vectors (schedule-check, polysimd, vectorize),
-// ask their questions of this model.
+// the tensors they view; and counterexamples, the first point where a
+// property fails, in TIR's names. The verifier's static checks (bounds,
+// assertions, calls, aliasing), and the tools that reason about schedules,
+// placements and vectors (schedule-check, polysimd, vectorize), ask their
+// questions of this model.
 //
 // Spaces: a statement's domain is named `S<id>` (the statement's node id)
 // with one dimension per enclosing loop, outermost first; the procedure's
 // control parameters (sizes, indices, strides, bools) are isl parameters of
-// the same names; a value isl cannot see into (the stride of a window
-// parameter, a configuration field) is a parameter of its own. The element
-// space of a tensor is named after its data parameter or alloc.
+// the same names, sizes positive and bools 0 or 1 (1 is true). A value isl
+// cannot see into is a parameter of its own, named as TIR writes it: the
+// stride of a window parameter, or of a tensor whose row-major stride is
+// not affine, `(stride A 0)`; a configuration field whose value is
+// unknown, `(read-config @CFG FIELD)`. The element space of a tensor is
+// named after its data parameter or alloc.
 #ifndef TESSEL_LIBS_POLY_MODEL_H_
 #define TESSEL_LIBS_POLY_MODEL_H_
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
 #include "isl/cpp.h"
 #include "libs/ir/node.h"
 
 namespace tessel::poly {
 
+// A point where a property fails (ProcModel::FindViolation).
+struct Violation {
+  // "n = 1, i = 0": the parameters the property depends on, then the loops
+  // around the statement; "" when there are none.
+  std::string at;
+  // The values asked about, at that point, as decimals.
+  std::vector<std::string> values;
+};
+
+// The constant `value` on the domain of `like`, to compare `like` with.
+isl::pw_aff ConstantOn(const isl::pw_aff& like, int64_t value);
+
 class ProcModel {
  public:
   // The model of `proc` (a proc or an instr of the IR). `ctx` must outlive
-  // the model and everything taken from it.
+  // the model and everything taken from it. Each question starts a new
+  // isl operation budget (isl_ctx_set_max_operations): one that exceeds it
+  // is a ResourceExhausted error.
   ProcModel(isl::ctx ctx, const ir::Node& proc);
 
-  // What holds everywhere in the procedure: sizes are positive and the
-  // assertions hold. A set of parameters.
+  // The statement `node` (an expression, a statement) belongs to.
+  const ir::Node& StatementOf(const ir::Node& node) const;
+
+  // What a read-config denotes where it is read, which depends on the
+  // writes before it (the verifier follows them): the expression last
+  // written to the field, or an unknown value, the same for every read
+  // bound to the same `unknown` node (the read that first saw it). An
+  // unbound read is an unknown of its own. A callee's read is bound anew
+  // at each call.
+  struct ConfigValue {
+    const ir::Node* written = nullptr;
+    const ir::Node* unknown = nullptr;
+  };
+  void BindConfigRead(const ir::Node& read, ConfigValue value);
+
+  // What holds everywhere in the procedure: the types of the parameters
+  // and the assertions. A set of parameters.
   absl::StatusOr<isl::set> Context() const;
 
   // The instances of `stmt`: the values of the loops enclosing it for which
   // it runs (inside their bounds, on the branch of each enclosing `if` that
-  // leads to it), within Context().
+  // leads to it), within Context(). The procedure itself stands for a
+  // statement outside every loop.
   absl::StatusOr<isl::set> Domain(const ir::Node& stmt) const;
+  // Does `stmt` never run (contradictory assertions, a dead branch)?
+  absl::StatusOr<bool> IsDead(const ir::Node& stmt) const;
 
   // A control expression as a function of the domain of the statement it
-  // is in. Not quasi-affine (a product of two variables, a division by a
-  // variable) is an InvalidArgument error at the expression.
+  // is in, or of `stmt` for one that is in none (a dimension of a declared
+  // type) or that `stmt` uses from elsewhere. Not quasi-affine (a product
+  // of two variables, a division by a variable) is an InvalidArgument
+  // error at the expression.
   absl::StatusOr<isl::pw_aff> Affine(const ir::Node& expr) const;
-  // A condition (a comparison, and, or, not) as the subset of the domain of
-  // its statement where it holds.
+  absl::StatusOr<isl::pw_aff> Affine(const ir::Node& expr,
+                                     const ir::Node& stmt) const;
+  // A condition (a comparison, and, or, not, a bool) as the subset of the
+  // domain of its statement where it holds.
   absl::StatusOr<isl::set> Condition(const ir::Node& cond) const;
+  // The constant `value` on the domain of `stmt`.
+  absl::StatusOr<isl::pw_aff> Constant(int64_t value,
+                                       const ir::Node& stmt) const;
+
+  // A callee's expression (a dimension of a parameter's type, an
+  // assertion) at `call`, a call statement of this procedure: the callee's
+  // parameters are the call's arguments.
+  absl::StatusOr<isl::pw_aff> AffineAtCall(const ir::Node& expr,
+                                           const ir::Node& call) const;
+  absl::StatusOr<isl::set> ConditionAtCall(const ir::Node& cond,
+                                           const ir::Node& call) const;
+
+  // Views: a data name, a window expression, or the binder of a data name
+  // (a data parameter, an alloc, a `let`).
+  // The dimensions of `view` (the lanes of a vector) at the instances of
+  // `stmt`.
+  absl::StatusOr<std::vector<isl::pw_aff>> Extents(const ir::Node& view,
+                                                   const ir::Node& stmt) const;
+  // Every element `view` covers at each instance of `stmt`: a map from the
+  // domain of `stmt` to the tensor behind the view.
+  absl::StatusOr<isl::map> Region(const ir::Node& view,
+                                  const ir::Node& stmt) const;
 
   // The elements an access touches, from the domain of its statement to
   // the index space of the tensor behind it: an element read or the place
@@ -64,43 +132,104 @@ class ProcModel {
   absl::StatusOr<isl::union_map> Reads(const ir::Node& subtree) const;
   absl::StatusOr<isl::union_map> Writes(const ir::Node& subtree) const;
 
- private:
-  // The statement an expression belongs to and the loops around it.
-  const ir::Node& StatementOf(const ir::Node& node) const;
-  std::vector<const ir::Node*> LoopsAround(const ir::Node& stmt) const;
-  isl::space DomainSpace(const ir::Node& stmt) const;
-  isl::set Universe(const ir::Node& stmt) const;
-  absl::StatusOr<isl::pw_aff> AffineIn(const ir::Node& expr,
-                                       const ir::Node& stmt) const;
-  absl::StatusOr<isl::set> ConditionIn(const ir::Node& cond,
-                                       const ir::Node& stmt) const;
-  // The parameter standing for a value isl cannot see into.
-  isl::id OpaqueParam(const ir::Node& expr) const;
+  // The first instance of `stmt` where `fails` holds, and `values` there;
+  // nullopt when there is none. `values` are functions on the domain of
+  // `stmt` (from Affine, Extents...); `fails` builds a subset of that
+  // domain from them (it runs inside the question, so isl's errors in it
+  // are statuses too). First is the lexicographically least point,
+  // parameters first (the smallest problem size, then the earliest
+  // iteration); where the set is unbounded below (an index parameter), the
+  // least point of the smallest box around 0 that holds one. The point
+  // names only the parameters the property depends on.
+  absl::StatusOr<std::optional<Violation>> FindViolation(
+      const ir::Node& stmt, const std::vector<isl::pw_aff>& values,
+      absl::FunctionRef<isl::set(const std::vector<isl::pw_aff>&)> fails) const;
 
+ private:
   // Where expressions are evaluated: the domain space of `stmt`, with
-  // `extra` set dimensions after its loops (the indices of a view).
+  // `extra` set dimensions after its loops (the indices of a view); at a
+  // call, the callee's parameters are the call's arguments.
   struct Frame {
-    const ir::Node& stmt;
+    const ir::Node* stmt;
     size_t extra = 0;
+    const ir::Node* call = nullptr;
   };
-  absl::StatusOr<isl::pw_aff> AffineInFrame(const ir::Node& expr,
-                                            const Frame& frame) const;
-  // The tensor behind a view (a data name, a let-bound window or a window
-  // expression) and the indices of its elements that `indices` of the view
-  // denote: intervals add their offsets, points stay.
+  // What the type of a parameter guarantees about it.
+  enum class Range { kAny, kPositive, kBool };
+  struct Param {
+    isl::id id;
+    Range range;
+  };
+  // The tensor behind a view (a data parameter or an alloc) and the
+  // indices of its elements that indices of the view denote.
   struct RootIndices {
     const ir::Node* root;
     std::vector<isl::pw_aff> indices;
   };
+
+  // Runs `body` of a question, turning isl's errors (thrown by its C++
+  // interface) into statuses: the model builds only well-formed questions,
+  // so an isl error is a failure of isl (its operation budget), not of
+  // the input.
+  template <typename T, typename Body>
+  absl::StatusOr<T> Guard(Body body) const {
+    isl_ctx_reset_error(ctx_.get());
+    isl_ctx_reset_operations(ctx_.get());
+    try {
+      return body();
+    } catch (const isl::exception& error) {
+      // A call of isl's C interface that ran out leaves the quota error
+      // behind; the C++ interface then finds a null object.
+      if (dynamic_cast<const isl::exception_quota*>(&error) != nullptr ||
+          isl_ctx_last_error(ctx_.get()) == isl_error_quota) {
+        return absl::ResourceExhaustedError(
+            "isl gave up: the constraints are too complex");
+      }
+      return absl::InternalError(absl::StrCat("isl: ", error.what()));
+    }
+  }
+
+  // model.cc: spaces, parameters and domains.
+  std::vector<const ir::Node*> LoopsAround(const ir::Node& stmt) const;
+  isl::space DomainSpace(const ir::Node& stmt) const;
+  isl::space FrameSpace(const Frame& frame) const;
+  isl::set Universe(const Frame& frame) const;
+  isl::id NewParam(const std::string& name, const void* user,
+                   Range range) const;
+  // What the types of the parameters of `space` guarantee.
+  isl::set TypeConstraints(const isl::space& space) const;
+  // The innermost block around `stmt`: the loop or branch whose statements
+  // it is among, or the procedure.
+  const ir::Node& BlockOf(const ir::Node& stmt) const;
+  // The instances of the statements of `block`, in a space of their own
+  // (no name).
+  absl::StatusOr<isl::set> BlockDomain(const ir::Node& block) const;
+  absl::StatusOr<isl::set> DomainOf(const ir::Node& stmt) const;
+
+  // model_expr.cc: control expressions.
+  absl::StatusOr<isl::pw_aff> Eval(const ir::Node& expr,
+                                   const Frame& frame) const;
+  absl::StatusOr<isl::set> EvalCondition(const ir::Node& cond,
+                                         const Frame& frame) const;
+  absl::StatusOr<isl::pw_aff> EvalName(const ir::Node& ref,
+                                       const Frame& frame) const;
+  absl::StatusOr<isl::pw_aff> EvalStride(const ir::Node& stride,
+                                         const Frame& frame) const;
+  // The argument a callee's parameter stands for in `frame`, or null.
+  const ir::Node* Argument(const ir::Node& param, const Frame& frame) const;
+  // A read-config: the expression written to the field before it, or null
+  // when unknown; the parameter for its unknown value.
+  const ir::Node* WrittenValue(const ir::Node& read) const;
+  isl::id UnknownValue(const ir::Node& read) const;
+
+  // model_access.cc: views and accesses.
   absl::StatusOr<RootIndices> ThroughWindows(const ir::Node& view,
                                              std::vector<isl::pw_aff> indices,
                                              const Frame& frame) const;
-  // The [lo, hi) bounds of each index of a view.
-  absl::StatusOr<std::vector<std::pair<isl::pw_aff, isl::pw_aff>>> Extents(
-      const ir::Node& view, const Frame& frame) const;
-  // Every element a view covers, from the domain of `stmt` to its root.
-  absl::StatusOr<isl::map> Region(const ir::Node& view,
-                                  const ir::Node& stmt) const;
+  absl::StatusOr<std::vector<isl::pw_aff>> ExtentsIn(const ir::Node& view,
+                                                     const Frame& frame) const;
+  absl::StatusOr<isl::map> RegionIn(const ir::Node& view,
+                                    const ir::Node& stmt) const;
   // The elements a transfer-read or transfer-write of a vector of
   // `vector`'s shape touches in `view` at `indices`: the lanes that fall
   // inside the view (the others read their padding or are dropped).
@@ -111,9 +240,26 @@ class ProcModel {
   absl::Status CollectAccesses(const ir::Node& node, bool writes,
                                isl::union_map& into) const;
 
-  isl::ctx ctx_;
+  // model_violation.cc
+  absl::StatusOr<Violation> PickPoint(
+      const ir::Node& stmt, const isl::set& failing,
+      const std::vector<isl::pw_aff>& values) const;
+
+  mutable isl::ctx ctx_;  // isl::ctx::get() is not const
   const ir::Node& proc_;
-  mutable absl::flat_hash_map<const ir::Node*, isl::id> opaque_;
+  size_t control_params_ = 0;
+  // Every parameter, in the order counterexamples name them: the control
+  // parameters as declared, then the others as they were met.
+  mutable std::vector<Param> params_;
+  mutable absl::flat_hash_map<isl_id*, size_t> param_index_;
+  // The opaque parameters: strides by tensor and dimension, unknown
+  // configuration values by the read that first saw them.
+  mutable absl::flat_hash_map<std::pair<const ir::Node*, int64_t>, isl::id>
+      strides_;
+  mutable absl::flat_hash_map<const ir::Node*, isl::id> unknowns_;
+  absl::flat_hash_map<const ir::Node*, ConfigValue> config_;
+  mutable absl::flat_hash_map<const ir::Node*, isl::space> spaces_;
+  mutable absl::flat_hash_map<const ir::Node*, isl::set> block_domains_;
 };
 
 }  // namespace tessel::poly

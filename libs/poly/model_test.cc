@@ -13,6 +13,11 @@ namespace {
 using ir::Node;
 using ir::Op;
 
+// Do two functions have the same pieces?
+bool Same(const isl::pw_aff& a, const isl::pw_aff& b) {
+  return a.as_map().is_equal(b.as_map());
+}
+
 class ModelTest : public ::testing::Test {
  protected:
   ModelTest() : ctx_(isl_ctx_alloc()) {}
@@ -165,6 +170,159 @@ TEST_F(ModelTest, RejectsWhatIsNotQuasiAffine) {
   EXPECT_NE(access.status().message().find("'(* i i)' is not quasi-affine"),
             std::string::npos)
       << access.status();
+}
+
+TEST_F(ModelTest, StridesOfDenseTensorsAreKnownOthersAreParameters) {
+  Node& proc = Read(
+      "(proc @p ((size N) (in A (f32 4 N 8)) (in W (window f32 4 4))\n"
+      "          (out y f32))\n"
+      "  (assign y (A (stride A 0) (stride A 1) (stride W 0))))",
+      /*verify=*/false);
+  ProcModel model(ctx_, proc);
+  Node& load = First(proc, Op::kLoad);
+  auto row = model.Affine(*load.operand(1));
+  ASSERT_TRUE(row.ok()) << row.status();
+  Node& assign = First(proc, Op::kAssign);
+  EXPECT_TRUE(
+      Same(*row, Parse<isl::pw_aff>("[N] -> { S[] -> [(8N)] }", assign)))
+      << *row;
+  auto column = model.Affine(*load.operand(2));
+  ASSERT_TRUE(column.ok());
+  EXPECT_TRUE(
+      Same(*column, Parse<isl::pw_aff>("[N] -> { S[] -> [8] }", assign)));
+  // A window's strides are unknown: a parameter named as TIR writes it.
+  auto window = model.Affine(*load.operand(3));
+  ASSERT_TRUE(window.ok());
+  EXPECT_EQ(isl_pw_aff_dim(window->get(), isl_dim_param), 2);
+  EXPECT_STREQ(isl_pw_aff_get_dim_name(window->get(), isl_dim_param, 1),
+               "(stride W 0)");
+}
+
+TEST_F(ModelTest, BoolsAreConditions) {
+  Node& proc = Read(
+      "(proc @p ((bool b) (out A (f32 4)))\n"
+      "  (for i 0 4 (if b (then (assign (A i) 0.0))\n"
+      "                 (else (assign (A i) 1.0)))))");
+  ProcModel model(ctx_, proc);
+  Node& other = First(proc, Op::kAssign, 1);
+  auto domain = model.Domain(other);
+  ASSERT_TRUE(domain.ok()) << domain.status();
+  EXPECT_TRUE(domain->is_equal(
+      Parse<isl::set>("[b] -> { S[i] : b = 0 and 0 <= i < 4 }", other)))
+      << *domain;
+}
+
+TEST_F(ModelTest, ConfigurationReadsSeeWhatTheyAreBoundTo) {
+  Node& proc = Read(
+      "(config @C (rows size))\n"
+      "(proc @p ((size N) (out A (f32 N)))\n"
+      "  (write-config @C rows N)\n"
+      "  (for i 0 (read-config @C rows) (assign (A i) 0.0))\n"
+      "  (for j 0 (read-config @C rows) (assign (A j) 1.0)))");
+  ProcModel model(ctx_, proc);
+  Node& write = First(proc, Op::kWriteConfig);
+  Node& first = First(proc, Op::kReadConfig);
+  Node& second = First(proc, Op::kReadConfig, 1);
+  // Bound to the value written, the read is that value.
+  model.BindConfigRead(first, {.written = write.operand(0)});
+  auto rows = model.Affine(first);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_TRUE(Same(*rows, Parse<isl::pw_aff>("[N] -> { S[] -> [N] }",
+                                             model.StatementOf(first))));
+  // Unknown, it is a parameter shared by the reads bound to it, and
+  // positive as the field is a size.
+  model.BindConfigRead(first, {.unknown = &first});
+  model.BindConfigRead(second, {.unknown = &first});
+  Node& assign = First(proc, Op::kAssign, 1);
+  auto domain = model.Domain(assign);
+  ASSERT_TRUE(domain.ok()) << domain.status();
+  EXPECT_EQ(isl_set_dim(domain->get(), isl_dim_param), 2);
+  EXPECT_STREQ(isl_set_get_dim_name(domain->get(), isl_dim_param, 1),
+               "(read-config @C rows)");
+}
+
+TEST_F(ModelTest, CalleeExpressionsAtACall) {
+  Node& proc = Read(
+      "(proc @ld ((size n) (in src (window f32 n)) (out dst (window f32 n)))\n"
+      "  (assert (and (<= n 8) (== (stride src 0) 1)))\n"
+      "  (for i 0 n (assign (dst i) (src i))))\n"
+      "(proc @p ((size M) (in A (f32 M 16)) (out B (f32 16)))\n"
+      "  (assert (<= M 4))\n"
+      "  (for r 0 M (call @ld 4 (window A r (: (* 4 r) (+ (* 4 r) 4)))\n"
+      "                     (window B (: 0 4)))))");
+  ProcModel model(ctx_, proc);
+  Node& call = First(proc, Op::kCall);
+  const Node& callee = *call.def();
+  const Node& src = *callee.operand(1);
+  auto extent = model.AffineAtCall(*src.declared_type().dims()[0].expr, call);
+  ASSERT_TRUE(extent.ok()) << extent.status();
+  EXPECT_TRUE(
+      Same(*extent, Parse<isl::pw_aff>("[M] -> { S[r] -> [4] }", call)));
+  // The stride of a row of A, dense, is 1; n is 4.
+  auto holds = model.ConditionAtCall(*callee.operand(3)->operand(0), call);
+  ASSERT_TRUE(holds.ok()) << holds.status();
+  EXPECT_TRUE(holds->is_equal(Parse<isl::set>("[M] -> { S[r] }", call)))
+      << *holds;
+  // What the window covers, within the domain of the call.
+  auto region = model.Region(*call.operand(1), call);
+  ASSERT_TRUE(region.ok()) << region.status();
+  EXPECT_TRUE(region->is_equal(Parse<isl::map>(
+      "[M] -> { S[r] -> A[r, c] : 0 <= r < M <= 4 and 4r <= c < 4r + 4 }",
+      call)))
+      << *region;
+  auto extents = model.Extents(*call.operand(1), call);
+  ASSERT_TRUE(extents.ok());
+  ASSERT_EQ(extents->size(), 1u);
+  EXPECT_TRUE(
+      Same((*extents)[0], Parse<isl::pw_aff>("[M] -> { S[r] -> [4] }", call)));
+}
+
+TEST_F(ModelTest, ViolationsAreTheLeastPointInTirNames) {
+  Node& proc = Read(
+      "(proc @p ((size N) (size M) (index k) (out A (f32 N)))\n"
+      "  (for i 0 N (assign (A (+ i k)) 0.0)))",
+      /*verify=*/false);
+  ProcModel model(ctx_, proc);
+  Node& assign = First(proc, Op::kAssign);
+  Node& index = *First(proc, Op::kLoad).operand(1);
+  auto value = model.Affine(index);
+  ASSERT_TRUE(value.ok());
+  auto extents = model.Extents(*First(proc, Op::kLoad).operand(0), assign);
+  ASSERT_TRUE(extents.ok());
+  auto above = [](const std::vector<isl::pw_aff>& values) {
+    return values[0].ge_set(values[1]);
+  };
+  // k is unbounded below: the point nearest 0. M plays no part.
+  auto violation = model.FindViolation(assign, {*value, (*extents)[0]}, above);
+  ASSERT_TRUE(violation.ok()) << violation.status();
+  ASSERT_TRUE(violation->has_value());
+  EXPECT_EQ((*violation)->at, "N = 1, k = 1, i = 0");
+  EXPECT_EQ((*violation)->values, (std::vector<std::string>{"1", "1"}));
+  auto below = [](const std::vector<isl::pw_aff>& values) {
+    return values[0].lt_set(ConstantOn(values[0], 0));
+  };
+  violation = model.FindViolation(assign, {*value}, below);
+  ASSERT_TRUE(violation.ok());
+  ASSERT_TRUE(violation->has_value());
+  EXPECT_EQ((*violation)->at, "N = 1, k = -1, i = 0");
+  auto never = [](const std::vector<isl::pw_aff>& values) {
+    return values[0].lt_set(values[0]);
+  };
+  violation = model.FindViolation(assign, {*value}, never);
+  ASSERT_TRUE(violation.ok());
+  EXPECT_FALSE(violation->has_value());
+}
+
+TEST_F(ModelTest, QuestionsHaveAnOperationBudget) {
+  Node& proc = Read(
+      "(proc @p ((size N) (out A (f32 N)))\n"
+      "  (for i 0 N (assign (A i) 0.0)))");
+  ProcModel model(ctx_, proc);
+  isl_ctx_set_max_operations(ctx_.get(), 1);
+  auto domain = model.Domain(First(proc, Op::kAssign));
+  isl_ctx_set_max_operations(ctx_.get(), 0);
+  ASSERT_FALSE(domain.ok());
+  EXPECT_EQ(domain.status().code(), absl::StatusCode::kResourceExhausted);
 }
 
 }  // namespace

@@ -9,17 +9,15 @@
 namespace tessel::runsim {
 namespace {
 
-// Enough digits to tell any two values of the type apart.
+// Enough digits to tell any two values of the type apart: for a
+// significand of p bits, 1 + ceil(p log10 2) (9 for f32, 17 for f64).
 std::string ValueText(const HostTensor& tensor, int64_t i) {
   const double value = tensor.GetDouble(i);
-  switch (tensor.elem) {
-    case ElemType::kF32:
-      return absl::StrFormat("%.9g", value);
-    case ElemType::kF64:
-      return absl::StrFormat("%.17g", value);
-    default:
-      return absl::StrCat(static_cast<int64_t>(value));
-  }
+  if (!IsFloat(tensor.elem)) return absl::StrCat(static_cast<int64_t>(value));
+  const int digits =
+      1 + static_cast<int>(
+              std::ceil(ElemInfo(tensor.elem).precision * std::log10(2.0)));
+  return absl::StrFormat("%.*g", digits, value);
 }
 
 std::string ElementText(absl::string_view name,
@@ -34,6 +32,20 @@ std::string ElementText(absl::string_view name,
 }
 
 }  // namespace
+
+Tolerance DefaultTolerance(ElemType elem) {
+  switch (elem) {
+    case ElemType::kF16:
+      return {1e-3, 1e-3};
+    case ElemType::kF32:
+    case ElemType::kF64:
+      return {1e-5, 1e-6};
+    case ElemType::kI8:
+    case ElemType::kI32:
+      break;
+  }
+  return {0.0, 0.0};
+}
 
 std::string ShapeText(const std::vector<int64_t>& shape) {
   if (shape.empty()) return "scalar";
@@ -56,6 +68,9 @@ absl::StatusOr<Comparison> CompareTensors(absl::string_view name,
   }
   Comparison result;
   const bool exact = !IsFloat(actual.elem);
+  const Tolerance defaults = DefaultTolerance(actual.elem);
+  const double rtol = tolerance.rtol.value_or(*defaults.rtol);
+  const double atol = tolerance.atol.value_or(*defaults.atol);
   bool nan_diff = false;
   for (int64_t i = 0; i < actual.num_elements(); ++i) {
     const double a = actual.GetDouble(i);
@@ -69,7 +84,7 @@ absl::StatusOr<Comparison> CompareTensors(absl::string_view name,
       diff = std::fabs(a - b);
       // An infinity only matches itself (atol + rtol * inf would pass it).
       ok = !exact && !std::isinf(a) && !std::isinf(b) &&
-           diff <= tolerance.atol + tolerance.rtol * std::fabs(b);
+           diff <= atol + rtol * std::fabs(b);
       result.max_abs_diff = std::max(result.max_abs_diff, diff);
       const double rel = b == 0 ? INFINITY : diff / std::fabs(b);
       result.max_rel_diff = std::max(result.max_rel_diff, rel);

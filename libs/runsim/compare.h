@@ -4,11 +4,13 @@
 // Floats pass NumPy's allclose rule |a - b| <= atol + rtol * |b|, where b is
 // the reference; NaN equals NaN at the same position and mismatches any
 // number; infinities equal infinities of the same sign. Integers must be
-// equal.
+// equal. The default tolerances depend on the element type (see
+// DefaultTolerance).
 #ifndef TESSEL_LIBS_RUNSIM_COMPARE_H_
 #define TESSEL_LIBS_RUNSIM_COMPARE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,10 +20,19 @@
 
 namespace tessel::runsim {
 
+// The tolerances of float comparisons (--rtol, --atol); one left unset is
+// the compared element type's default.
 struct Tolerance {
-  double rtol = 1e-5;
-  double atol = 1e-6;
+  std::optional<double> rtol;
+  std::optional<double> atol;
 };
+
+// The defaults, both set: rtol 1e-5 and atol 1e-6 for f32 and f64 (NumPy's
+// rtol); for f16, whose 11-bit significands tell values apart only to about
+// 1e-3, rtol 1e-3 (about one unit in the last place: 2^-10 at the bottom of
+// a binade) and atol 1e-3 (one unit in the last place of values near 1).
+// Integers compare exactly.
+Tolerance DefaultTolerance(ElemType elem);
 
 struct Comparison {
   double max_abs_diff = 0;  // NaN when a NaN meets a number

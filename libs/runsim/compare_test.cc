@@ -38,6 +38,39 @@ TEST(CompareTest, AppliesAllcloseRule) {
             "3 elements, first y[0]: 1.5 vs 1");
 }
 
+TEST(CompareTest, F16HasItsOwnDefaultsAndDigits) {
+  EXPECT_EQ(DefaultTolerance(ElemType::kF16).rtol, 1e-3);
+  EXPECT_EQ(DefaultTolerance(ElemType::kF32).rtol, 1e-5);
+  EXPECT_EQ(DefaultTolerance(ElemType::kF64).atol, 1e-6);
+  auto f16 = [](std::vector<uint16_t> encodings) {
+    HostTensor tensor = *MakeHostTensor(
+        ElemType::kF16, {static_cast<int64_t>(encodings.size())});
+    for (size_t i = 0; i < encodings.size(); ++i) {
+      tensor.Set<uint16_t>(i, encodings[i]);
+    }
+    return tensor;
+  };
+  // 1 + 2^-9 (two units in the last place) is within atol + rtol of 1 by
+  // default; 1 + 3 * 2^-10 is not, and 1 + 2^-10 is not with --rtol 0
+  // --atol 0.
+  HostTensor reference = f16({0x3c00, 0x3c00});
+  auto close = CompareTensors("h", f16({0x3c02, 0x3c00}), reference, {});
+  ASSERT_TRUE(close.ok());
+  EXPECT_EQ(close->mismatches, 0);
+  HostTensor far = f16({0x3c03, 0x3c00});
+  auto differs = CompareTensors("h", far, reference, {});
+  ASSERT_TRUE(differs.ok());
+  EXPECT_EQ(differs->mismatches, 1);
+  // Five digits tell f16 values apart.
+  EXPECT_EQ(ComparisonLine("h", far, reference, *differs),
+            "h: max abs diff 0.00292969, max rel diff 0.00292969 (2, f16): "
+            "mismatch in 1 of 2 elements, first h[0]: 1.0029 vs 1");
+  auto exact =
+      CompareTensors("h", f16({0x3c01, 0x3c00}), reference, {0.0, 0.0});
+  ASSERT_TRUE(exact.ok());
+  EXPECT_EQ(exact->mismatches, 1);
+}
+
 TEST(CompareTest, HandlesNaNsInfinitiesAndIntegers) {
   const float nan = NAN, inf = INFINITY;
   HostTensor reference = F32({2, 2}, {nan, inf, -inf, 0});

@@ -29,6 +29,12 @@ absl::StatusOr<HostTensor> SeededTensor(uint64_t seed, absl::string_view name,
   for (int64_t i = 0; i < tensor->num_elements(); ++i) {
     const uint64_t z = SplitMix64(state);
     switch (elem) {
+      case ElemType::kF16:
+        tensor->Set<uint16_t>(
+            i, static_cast<uint16_t>(EncodeFloat(
+                   std::ldexp(static_cast<double>(z >> 53), -10) - 1.0,
+                   FloatFormatOf(elem))));
+        break;
       case ElemType::kF32:
         tensor->Set<float>(
             i, static_cast<float>(

@@ -6,6 +6,7 @@
 // stream and a kernel's inputs do not depend on the order of its
 // parameters; each element, in row-major order, takes the next 64-bit draw
 // z and becomes
+//   f16: (z >> 53) * 2^-10 - 1   uniform on [-1, 1) in steps of 2^-10
 //   f32: (z >> 40) * 2^-23 - 1   uniform on [-1, 1) in steps of 2^-23
 //   f64: (z >> 11) * 2^-52 - 1   uniform on [-1, 1) in steps of 2^-52
 //   i8:  z mod 17 - 8            in [-8, 8]

@@ -47,5 +47,23 @@ TEST(SeededInputsTest, StaysInRange) {
   EXPECT_FALSE(SeededTensor(1, "x", ElemType::kF32, {1 << 20, 1 << 20}).ok());
 }
 
+TEST(SeededInputsTest, F16StepsBy2ToTheMinus10) {
+  auto f16 = SeededTensor(3, "h", ElemType::kF16, {4000});
+  ASSERT_TRUE(f16.ok());
+  EXPECT_EQ(f16->bytes.size(), 8000u);
+  uint64_t state = 3 ^ Fnv1a64("h");
+  EXPECT_EQ(f16->GetDouble(0),
+            std::ldexp(static_cast<double>(SplitMix64(state) >> 53), -10) - 1);
+  bool saw_min = false;
+  for (int i = 0; i < 4000; ++i) {
+    const double value = f16->GetDouble(i);
+    EXPECT_GE(value, -1.0);
+    EXPECT_LT(value, 1.0);
+    EXPECT_EQ(std::ldexp(value, 10), std::trunc(std::ldexp(value, 10)));
+    saw_min |= value == -1.0;
+  }
+  EXPECT_TRUE(saw_min);
+}
+
 }  // namespace
 }  // namespace tessel::runsim

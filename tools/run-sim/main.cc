@@ -23,11 +23,14 @@ absl::Status Run(const tessel::CommandLine& command_line) {
     if (!seed.ok()) return seed.status();
     options.seed = *seed;
   }
-  auto rtol = command_line.GetNonNegativeDouble("rtol", options.tolerance.rtol);
-  if (!rtol.ok()) return rtol.status();
-  auto atol = command_line.GetNonNegativeDouble("atol", options.tolerance.atol);
-  if (!atol.ok()) return atol.status();
-  options.tolerance = {*rtol, *atol};
+  // Unset tolerances are the compared element type's defaults.
+  for (auto [flag, tolerance] : {std::pair{"rtol", &options.tolerance.rtol},
+                                 std::pair{"atol", &options.tolerance.atol}}) {
+    if (!command_line.Has(flag)) continue;
+    auto value = command_line.GetNonNegativeDouble(flag, 0);
+    if (!value.ok()) return value.status();
+    *tolerance = *value;
+  }
   auto defines = tessel::ParseDefinitions(command_line.GetAll("define"));
   if (!defines.ok()) return defines.status();
   options.defines = *std::move(defines);
@@ -64,10 +67,10 @@ int main(int argc, char** argv) {
                         "compare"});
   command_line.AddFlag(
       {"expect", 0, "DIR", false, "compare the outputs with DIR/NAME.npy"});
-  command_line.AddFlag(
-      {"rtol", 0, "R", false, "relative tolerance of comparisons (1e-5)"});
-  command_line.AddFlag(
-      {"atol", 0, "A", false, "absolute tolerance of comparisons (1e-6)"});
+  command_line.AddFlag({"rtol", 0, "R", false,
+                        "relative tolerance of comparisons (1e-5; f16 1e-3)"});
+  command_line.AddFlag({"atol", 0, "A", false,
+                        "absolute tolerance of comparisons (1e-6; f16 1e-3)"});
   command_line.AddFlag({"define", 'D', "NAME=VALUE", true,
                         "bind a size (or index, bool, stride) parameter"});
   command_line.set_epilogue(

@@ -1,7 +1,8 @@
 /* The C runtime of emit-c's output: errors and checked allocations for the
  * kernels, and for the --harness main, the command line and NumPy .npy files
- * (versions 1.0 to 3.0 read, 1.0 written; little-endian `<f4`, `<f8`, `|i1`,
- * `<i4`, C order), with messages such as
+ * (versions 1.0 to 3.0 read, 1.0 written; little-endian, of any `descr`
+ * the kernel's element types have: `<f2`, `<f4`, `<f8`, `|i1`, `<i4`; C
+ * order), with messages such as
  * "k: A.npy: shape (3, 4) does not match (4, 4)".
  *
  * emit-c embeds this file (see BUILD) and copies into its output only the

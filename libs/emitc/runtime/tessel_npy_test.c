@@ -115,6 +115,18 @@ static void TestRoundTrip(void) {
       tsl_read_npy(scratch, "ints", "<i4", sizeof(int32_t), 1, three);
   CHECK(ints_back != NULL && memcmp(ints_back, ints, sizeof(ints)) == 0);
   free(ints_back);
+
+  /* f16 as NumPy's '<f2', kept as its encodings: 1.0, -2.0, 65504, 2^-24,
+     -inf, NaN. */
+  const uint16_t halves[6] = {0x3c00, 0xc000, 0x7bff, 0x0001, 0xfc00, 0x7e00};
+  CHECK(tsl_write_npy(scratch, "halves", "<f2", 2, 2, shape, halves));
+  uint16_t *halves_back = tsl_read_npy(scratch, "halves", "<f2", 2, 2, shape);
+  CHECK(halves_back != NULL &&
+        memcmp(halves_back, halves, sizeof(halves)) == 0);
+  free(halves_back);
+  /* A '<f2' file is not read as '<f4'. */
+  CHECK(tsl_read_npy(scratch, "halves", "<f4", sizeof(float), 2, shape) ==
+        NULL);
 }
 
 static void TestFormatVersions(void) {

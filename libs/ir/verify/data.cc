@@ -365,6 +365,7 @@ absl::StatusOr<View> ProcVerifier::CheckDataArgument(Node& arg) {
     return (*data)->view;
   }
   if (arg.is(Op::kWindow)) return CheckWindow(arg);
+  if (arg.is(Op::kDescriptor)) return CheckDescriptor(arg);
   return ErrorAt(arg.loc(), absl::StrCat("a data argument is a name or a "
                                          "(window ...) expression, found '",
                                          Text(arg), "'"));
@@ -378,7 +379,12 @@ absl::StatusOr<ScalarType> ProcVerifier::InferData(
                           expr.is_float_literal() ? ScalarType::FloatLiteral()
                                                   : ScalarType::IntLiteral(),
                           expected);
-      if (type.ok() && type->is_elem()) expr.set_type(Type::Elem(type->elem));
+      if (type.ok() && type->is_elem()) {
+        if (auto fits = CheckLiteralFits(expr, type->elem); !fits.ok()) {
+          return fits;
+        }
+        expr.set_type(Type::Elem(type->elem));
+      }
       return type;
     }
     case Op::kRef:

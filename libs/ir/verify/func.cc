@@ -55,6 +55,21 @@ absl::Status VerifyFunc(Node& func, poly::Context& ctx) {
   return FuncVerifier(func, ctx).Verify();
 }
 
+absl::StatusOr<Type> InferTermType(Node& func, Node& term,
+                                   poly::Context& ctx) {
+  return FuncVerifier(func, ctx).InferAlone(term);
+}
+
+absl::StatusOr<Type> FuncVerifier::InferAlone(Node& term) {
+  std::vector<std::string> seen;
+  if (auto status = CheckDeclarations(/*results=*/false, seen); !status.ok()) {
+    return status;
+  }
+  auto type = Infer(term, nullptr);
+  if (!type.ok()) return type.status();
+  return ToType(*type, groups_);
+}
+
 absl::Status FuncVerifier::Verify() {
   std::vector<std::string> seen;
   if (auto status = CheckDeclarations(/*results=*/false, seen); !status.ok()) {
@@ -82,12 +97,17 @@ absl::Status FuncVerifier::Verify() {
   Node& term = *func_.operand(func_.num_operands() - 1);
   if (auto type = Infer(term, &expected); !type.ok()) return type.status();
   // Elaboration: literal groups are settled only now, so types are given
-  // once the whole term is checked.
-  Walk(term, [this](Node& node) {
+  // (and literals checked against them) once the whole term is checked.
+  absl::Status fits;
+  Walk(term, [this, &fits](Node& node) {
     auto it = types_.find(&node);
-    if (it != types_.end()) node.set_type(ToType(it->second, groups_));
+    if (it == types_.end()) return;
+    node.set_type(ToType(it->second, groups_));
+    if (fits.ok() && node.is(Op::kConst) && node.type().is_elem()) {
+      fits = CheckLiteralFits(node, node.type().elem());
+    }
   });
-  return absl::OkStatus();
+  return fits;
 }
 
 absl::Status FuncVerifier::CheckDeclarations(bool results,
@@ -168,6 +188,8 @@ absl::StatusOr<TermType> FuncVerifier::Dispatch(Node& term,
     case Op::kFst:
     case Op::kSnd:
       return InferTuple(term, expected);
+    case Op::kLibCall:
+      return InferLibCall(term);
     case Op::kLt:
     case Op::kLe:
     case Op::kGt:

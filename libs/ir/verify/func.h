@@ -7,6 +7,7 @@
 #define TESSEL_LIBS_IR_VERIFY_FUNC_H_
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "libs/ir/node.h"
 #include "libs/poly/poly.h"
 
@@ -20,6 +21,13 @@ namespace tessel::ir {
 // patterns Access types. Literal lists (list, shape) and declarations keep
 // none. The first error found is returned as a located diagnostic.
 absl::Status VerifyFunc(Node& func, poly::Context& ctx);
+
+// The type of `term`, a tensor-level term over the parameters of `func`
+// without free De Bruijn variables, elaborated as a body of `func` would
+// be but against no declared result (literals of no context take
+// DefaultLiteralType). For analyses that type terms out of their place,
+// such as saturate's. `term` is checked, not given types.
+absl::StatusOr<Type> InferTermType(Node& func, Node& term, poly::Context& ctx);
 
 }  // namespace tessel::ir
 

@@ -137,6 +137,14 @@ TEST(TensorLevelTest, ResultTypes) {
   EXPECT_EQ(FirstError("(func @f ((x (f32 4))) ((y (i32 4)))\n  (build 4 "
                        "(lam 1.5)))"),
             "2:17: error: a float literal cannot be an i32");
+  EXPECT_EQ(FirstError("(func @f ((x (f32 4))) ((y (f16 4)))\n  (build 4 "
+                       "(lam 1e5)))"),
+            "2:17: error: the literal 1e+05 does not fit in f16: it "
+            "rounds to infinity");
+  EXPECT_EQ(FirstError("(func @f ((x (f32 4))) ((y (f32 4)))\n  (build 4 "
+                       "(lam (+ (index x %0) -1e39))))"),
+            "2:33: error: the literal -1e+39 does not fit in f32: it rounds "
+            "to infinity");
   EXPECT_EQ(FirstError("(func @f ((x f32)) ((y f32) (z f32))\n  x)"),
             "2:3: error: expected (tuple f32 f32), found f32");
   EXPECT_EQ(FirstError("(func @f ((x (f32 n))) ((y f32))\n  0.0)"),
@@ -227,8 +235,7 @@ TEST(TensorLevelTest, ScalarOperations) {
             "2:4: error: unknown operator 'frob'");
   EXPECT_EQ(FirstError("(func @f ((A (f32 4 4)) (B (f32 4 4))) ((C (f32 4 "
                        "4)))\n  (blas.gemm A B))"),
-            "2:4: error: 'blas.gemm': named library calls come with "
-            "saturate's rules and are not supported yet");
+            "2:3: error: 'blas.gemm' takes 7 operands, found 2");
 }
 
 TEST(AccessPatternTest, GlensideExamples) {

@@ -4,7 +4,8 @@
 //                  types given to nodes at the end;
 //   func_terms.cc  build, ifold, app, index, tuples, scalar operations and
 //                  conditions;
-//   func_index.cc  index expressions and their bounds.
+//   func_index.cc  index expressions and their bounds;
+//   libcall.cc     named library calls, typed as their definitions.
 #ifndef TESSEL_LIBS_IR_VERIFY_FUNC_VERIFIER_H_
 #define TESSEL_LIBS_IR_VERIFY_FUNC_VERIFIER_H_
 
@@ -27,6 +28,8 @@ class FuncVerifier {
  public:
   FuncVerifier(Node& func, poly::Context& ctx) : func_(func), ctx_(ctx) {}
   absl::Status Verify();
+  // InferTermType (func.h).
+  absl::StatusOr<Type> InferAlone(Node& term);
 
  private:
   // What a lam binds: the index of a build or ifold (0 <= %k < extent, a
@@ -77,6 +80,11 @@ class FuncVerifier {
                                                 absl::string_view what);
   absl::StatusOr<int64_t> Length(const Node& length, absl::string_view of);
 
+  // libcall.cc
+  // A named call is typed as its definition's body (library.h) with the
+  // call's value operands, typed first, bound by lams around it.
+  absl::StatusOr<TermType> InferLibCall(Node& call);
+
   // func_index.cc
   // Is `term` an index expression: integer literals and indices combined
   // with +, - and * (by a literal)?
@@ -94,6 +102,10 @@ class FuncVerifier {
   // when its context fixes the type of its literals (scalar.h).
   absl::flat_hash_map<const Node*, int> const_groups_;
   absl::flat_hash_map<const Node*, TermType> types_;
+  // The instances of named calls' definitions, typed and dropped, and how
+  // deeply they nest.
+  Module instances_;
+  int instance_depth_ = 0;
 };
 
 // "b3": the isl name of the index bound at depth `level`.

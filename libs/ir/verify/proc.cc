@@ -31,6 +31,11 @@ absl::Status VerifyProcedures(
     }
   }
   for (Node* form : module.forms()) {
+    if (form->is(Op::kPeProgram)) {
+      ProcVerifier verifier(module, *form, calls, ctx);
+      if (auto status = verifier.CheckPeProgram(); !status.ok()) return status;
+      continue;
+    }
     if (!IsProcedure(*form)) {
       if (auto status = other_form(*form); !status.ok()) return status;
       continue;

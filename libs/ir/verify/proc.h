@@ -8,7 +8,9 @@
 //   control.cc  control expressions and their isl form;
 //   call.cc     calls;
 //   vector.cc   the vector level: vector values, transfers, contractions;
-//   config.cc   configuration state between statements.
+//   config.cc   configuration state between statements;
+//   cs1.cc      the CS-1 level: a pe-program, whose tasks are calls checked
+//               as calls are, and cs1_descriptor.cc its SIMD descriptors.
 #ifndef TESSEL_LIBS_IR_VERIFY_PROC_H_
 #define TESSEL_LIBS_IR_VERIFY_PROC_H_
 
@@ -88,6 +90,11 @@ class ProcVerifier {
 
   // The parameters and the preconditions.
   absl::Status CheckSignature();
+  // All of a pe-program, in place of CheckSignature and CheckBody: its
+  // grid coordinates and a task's recv indices are the domain's
+  // dimensions, its local arrays and received values are data, and each
+  // task is a call (cs1.cc).
+  absl::Status CheckPeProgram();
   // The statements; call after CheckSignature().
   absl::Status CheckBody();
 
@@ -215,6 +222,30 @@ class ProcVerifier {
   // The condition of a select of vectors of `type`: lane comparisons.
   absl::Status CheckLaneMask(Node& cond, const Type& type);
 
+  // cs1.cc
+  absl::Status CheckPeParams();
+  absl::Status CheckGrid(Node& grid);
+  absl::Status CheckLocal(Node& local);
+  absl::Status CheckTask(Node& task);
+  absl::Status CheckRecv(Node& recv);
+  // Every element of a written parameter is held by the local array of
+  // exactly one PE, which gives it back when the program ends.
+  absl::Status CheckGather(const Node& param);
+  absl::Status CheckHeldOnce(const Node& param, const Node& local);
+  absl::Status CheckHeldEverywhere(const Node& param, const Node& local);
+  // An element of `param` as new dimensions of the domain, within `param`;
+  // their isl names.
+  std::vector<std::string> AddElementDims(const Node& param);
+  // The isl constraint that the PE whose coordinates are `pe` holds
+  // `element` of what `local` holds.
+  absl::StatusOr<std::string> HeldBy(const Node& local,
+                                     const std::vector<std::string>& pe,
+                                     const std::vector<std::string>& element);
+  // cs1_descriptor.cc: (dsd NAME BASE (EXTENT STRIDE)...), a window of at
+  // most four dimensions onto the tensor NAME seen as flat memory, every
+  // element of which lies inside NAME.
+  absl::StatusOr<View> CheckDescriptor(Node& dsd);
+
   // call.cc
   absl::Status CheckCall(Node& call);
   absl::Status CheckDataBinding(const Node& arg, const Node& callee,
@@ -234,6 +265,8 @@ class ProcVerifier {
   std::vector<Root> roots_;
   // The value of each control field (by its Field node) where it is known.
   absl::flat_hash_map<const Node*, ControlValue> config_values_;
+  // A pe-program's grid coordinates, x then y.
+  std::vector<const Node*> coords_;
 };
 
 // The type a reference to `binder` (a Param, For, Alloc or Let) has.

@@ -208,6 +208,32 @@ TEST(LoopLevelTest, DataTypes) {
             "2:31: error: expected i32, found i8");
   EXPECT_EQ(FirstError("(proc @p ((out y i32))\n  (assign y 1.5))"),
             "2:13: error: a float literal cannot be an i32");
+  // A float type cannot hold a literal that rounds to infinity; NumPy's
+  // text for the largest f32 rounds down to it.
+  EXPECT_EQ(FirstError("(proc @p ((out y f32))\n  (assign y 1e39))"),
+            "2:13: error: the literal 1e+39 does not fit in f32: it rounds "
+            "to infinity");
+  EXPECT_EQ(FirstError("(proc @p ((in x f32) (out y f32))\n  (assign y (* "
+                       "x -3.5e38)))"),
+            "2:18: error: the literal -3.5e+38 does not fit in f32: it "
+            "rounds to infinity");
+  EXPECT_EQ(FirstError("(proc @p ((out y f32) (out z f64))\n  (assign y "
+                       "3.4028235e38) (assign z 1e39) (assign y -inf))"),
+            "ok");
+  EXPECT_EQ(FirstError("(proc @p ((out y (f16 2)))\n  (assign (y 0) 65504) "
+                       "(assign (y 1) 65519.9))"),
+            "ok");
+  EXPECT_EQ(FirstError("(proc @p ((out y (f16 2)))\n  (assign (y 0) 65520))"),
+            "2:17: error: the literal 65520 does not fit in f16: it rounds "
+            "to infinity");
+  EXPECT_EQ(FirstError("(proc @p ((in x f16) (out y f16))\n  (assign y "
+                       "(select (< x 1e5) x 0.0)))"),
+            "2:26: error: the literal 1e+05 does not fit in f16: it "
+            "rounds to infinity");
+  // Where nothing types them, literals are f64 (or i32), as in C.
+  EXPECT_EQ(FirstError("(proc @p ((out y f16))\n  (assign y (cast f16 "
+                       "1e39)))"),
+            "ok");
   EXPECT_EQ(FirstError("(proc @p ((in x (f64 4)) (out y (f32 4)))\n  (for i "
                        "0 4 (assign (y i) (cast f32 (* 2 (x i))))))"),
             "ok");
@@ -220,8 +246,8 @@ TEST(LoopLevelTest, DataTypes) {
                        "i)) 0.0 1.0))))"),
             "2:45: error: expected f32, found i32");
   EXPECT_EQ(FirstError("(proc @p ((out y (i8 4)))\n  (for i 0 4 (assign (y "
-                       "i) (cast f16 1))))"),
-            "2:34: error: expected an element type to cast to, found 'f16'");
+                       "i) (cast f128 1))))"),
+            "2:34: error: expected an element type to cast to, found 'f128'");
   EXPECT_EQ(FirstError("(proc @p ((in x (f32 4)) (out y (f32 4)))\n  (for i "
                        "0 4 (assign (y i) (% (x i) 2.0))))"),
             "2:29: error: '%' is not a data operation");

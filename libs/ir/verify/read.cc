@@ -35,7 +35,8 @@ absl::StatusOr<Node*> FindEntry(const Module& module,
       return ErrorAt(where,
                      absl::StrCat("'", name, "' is an instr, not an entry"));
     }
-    if (form == nullptr || !(form->is(Op::kProc) || form->is(Op::kFunc))) {
+    if (form == nullptr || !(form->is(Op::kProc) || form->is(Op::kFunc) ||
+                             form->is(Op::kPeProgram))) {
       return ErrorAt(where, absl::StrCat("no proc or func named '", name, "'"));
     }
     return form;
@@ -46,9 +47,10 @@ absl::StatusOr<Node*> FindEntry(const Module& module,
       if (node.is(Op::kCall)) callees.insert(node.def());
     });
   }
-  // Procedures first, then functions, each in file order.
+  // Procedures first, then functions, then per-PE programs (whose tasks
+  // call procedures), each in file order.
   std::vector<Node*> candidates;
-  for (Op op : {Op::kProc, Op::kFunc}) {
+  for (Op op : {Op::kProc, Op::kFunc, Op::kPeProgram}) {
     for (Node* form : module.forms()) {
       if (form->is(op) && !callees.contains(form)) candidates.push_back(form);
     }
@@ -56,7 +58,8 @@ absl::StatusOr<Node*> FindEntry(const Module& module,
   if (candidates.size() != 1) {
     return ErrorAt(
         where, candidates.empty()
-                   ? std::string("the module has no proc or func to run")
+                   ? std::string("the module has no proc, func or "
+                                 "pe-program to run")
                    : absl::StrCat(
                          "the module has several entries (",
                          absl::StrJoin(candidates, ", ",

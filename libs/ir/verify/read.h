@@ -19,9 +19,10 @@ absl::StatusOr<Module> ReadModule(const SourceRef& source);
 // Reads and verifies the module in the file at `path` ("-" is stdin).
 absl::StatusOr<Module> ReadModuleFile(const std::string& path);
 
-// The proc or func a tool runs or wraps: the one named `requested` (with or
-// without its '@') or, when `requested` is empty, the only proc or func that
-// no procedure of the module calls. Instructions are never entries.
+// The proc, func or pe-program a tool runs or wraps: the one named
+// `requested` (with or without its '@') or, when `requested` is empty, the
+// only one that nothing in the module calls. Instructions are never
+// entries.
 absl::StatusOr<Node*> FindEntry(const Module& module,
                                 absl::string_view requested);
 

@@ -1,6 +1,7 @@
 #include "libs/ir/verify/scalar.h"
 
 #include "absl/strings/str_cat.h"
+#include "libs/ir/verify/common.h"
 
 namespace tessel::ir {
 namespace {
@@ -71,6 +72,20 @@ absl::StatusOr<ScalarType> Conform(const Node& at, ScalarType found,
                                             ElemTypeName(*expected)));
   }
   return found;
+}
+
+absl::Status CheckLiteralFits(const Node& literal, ElemType elem) {
+  if (!IsFloat(elem)) return absl::OkStatus();
+  // An integer beyond 2^53 is rounded on its way to double, but only f32
+  // and f64 reach so far, and they hold every int64_t.
+  const double value = literal.is_float_literal()
+                           ? literal.float_value()
+                           : static_cast<double>(literal.int_value());
+  if (FloatLiteralFits(elem, value)) return absl::OkStatus();
+  return ErrorAt(
+      literal.loc(),
+      absl::StrCat("the literal ", Text(literal), " does not fit in ",
+                   ElemTypeName(elem), ": it rounds to infinity"));
 }
 
 bool IsScalarOperation(Op op) {

@@ -52,6 +52,12 @@ std::string Describe(ScalarType type);
 absl::StatusOr<ScalarType> Conform(const Node& at, ScalarType found,
                                    std::optional<ElemType> expected);
 
+// Checks that the literal `literal`, given the element type `elem`, fits it:
+// integer types wrap an integer literal, but a float type cannot hold a
+// finite literal that rounds to infinity ("the literal 1e+39 does not fit
+// in f32").
+absl::Status CheckLiteralFits(const Node& literal, ElemType elem);
+
 // Types an operand and gives its nodes their types. When `expected` is set
 // the operand must conform to it (typically by ending in Conform).
 using OperandTyper = absl::FunctionRef<absl::StatusOr<ScalarType>(

@@ -30,7 +30,9 @@ def draws(seed, name, count):
 def expected(seed, name, dtype, shape):
     values = []
     for z in draws(seed, name, int(np.prod(shape, dtype=np.int64))):
-        if dtype == np.float32:
+        if dtype == np.float16:
+            values.append((z >> 53) * 2.0**-10 - 1)
+        elif dtype == np.float32:
             values.append((z >> 40) * 2.0**-23 - 1)
         elif dtype == np.float64:
             values.append((z >> 11) * 2.0**-52 - 1)

@@ -1,0 +1,369 @@
+#include "libs/egraph/egraph.h"
+
+#include <algorithm>
+#include <cassert>
+#include <utility>
+
+#include "absl/container/inlined_vector.h"
+#include "absl/status/status.h"
+#include "libs/egraph/explain.h"
+
+namespace tessel::egraph {
+
+namespace {
+
+using Children = absl::InlinedVector<ClassId, 8>;
+
+// A multiply-xorshift mix; the hash-cons table needs every output bit to
+// depend on every input word (absl splits the hash into probe position and
+// control byte).
+inline uint64_t Mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xbf58476d1ce4e5b9ull;
+}
+
+inline size_t HashNode(OpId op, PayloadId payload,
+                       absl::Span<const ClassId> children) {
+  uint64_t h = Mix(op, (uint64_t{payload} << 32) | children.size());
+  for (ClassId c : children) h = Mix(h, c);
+  h ^= h >> 31;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 29;
+  return h;
+}
+
+}  // namespace
+
+// --- Hash-cons table functors ----------------------------------------------
+
+NodeId EGraph::Store::Append(OpId op, PayloadId payload,
+                             absl::Span<const ClassId> children,
+                             uint32_t stamp) {
+  Rec r;
+  r.op = op;
+  r.payload = payload;
+  r.stamp = stamp;
+  if (children.size() <= kInline) {
+    r.arity = children.size();
+    for (size_t i = 0; i < children.size(); ++i) r.kids[i] = children[i];
+  } else {
+    r.arity = kInline + 1;
+    r.kids[0] = pool_.size();
+    r.kids[1] = children.size();
+    for (ClassId c : children) pool_.push_back(c);
+  }
+  recs_.push_back(r);
+  return recs_.size() - 1;
+}
+
+EGraph::NodeKey EGraph::KeyOf(NodeId n) const {
+  ENodeRef r = store_->Get(n);
+  return {r.op, r.payload, r.children};
+}
+
+size_t EGraph::MemoHash::operator()(NodeId n) const {
+  ENodeRef r = store->Get(n);
+  return HashNode(r.op, r.payload, r.children);
+}
+
+size_t EGraph::MemoHash::operator()(const NodeKey& k) const {
+  return HashNode(k.op, k.payload, k.children);
+}
+
+bool EGraph::MemoEq::operator()(NodeId a, NodeId b) const {
+  if (a == b) return true;
+  ENodeRef y = store->Get(b);
+  return (*this)(a, NodeKey{y.op, y.payload, y.children});
+}
+
+bool EGraph::MemoEq::operator()(NodeId a, const NodeKey& b) const {
+  ENodeRef x = store->Get(a);
+  if (x.op != b.op || x.payload != b.payload ||
+      x.children.size() != b.children.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < b.children.size(); ++i) {
+    if (x.children[i] != b.children[i]) return false;
+  }
+  return true;
+}
+
+// --- Construction ------------------------------------------------------------
+
+EGraph::EGraph(const OpTable* ops, PayloadTable* payloads)
+    : ops_(ops),
+      payloads_(payloads),
+      store_(std::make_unique<Store>()),
+      memo_(std::make_unique<Memo>(0, MemoHash{store_.get()},
+                                   MemoEq{store_.get()})),
+      reasons_({"given", "congruence"}) {}
+
+EGraph::~EGraph() = default;
+EGraph::EGraph(EGraph&&) = default;
+EGraph& EGraph::operator=(EGraph&&) = default;
+
+void EGraph::AddAnalysis(Analysis* analysis) {
+  assert(store_->empty() && "attach analyses before adding e-nodes");
+  analyses_.push_back(analysis);
+}
+
+void EGraph::EnableExplanations() {
+  assert(store_->empty() && "enable explanations before adding e-nodes");
+  if (!explainer_) explainer_ = std::make_unique<Explainer>();
+}
+
+ReasonId EGraph::InternReason(absl::string_view name) {
+  for (size_t i = 0; i < reasons_.size(); ++i) {
+    if (reasons_[i] == name) return i;
+  }
+  reasons_.emplace_back(name);
+  return reasons_.size() - 1;
+}
+
+size_t EGraph::HashconsSize() const { return memo_->size(); }
+
+absl::Span<const NodeId> EGraph::NodesWithOp(OpId op) const {
+  if (op >= op_nodes_.size()) return {};
+  return op_nodes_[op];
+}
+
+absl::Span<const NodeId> EGraph::NodesWithOpIn(ClassId id, OpId op) const {
+  const ClassRec& c = classes_[id];
+  absl::Span<const NodeId> nodes = c.nodes;
+  if (c.op_directory) {
+    const auto& dir = *c.op_directory;
+    for (size_t i = 0; i < dir.size(); ++i) {
+      if (dir[i].first != op) continue;
+      uint32_t end = i + 1 < dir.size() ? dir[i + 1].second : nodes.size();
+      return nodes.subspan(dir[i].second, end - dir[i].second);
+    }
+    return {};
+  }
+  size_t begin = 0;
+  while (begin < nodes.size() && store_->Op(nodes[begin]) < op) ++begin;
+  size_t end = begin;
+  while (end < nodes.size() && store_->Op(nodes[end]) == op) ++end;
+  return nodes.subspan(begin, end - begin);
+}
+
+// --- Adding ------------------------------------------------------------------
+
+ClassId EGraph::Find(ClassId id) const {
+  while (parent_[id] != id) {
+    parent_[id] = parent_[parent_[id]];
+    id = parent_[id];
+  }
+  return id;
+}
+
+NodeId EGraph::NewNode(OpId op, PayloadId payload,
+                       absl::Span<const ClassId> canonical,
+                       absl::Span<const ClassId> original) {
+  NodeId n = store_->Append(op, payload, canonical, epoch_);
+  AppendIdSlot();
+  classes_[n].nodes.push_back(n);
+  op_masks_[n] = OpBit(op);
+  for (ClassId c : canonical) classes_[c].parents.push_back(n);
+  memo_->insert(n);
+  if (op >= op_nodes_.size()) {
+    op_nodes_.resize(op + 1);
+    op_stale_.resize(op + 1, 0);
+  }
+  op_nodes_[op].push_back(n);
+  class_list_.push_back(n);
+  ++num_classes_;
+  ++num_class_nodes_;
+  if (explainer_) explainer_->AddId(n, op, payload, original);
+  for (Analysis* a : analyses_) a->MakeClass(*this, n, Node(n));
+  ModifyAll(n);
+  return n;
+}
+
+void EGraph::AppendIdSlot() {
+  NodeId id = state_.size();
+  state_.push_back(NodeState::kInClass);
+  parent_.push_back(id);
+  classes_.emplace_back();
+  op_masks_.push_back(0);
+  is_dirty_.push_back(false);
+  analysis_queued_.push_back(false);
+}
+
+ClassId EGraph::Add(OpId op, PayloadId payload,
+                    absl::Span<const ClassId> children) {
+  if (explainer_) return Find(AddOccurrence(op, payload, children));
+  Children canonical(children.begin(), children.end());
+  for (ClassId& c : canonical) c = Find(c);
+  auto it = memo_->find(NodeKey{op, payload, canonical});
+  if (it != memo_->end()) return Find(*it);
+  return Find(NewNode(op, payload, canonical, canonical));
+}
+
+ClassId EGraph::AddOccurrence(OpId op, PayloadId payload,
+                              absl::Span<const ClassId> children) {
+  if (!explainer_) return Add(op, payload, children);
+  if (std::optional<NodeId> exact =
+          explainer_->FindExact(op, payload, children)) {
+    return *exact;
+  }
+  Children original(children.begin(), children.end());
+  Children canonical = original;
+  for (ClassId& c : canonical) c = Find(c);
+  auto it = memo_->find(NodeKey{op, payload, canonical});
+  if (it == memo_->end()) return NewNode(op, payload, canonical, original);
+  // An equal e-node exists: this exact term gets an id of its own in the
+  // existing class, linked to that e-node by congruence. It is not an e-node
+  // of the class (not hash-consed, no parents), only a term to explain.
+  NodeId existing = *it;
+  NodeId o = store_->Append(op, payload, original, epoch_);
+  AppendIdSlot();
+  state_[o] = NodeState::kDead;
+  parent_[o] = Find(existing);
+  explainer_->AddId(o, op, payload, original);
+  explainer_->Union(existing, o, Justification::Congruence());
+  return o;
+}
+
+ClassId EGraph::AddTerm(const Term& term) {
+  std::vector<ClassId> ids(term.size());
+  Children kids;
+  for (uint32_t i = 0; i < term.size(); ++i) {
+    kids.clear();
+    for (uint32_t c : term.children(i)) kids.push_back(ids[c]);
+    ids[i] = AddOccurrence(term.node(i).op, term.node(i).payload, kids);
+  }
+  return Find(ids.back());
+}
+
+std::optional<NodeId> EGraph::LookupNode(
+    OpId op, PayloadId payload, absl::Span<const ClassId> children) const {
+  Children canonical(children.begin(), children.end());
+  for (ClassId& c : canonical) c = Find(c);
+  auto it = memo_->find(NodeKey{op, payload, canonical});
+  if (it == memo_->end()) return std::nullopt;
+  return *it;
+}
+
+std::optional<ClassId> EGraph::Lookup(
+    OpId op, PayloadId payload, absl::Span<const ClassId> children) const {
+  std::optional<NodeId> n = LookupNode(op, payload, children);
+  if (!n) return std::nullopt;
+  return Find(*n);
+}
+
+std::optional<ClassId> EGraph::LookupTerm(const Term& term) const {
+  std::vector<ClassId> ids(term.size());
+  Children kids;
+  for (uint32_t i = 0; i < term.size(); ++i) {
+    kids.clear();
+    for (uint32_t c : term.children(i)) kids.push_back(ids[c]);
+    std::optional<ClassId> id =
+        Lookup(term.node(i).op, term.node(i).payload, kids);
+    if (!id) return std::nullopt;
+    ids[i] = *id;
+  }
+  return ids.back();
+}
+
+// --- Unions ------------------------------------------------------------------
+
+void EGraph::MarkDirty(ClassId id) {
+  if (is_dirty_[id]) return;
+  is_dirty_[id] = true;
+  dirty_.push_back(id);
+}
+
+// egg's UniqueQueue: a parent waits in the queue at most once.
+void EGraph::QueueAnalysis(absl::Span<const NodeId> parents) {
+  for (NodeId p : parents) {
+    if (analysis_queued_[p]) continue;
+    analysis_queued_[p] = true;
+    analysis_pending_.push_back(p);
+  }
+}
+
+void EGraph::ModifyAll(ClassId id) {
+  for (Analysis* a : analyses_) a->Modify(*this, Find(id));
+}
+
+bool EGraph::Union(ClassId a, ClassId b, Justification why) {
+  ClassId root = Find(a);
+  ClassId other = Find(b);
+  if (root == other) return false;
+  // As egg: the class with more parents stays the root, so fewer parents
+  // need repair.
+  if (classes_[root].parents.size() < classes_[other].parents.size()) {
+    std::swap(root, other);
+  }
+  if (explainer_) explainer_->Union(a, b, why);
+  parent_[other] = root;
+  op_masks_[root] |= op_masks_[other];
+  --num_classes_;
+
+  ClassRec absorbed = std::move(classes_[other]);
+  classes_[other].nodes.clear();
+  classes_[other].nodes.shrink_to_fit();
+  classes_[other].parents.clear();
+  classes_[other].parents.shrink_to_fit();
+  pending_.insert(pending_.end(), absorbed.parents.begin(),
+                  absorbed.parents.end());
+  DidMerge merged;
+  for (Analysis* an : analyses_)
+    merged = merged | an->MergeClasses(root, other);
+  ClassRec& kept = classes_[root];
+  if (merged.into_changed) QueueAnalysis(kept.parents);
+  if (merged.from_changed) QueueAnalysis(absorbed.parents);
+  // The absorbed e-nodes are in a new class: matches through them are new.
+  for (NodeId n : absorbed.nodes) store_->SetStamp(n, epoch_);
+  kept.nodes.insert(kept.nodes.end(), absorbed.nodes.begin(),
+                    absorbed.nodes.end());
+  kept.parents.insert(kept.parents.end(), absorbed.parents.begin(),
+                      absorbed.parents.end());
+  MarkDirty(root);
+  ModifyAll(root);
+  return true;
+}
+
+void EGraph::RemoveNodesIf(ClassId id, absl::FunctionRef<bool(NodeId)> remove) {
+  ClassId c = Find(id);
+  auto& nodes = classes_[c].nodes;
+  auto end = std::remove_if(nodes.begin(), nodes.end(), [&](NodeId n) {
+    if (state_[n] != NodeState::kInClass || !remove(n)) return false;
+    state_[n] = NodeState::kPruned;
+    --num_class_nodes_;
+    ++op_stale_[store_->Op(n)];
+    return true;
+  });
+  nodes.erase(end, nodes.end());
+}
+
+// --- Explanations ------------------------------------------------------------
+
+absl::StatusOr<std::vector<ExplanationStep>> EGraph::Explain(const Term& from,
+                                                             const Term& to) {
+  if (!explainer_) {
+    return absl::FailedPreconditionError("explanations are not enabled");
+  }
+  if (from.empty() || to.empty()) {
+    return absl::InvalidArgumentError("cannot explain an empty term");
+  }
+  auto add_exact = [this](const Term& term) {
+    std::vector<ClassId> ids(term.size());
+    Children kids;
+    for (uint32_t i = 0; i < term.size(); ++i) {
+      kids.clear();
+      for (uint32_t c : term.children(i)) kids.push_back(ids[c]);
+      ids[i] = AddOccurrence(term.node(i).op, term.node(i).payload, kids);
+    }
+    return ids.back();
+  };
+  NodeId a = add_exact(from);
+  NodeId b = add_exact(to);
+  Rebuild();
+  if (Find(a) != Find(b)) {
+    return absl::InvalidArgumentError("the two terms are not equal");
+  }
+  return explainer_->Explain(*this, a, b);
+}
+
+}  // namespace tessel::egraph

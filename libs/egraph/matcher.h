@@ -1,0 +1,117 @@
+// E-matching: a pattern compiled into a program for a backtracking matcher
+// (egg's abstract machine, section 5 of its paper), run over a clean
+// e-graph's flat node store. See matcher.cc for the instruction set and the
+// measurements that chose it.
+#ifndef TESSEL_LIBS_EGRAPH_MATCHER_H_
+#define TESSEL_LIBS_EGRAPH_MATCHER_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "libs/egraph/egraph.h"
+#include "libs/egraph/ids.h"
+#include "libs/egraph/pattern.h"
+
+namespace tessel::egraph {
+
+// The matches of one pattern, stored flat: per match the root class and the
+// class of every variable (VarId-indexed, kNoId for ids the pattern does not
+// use). Each (root, substitution) pair occurs once.
+class Matches {
+ public:
+  explicit Matches(uint32_t num_vars = 0) : num_vars_(num_vars) {}
+
+  size_t size() const { return data_.size() / (num_vars_ + 1); }
+  bool empty() const { return data_.empty(); }
+  ClassId root(size_t i) const { return data_[i * (num_vars_ + 1)]; }
+  Subst subst(size_t i) const {
+    return Subst({data_.data() + i * (num_vars_ + 1) + 1, num_vars_});
+  }
+  uint32_t num_vars() const { return num_vars_; }
+
+  void Reset(uint32_t num_vars) {
+    num_vars_ = num_vars;
+    data_.clear();
+  }
+  void Clear() { data_.clear(); }
+  void Append(ClassId root, absl::Span<const ClassId> subst) {
+    data_.push_back(root);
+    for (ClassId c : subst) data_.push_back(c);
+  }
+
+ private:
+  uint32_t num_vars_;
+  std::vector<ClassId> data_;
+};
+
+class CompiledPattern {
+ public:
+  CompiledPattern() = default;
+  explicit CompiledPattern(const Pattern& pattern, bool allow_blocks = true);
+
+  // Appends to `out` (whose num_vars must be at least VarBound()) the matches
+  // in the whole e-graph, at most `limit` of them; returns how many it found.
+  // The e-graph must be clean. Matches whose e-nodes all have stamps older
+  // than `old_before` (EGraph::Stamp) are counted but not appended: a caller
+  // that applied every match found at epoch E passes E to get only the
+  // matches that are new since.
+  size_t Search(const EGraph& g, size_t limit, Matches* out,
+                uint32_t old_before = 0) const;
+  // The same, for matches rooted at class `root` only.
+  size_t SearchClass(const EGraph& g, ClassId root, size_t limit,
+                     Matches* out) const;
+
+  uint32_t num_vars() const { return num_vars_; }
+
+ private:
+  friend class MatchMachine;
+  // One instruction of the program; matcher.cc documents the set.
+  struct Instr {
+    enum class Kind : uint8_t { kBind, kCompare, kLookup, kGround, kBlock };
+    Kind kind;
+    uint32_t reg;    // the register (class) the instruction works on
+    uint32_t other;  // kCompare: the register to compare with;
+                     // kBind: the first output register;
+                     // kLookup/kGround: the pattern node to look up;
+                     // kBlock: the index of the block in blocks_
+    OpId op = 0;     // kBind, kLookup and kBlock: the op at the top
+    PayloadId payload = 0;
+    uint32_t arity = 0;
+    // kBind: the first `prefix` children are variables bound already, in
+    // registers bound_regs_[prefix_regs...]; the run of e-nodes, sorted by
+    // children, is searched for them instead of scanned.
+    // kBlock: the block's variables are block_vars_[prefix_regs...], `prefix`
+    // of them.
+    uint32_t prefix = 0;
+    uint32_t prefix_regs = 0;
+  };
+  // A variable of a block: its register in this program, and whether it was
+  // bound before the block (then the block's value must equal it).
+  struct BlockVar {
+    VarId var;
+    uint32_t reg;
+    bool check;
+  };
+
+  OpId root_op_ = 0;
+  bool root_is_var_ = false;
+  uint32_t num_regs_ = 0;
+  uint32_t num_vars_ = 0;
+  std::vector<Instr> program_;
+  std::vector<uint32_t> bound_regs_;  // see Instr::prefix
+  // Subpatterns under the root matched on their own, once per class and
+  // search (see matcher.cc), and their variables, by VarId per block.
+  std::vector<CompiledPattern> blocks_;
+  std::vector<BlockVar> block_vars_;
+  std::vector<uint32_t> var_reg_;  // register of each variable, or kNoId
+  // The maximal ground subpatterns (of Ground operands and inside Lookup
+  // terms), looked up once per search, and each pattern node's index in it
+  // or kNoId.
+  std::vector<uint32_t> ground_;
+  std::vector<uint32_t> ground_slot_;
+  Pattern pattern_;  // for Lookup instructions
+};
+
+}  // namespace tessel::egraph
+
+#endif  // TESSEL_LIBS_EGRAPH_MATCHER_H_

@@ -1,0 +1,196 @@
+// Rebuilding (egg's deferred congruence repair) and the invariants it
+// restores.
+#include <algorithm>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "libs/egraph/egraph.h"
+
+namespace tessel::egraph {
+
+// --- Rebuilding --------------------------------------------------------------
+
+// Re-canonicalizes the children of parent `n`; an e-node that becomes equal
+// to another one means their classes are congruent.
+void EGraph::RepairNode(NodeId n, size_t* unions) {
+  if (state_[n] == NodeState::kDead) return;
+  absl::Span<ClassId> kids = store_->MutableChildren(n);
+  bool stale = false;
+  for (ClassId k : kids) stale |= Find(k) != k;
+  if (!stale) return;
+  memo_->erase(n);  // hashed by its current (stale) children
+  for (ClassId& k : kids) k = Find(k);
+  store_->SetStamp(n, epoch_);
+  MarkDirty(Find(n));
+  auto [it, inserted] = memo_->insert(n);
+  if (inserted) return;
+  // Keep the e-node that is in a class (a pruned one stays only hash-consed).
+  NodeId keep = *it;
+  NodeId drop = n;
+  if (state_[keep] != NodeState::kInClass &&
+      state_[drop] == NodeState::kInClass) {
+    std::swap(keep, drop);
+    memo_->erase(it);
+    memo_->insert(keep);
+  }
+  if (state_[drop] == NodeState::kInClass) {
+    --num_class_nodes_;
+    ++op_stale_[store_->Op(drop)];
+  }
+  state_[drop] = NodeState::kDead;
+  MarkDirty(Find(drop));
+  if (Union(keep, drop, Justification::Congruence())) ++*unions;
+}
+
+bool EGraph::NodeLess(NodeId a, NodeId b) const {
+  NodeKey x = KeyOf(a);
+  NodeKey y = KeyOf(b);
+  if (x.op != y.op) return x.op < y.op;
+  if (x.payload != y.payload) return x.payload < y.payload;
+  if (x.children.size() != y.children.size()) {
+    return x.children.size() < y.children.size();
+  }
+  return std::lexicographical_compare(x.children.begin(), x.children.end(),
+                                      y.children.begin(), y.children.end());
+}
+
+void EGraph::RebuildClasses() {
+  for (ClassId c : dirty_) {
+    is_dirty_[c] = false;
+    if (Find(c) != c) continue;  // merged: its nodes moved to a dirty root
+    auto& nodes = classes_[c].nodes;
+    nodes.erase(std::remove_if(nodes.begin(), nodes.end(),
+                               [this](NodeId n) {
+                                 return state_[n] != NodeState::kInClass;
+                               }),
+                nodes.end());
+    std::sort(nodes.begin(), nodes.end(),
+              [this](NodeId a, NodeId b) { return NodeLess(a, b); });
+    uint64_t mask = 0;
+    for (NodeId n : nodes) mask |= OpBit(store_->Op(n));
+    op_masks_[c] = mask;
+    auto& directory = classes_[c].op_directory;
+    if (nodes.size() <= kOpDirectoryMin) {
+      directory.reset();
+      continue;
+    }
+    if (!directory)
+      directory = std::make_unique<std::vector<std::pair<OpId, uint32_t>>>();
+    directory->clear();
+    for (uint32_t i = 0; i < nodes.size(); ++i) {
+      OpId op = store_->Op(nodes[i]);
+      if (directory->empty() || directory->back().first != op) {
+        directory->push_back({op, i});
+      }
+    }
+  }
+  dirty_.clear();
+  for (OpId op = 0; op < op_nodes_.size(); ++op) {
+    if (op_stale_[op] == 0) continue;
+    auto& list = op_nodes_[op];
+    list.erase(std::remove_if(list.begin(), list.end(),
+                              [this](NodeId n) {
+                                return state_[n] != NodeState::kInClass;
+                              }),
+               list.end());
+    op_stale_[op] = 0;
+  }
+  if (class_list_.size() != num_classes_) {
+    class_list_.erase(
+        std::remove_if(class_list_.begin(), class_list_.end(),
+                       [this](ClassId c) { return parent_[c] != c; }),
+        class_list_.end());
+  }
+  // Full path compression, so that the searches that follow find a class in
+  // one step.
+  for (ClassId id = 0; id < parent_.size(); ++id) parent_[id] = Find(id);
+}
+
+size_t EGraph::Rebuild() {
+  size_t unions = 0;
+  while (!pending_.empty() || !analysis_pending_.empty()) {
+    while (!pending_.empty()) {
+      NodeId n = pending_.back();
+      pending_.pop_back();
+      RepairNode(n, &unions);
+    }
+    while (!analysis_pending_.empty()) {
+      NodeId n = analysis_pending_.back();
+      analysis_pending_.pop_back();
+      analysis_queued_[n] = false;
+      ClassId c = Find(n);
+      bool changed = false;
+      for (Analysis* a : analyses_) changed |= a->Remake(*this, c, Node(n));
+      if (!changed) continue;
+      QueueAnalysis(classes_[c].parents);
+      ModifyAll(c);
+    }
+  }
+  RebuildClasses();
+  return unions;
+}
+
+// --- Verification ------------------------------------------------------------
+
+absl::Status EGraph::Verify() const {
+  if (!clean()) return absl::FailedPreconditionError("e-graph not rebuilt");
+  auto fail = [](auto... parts) {
+    return absl::InternalError(absl::StrCat(parts...));
+  };
+  size_t classes = 0, in_class = 0, hashconsed = 0;
+  for (NodeId id = 0; id < state_.size(); ++id) {
+    if (Find(id) == id) {
+      ++classes;
+      for (NodeId n : classes_[id].nodes) {
+        if (state_[n] != NodeState::kInClass) {
+          return fail("class ", id, " lists removed node ", n);
+        }
+        if (Find(n) != id) return fail("node ", n, " listed in class ", id);
+      }
+      for (size_t i = 1; i < classes_[id].nodes.size(); ++i) {
+        if (!NodeLess(classes_[id].nodes[i - 1], classes_[id].nodes[i])) {
+          return fail("class ", id, " not sorted");
+        }
+      }
+      in_class += classes_[id].nodes.size();
+    }
+    if (state_[id] == NodeState::kDead) {
+      auto it = memo_->find(id);
+      if (it != memo_->end() && *it == id) {
+        return fail("dead node ", id, " hash-consed");
+      }
+      continue;
+    }
+    ++hashconsed;
+    for (ClassId c : KeyOf(id).children) {
+      if (Find(c) != c) return fail("node ", id, " has a stale child");
+    }
+    auto it = memo_->find(KeyOf(id));
+    if (it == memo_->end() || *it != id) {
+      return fail("node ", id, " missing from the hash-cons table");
+    }
+  }
+  if (classes != num_classes_ || classes != class_list_.size()) {
+    return fail("class count ", num_classes_, " list ", class_list_.size(),
+                " actual ", classes);
+  }
+  if (in_class != num_class_nodes_) {
+    return fail("node count ", num_class_nodes_, " actual ", in_class);
+  }
+  if (hashconsed != memo_->size()) {
+    return fail("hash-cons size ", memo_->size(), " actual ", hashconsed);
+  }
+  size_t indexed = 0;
+  for (const auto& list : op_nodes_) {
+    for (NodeId n : list) {
+      if (state_[n] != NodeState::kInClass) {
+        return fail("op index lists removed node ", n);
+      }
+    }
+    indexed += list.size();
+  }
+  if (indexed != in_class) return fail("op index size ", indexed);
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::egraph

@@ -1,0 +1,166 @@
+#include "libs/egraph/runner.h"
+
+#include <utility>
+
+namespace tessel::egraph {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point since) {
+  return std::chrono::duration<double>(Clock::now() - since).count();
+}
+
+}  // namespace
+
+const char* StopReasonName(StopReason reason) {
+  switch (reason) {
+    case StopReason::kNone:
+      return "running";
+    case StopReason::kSaturated:
+      return "saturated";
+    case StopReason::kIterationLimit:
+      return "iteration limit";
+    case StopReason::kNodeLimit:
+      return "node limit";
+    case StopReason::kTimeLimit:
+      return "time limit";
+    case StopReason::kOther:
+      return "stopped";
+  }
+  return "?";
+}
+
+Runner::Runner(EGraph* egraph, absl::Span<const Rewrite> rules,
+               RunnerLimits limits, Scheduler* scheduler)
+    : egraph_(egraph), rules_(rules), limits_(limits), scheduler_(scheduler) {
+  if (scheduler_ == nullptr) {
+    owned_scheduler_ = std::make_unique<BackoffScheduler>();
+    scheduler_ = owned_scheduler_.get();
+  }
+  for (const Rewrite& rule : rules_) {
+    reasons_.push_back(egraph_->InternReason(rule.name));
+    matches_.emplace_back(rule.num_vars());
+  }
+  applied_epoch_.assign(rules_.size(), 0);
+}
+
+Runner::~Runner() = default;
+
+double Runner::elapsed_seconds() const { return start_ ? Seconds(*start_) : 0; }
+
+StopReason Runner::CheckLimits() const {
+  if (elapsed_seconds() > limits_.seconds) return StopReason::kTimeLimit;
+  if (egraph_->HashconsSize() > limits_.nodes) return StopReason::kNodeLimit;
+  if (iterations_.size() >= limits_.iterations) {
+    return StopReason::kIterationLimit;
+  }
+  return StopReason::kNone;
+}
+
+StopReason Runner::Run() {
+  egraph_->Rebuild();
+  while (stop_ == StopReason::kNone) {
+    iterations_.push_back(RunOne());
+    StopReason stop = iterations_.back().stop;
+    // The iteration limit is checked after the iteration is complete.
+    if (stop == StopReason::kNone) stop = CheckLimits();
+    stop_ = stop;
+  }
+  return stop_;
+}
+
+Iteration Runner::RunOne() {
+  if (!start_) start_ = Clock::now();
+  const size_t index = iterations_.size();
+  EGraph& g = *egraph_;
+  g.AdvanceEpoch();
+  const uint32_t epoch = g.epoch();
+  Iteration it;
+  StopReason result = CheckLimits();
+  it.nodes_before = g.HashconsSize();
+  it.classes_before = g.NumClasses();
+
+  Clock::time_point hook_start = Clock::now();
+  for (Hook& hook : hooks_) {
+    if (result != StopReason::kNone) break;
+    if (std::optional<std::string> message = hook(*this)) {
+      result = StopReason::kOther;
+      stop_message_ = *message;
+    }
+  }
+  it.hook_seconds = Seconds(hook_start);
+  const size_t nodes_after_hooks = g.HashconsSize();
+  const size_t classes_after_hooks = g.NumClasses();
+
+  // Search every rule on the clean e-graph, then apply them in order, as
+  // egg does; a limit hit in between skips the rest.
+  Clock::time_point search_start = Clock::now();
+  for (Matches& m : matches_) m.Clear();
+  if (result == StopReason::kNone) {
+    for (size_t r = 0; r < rules_.size(); ++r) {
+      // Semi-naive application: a rule that applies once skips the matches
+      // that already existed when all its matches were last applied; they
+      // still count for the scheduler, so bans are egg's.
+      std::optional<size_t> found = scheduler_->Search(
+          index, g, r, rules_[r], applied_epoch_[r], &matches_[r]);
+      if (found) {
+        it.matches += *found;
+        if (rules_[r].ApplyOnce()) applied_epoch_[r] = epoch;
+      }
+      result = CheckLimits();
+      if (result != StopReason::kNone) break;
+    }
+  }
+  it.search_seconds = Seconds(search_start);
+
+  Clock::time_point apply_start = Clock::now();
+  if (result == StopReason::kNone) {
+    for (size_t r = 0; r < rules_.size(); ++r) {
+      size_t applied = ApplyMatches(g, rules_[r], reasons_[r], matches_[r]);
+      if (applied > 0) it.applied.push_back({r, applied});
+      result = CheckLimits();
+      if (result != StopReason::kNone) break;
+    }
+  }
+  it.apply_seconds = Seconds(apply_start);
+
+  Clock::time_point rebuild_start = Clock::now();
+  it.rebuild_unions = g.Rebuild();
+  it.rebuild_seconds = Seconds(rebuild_start);
+
+  // Saturated: no rule changed anything, no rule is waiting out a ban, and
+  // neither the hooks nor conditions added e-nodes.
+  bool saturated = it.applied.empty() && scheduler_->CanStop(index) &&
+                   it.nodes_before == nodes_after_hooks &&
+                   it.classes_before == classes_after_hooks &&
+                   it.nodes_before == g.HashconsSize() &&
+                   it.classes_before == g.NumClasses();
+  if (saturated && result == StopReason::kNone) result = StopReason::kSaturated;
+
+  it.nodes = g.NumNodes();
+  it.classes = g.NumClasses();
+  it.hashcons = g.HashconsSize();
+  it.total_seconds = Seconds(search_start);
+  it.stop = result;
+  return it;
+}
+
+Runner::Report Runner::Totals() const {
+  Report r;
+  r.iterations = iterations_.size();
+  r.nodes = egraph_->NumNodes();
+  r.classes = egraph_->NumClasses();
+  r.hashcons = egraph_->HashconsSize();
+  for (const Iteration& it : iterations_) {
+    r.rebuild_unions += it.rebuild_unions;
+    r.search_seconds += it.search_seconds;
+    r.apply_seconds += it.apply_seconds;
+    r.rebuild_seconds += it.rebuild_seconds;
+    r.total_seconds += it.total_seconds;
+  }
+  return r;
+}
+
+}  // namespace tessel::egraph

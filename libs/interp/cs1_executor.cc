@@ -1,0 +1,277 @@
+// Running the CS-1 level (cs1_program.h) on the loop level's executor. The
+// PEs share nothing at this level: data reaches a PE only through the local
+// arrays that hold parts of the parameters and the elements its tasks
+// receive, and comes back only from the local arrays that hold parts of the
+// parameters written, each element from one PE (which the verifier checks).
+// So the PEs may run in any order; they run row by row (y, then x), and on
+// each PE the tasks run in the order written, a task with a recv once per
+// element it receives, in the row-major order of the received tensor.
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/interp/cs1_program.h"
+#include "libs/interp/diagnostics.h"
+#include "libs/interp/loop_executor_internal.h"
+
+namespace tessel {
+namespace loop {
+namespace {
+
+// Calls `visit(index, flat)` for every index of `shape` in row-major order,
+// `flat` its position, until `visit` returns false.
+template <typename Visit>
+void ForEachIndex(const std::vector<int64_t>& shape, Visit visit) {
+  int64_t count = 1;
+  for (int64_t extent : shape) count *= extent;
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t flat = 0; flat < count; ++flat) {
+    if (!visit(index, flat)) return;
+    for (size_t k = shape.size(); k-- > 0;) {
+      if (++index[k] < shape[k]) break;
+      index[k] = 0;
+    }
+  }
+}
+
+// `index` moved by `offset`, into `moved`; its row-major position in
+// `shape`, or -1 when it lies outside.
+int64_t Moved(const std::vector<int64_t>& shape,
+              const std::vector<int64_t>& index,
+              const std::vector<int64_t>& offset, std::vector<int64_t>& moved) {
+  moved.resize(index.size());
+  int64_t flat = 0;
+  bool inside = true;
+  for (size_t k = 0; k < shape.size(); ++k) {
+    if (__builtin_add_overflow(index[k], offset[k], &moved[k]) ||
+        moved[k] < 0 || moved[k] >= shape[k]) {
+      inside = false;
+      continue;
+    }
+    flat = flat * shape[k] + moved[k];
+  }
+  return inside ? flat : -1;
+}
+
+void CopyElement(const HostTensor& from, int64_t at, HostTensor& to,
+                 int64_t into) {
+  const int bytes = ElemTypeBytes(from.elem);
+  std::memcpy(to.bytes.data() + into * bytes, from.bytes.data() + at * bytes,
+              bytes);
+}
+
+std::string ElementText(absl::string_view name,
+                        const std::vector<int64_t>& index) {
+  if (index.empty()) return std::string(name);
+  return absl::StrCat(name, "[", absl::StrJoin(index, ", "), "]");
+}
+
+std::string PeText(const cs1::PeProgram& program, const Frame& frame) {
+  return absl::StrCat("PE (", frame.controls[program.x_slot], ", ",
+                      frame.controls[program.y_slot], ")");
+}
+
+}  // namespace
+
+bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
+  const View& base = frame.views[ref.base];
+  const int64_t offset = Control(ref.offset, frame);
+  if (failed_) return false;
+  // The tensor is dense: its elements are contiguous from base.offset.
+  int64_t count = 1;
+  for (int64_t extent : base.dims) count *= extent;
+  int64_t least = offset;
+  int64_t greatest = offset;
+  bool overflow = false;
+  for (size_t k = 0; k < ref.extents.size(); ++k) {
+    int64_t span = 0;
+    overflow |=
+        __builtin_mul_overflow(ref.strides[k], ref.extents[k] - 1, &span) ||
+        __builtin_add_overflow(span < 0 ? least : greatest, span,
+                               span < 0 ? &least : &greatest);
+  }
+  if (overflow || least < 0 || greatest >= count) {
+    Fail(ref.where,
+         absl::StrCat("the dsd on '", frame.proc->view_names[ref.base],
+                      "' reaches element ", least < 0 ? least : greatest,
+                      ", outside its ", count, " elements"));
+    return false;
+  }
+  view.buffer = base.buffer;
+  view.offset = base.offset + offset;
+  view.dims.assign(ref.extents.begin(), ref.extents.end());
+  view.strides.assign(ref.strides.begin(), ref.strides.end());
+  return true;
+}
+
+absl::StatusOr<std::vector<HostTensor>> Executor::RunPeProgram(
+    const cs1::PeProgram& program, const std::vector<HostTensor>& inputs) {
+  if (program.width <= 0 || program.height <= 0 ||
+      program.width > cs1::kMaxPes / program.height) {
+    return ErrorAt(
+        program.grid->loc(),
+        absl::StrCat("a grid of ", program.width, " x ", program.height,
+                     " PEs exceeds run-sim's limit of ", cs1::kMaxPes, " PEs"));
+  }
+  std::vector<Buffer> globals(program.params.size());
+  for (size_t p = 0; p < program.params.size(); ++p) {
+    const cs1::Param& param = program.params[p];
+    if (param.read && (p >= inputs.size() || inputs[p].elem != param.elem ||
+                       inputs[p].shape != param.shape)) {
+      return ErrorAt(param.decl->loc(),
+                     absl::StrCat("no ", ElemTypeName(param.elem), " ",
+                                  NumpyShapeText(param.shape), " argument '",
+                                  param.decl->name(), "'"));
+    }
+    if (!param.written) continue;
+    Buffer& global = globals[p];
+    if (param.read) {
+      global.tensor = inputs[p];
+    } else {
+      auto tensor = MakeHostTensor(param.elem, param.shape);
+      if (!tensor.ok())
+        return ErrorAt(param.decl->loc(), tensor.status().message());
+      global.tensor = *std::move(tensor);
+    }
+    global.written.assign(global.tensor.num_elements(), param.read ? 1 : 0);
+  }
+  for (int64_t y = 0; y < program.height; ++y) {
+    for (int64_t x = 0; x < program.width; ++x) {
+      RunPe(program, x, y, inputs, globals);
+      if (failed_) return status_;
+    }
+  }
+  std::vector<HostTensor> outputs;
+  for (size_t p = 0; p < program.params.size(); ++p) {
+    const cs1::Param& param = program.params[p];
+    if (!param.written) continue;
+    Buffer& global = globals[p];
+    for (size_t e = 0; e < global.written.size(); ++e) {
+      if (global.written[e]) continue;
+      return ErrorAt(param.decl->loc(),
+                     absl::StrCat("no PE gives back element ", e, " of '",
+                                  param.decl->name(), "'"));
+    }
+    outputs.push_back(std::move(global.tensor));
+  }
+  return outputs;
+}
+
+void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
+                     const std::vector<HostTensor>& inputs,
+                     std::vector<Buffer>& globals) {
+  Frame frame = NewFrame(program.frame);
+  frame.controls[program.x_slot] = x;
+  frame.controls[program.y_slot] = y;
+  config_.assign(config_.size(), ConfigValue{});
+  // The local arrays, with what they hold of the parameters read.
+  std::vector<std::vector<int64_t>> offsets(program.locals.size());
+  for (size_t l = 0; l < program.locals.size(); ++l) {
+    const cs1::Local& local = program.locals[l];
+    std::unique_ptr<Buffer>& buffer = frame.owned[local.slot];
+    if (auto status = ResetBuffer(local.elem, local.shape, buffer);
+        !status.ok()) {
+      Fail(local.decl, status.message());
+      return;
+    }
+    frame.views[local.slot] = WholeView(*buffer);
+    if (!local.holds) continue;
+    for (const Expr& offset : local.holds->offsets) {
+      offsets[l].push_back(Control(offset, frame));
+    }
+    if (failed_) return;
+    const cs1::Param& param = program.params[local.holds->param];
+    if (!param.read) continue;
+    std::vector<int64_t> element;
+    ForEachIndex(
+        local.shape, [&](const std::vector<int64_t>& index, int64_t flat) {
+          int64_t at = Moved(param.shape, index, offsets[l], element);
+          if (at >= 0) {
+            CopyElement(inputs[local.holds->param], at, buffer->tensor, flat);
+            buffer->written[flat] = 1;
+          }
+          return true;
+        });
+  }
+  for (const cs1::Task& task : program.tasks) {
+    RunTask(program, task, inputs, frame);
+    if (failed_) return;
+  }
+  // What the local arrays hold of the parameters written goes back.
+  for (size_t l = 0; l < program.locals.size(); ++l) {
+    const cs1::Local& local = program.locals[l];
+    if (!local.holds || !program.params[local.holds->param].written) continue;
+    const cs1::Param& param = program.params[local.holds->param];
+    Buffer& buffer = *frame.owned[local.slot];
+    Buffer& global = globals[local.holds->param];
+    std::vector<int64_t> element;
+    ForEachIndex(
+        local.shape, [&](const std::vector<int64_t>& index, int64_t flat) {
+          int64_t at = Moved(param.shape, index, offsets[l], element);
+          if (at < 0) return true;
+          if (!buffer.written[flat]) {
+            Fail(local.decl,
+                 absl::StrCat(PeText(program, frame), " never writes ",
+                              ElementText(local.decl->name(), index),
+                              ", which holds ",
+                              ElementText(param.decl->name(), element)));
+            return false;
+          }
+          CopyElement(buffer.tensor, flat, global.tensor, at);
+          global.written[at] = 1;
+          return true;
+        });
+    if (failed_) return;
+  }
+}
+
+void Executor::RunTask(const cs1::PeProgram& program, const cs1::Task& task,
+                       const std::vector<HostTensor>& inputs, Frame& frame) {
+  if (!task.receives) {
+    ExecStmt(task.call, frame);
+    if (failed_) {
+      AddNote(*task.decl,
+              absl::StrCat("in the task on ", PeText(program, frame)));
+    }
+    return;
+  }
+  const cs1::Param& param = program.params[task.param];
+  std::unique_ptr<Buffer>& value = frame.owned[task.value_slot];
+  ForEachIndex(param.shape, [&](const std::vector<int64_t>& index,
+                                int64_t flat) {
+    for (size_t k = 0; k < index.size(); ++k) {
+      frame.controls[task.index_slots[k]] = index[k];
+    }
+    if (task.cond && !Control(*task.cond, frame)) return !failed_;
+    if (auto status = ResetBuffer(param.elem, {}, value); !status.ok()) {
+      Fail(task.decl, status.message());
+      return false;
+    }
+    CopyElement(inputs[task.param], flat, value->tensor, 0);
+    value->written[0] = 1;
+    frame.views[task.value_slot] = WholeView(*value);
+    ExecStmt(task.call, frame);
+    if (failed_) {
+      AddNote(*task.decl, absl::StrCat("in the task on ",
+                                       PeText(program, frame), ", receiving ",
+                                       ElementText(param.decl->name(), index)));
+      return false;
+    }
+    return true;
+  });
+}
+
+}  // namespace loop
+
+namespace cs1 {
+
+absl::StatusOr<std::vector<HostTensor>> RunPeProgram(
+    const PeProgram& program, const std::vector<HostTensor>& inputs) {
+  loop::Executor executor(program.procedures);
+  return executor.RunPeProgram(program, inputs);
+}
+
+}  // namespace cs1
+}  // namespace tessel

@@ -1,0 +1,317 @@
+// Views and accesses: windows followed to the tensors they view, the
+// regions they cover, and the location sets of statements.
+#include <utility>
+
+#include "libs/poly/model.h"
+#include "libs/poly/model_nodes.h"
+#include "libs/support/source.h"
+
+namespace tessel::poly {
+namespace {
+
+using ir::Node;
+using ir::Op;
+
+absl::Status NotAView(const Node& view) {
+  return ErrorAt(view.loc(),
+                 absl::StrCat("'", Text(view), "' does not view a tensor"));
+}
+
+// The number of indices of a view (0 for a scalar or a vector, read and
+// written whole), given what it stands for (Unalias).
+size_t RankOf(const Node& resolved) {
+  if (resolved.is(Op::kWindow)) {
+    size_t intervals = 0;
+    for (size_t i = 1; i < resolved.num_operands(); ++i) {
+      intervals += resolved.operand(i)->is(Op::kInterval) ? 1 : 0;
+    }
+    return intervals;
+  }
+  if (!IsDataRoot(resolved) || resolved.declared_type().is_vector()) return 0;
+  return static_cast<size_t>(resolved.declared_type().rank());
+}
+
+// A map from `domain`'s space to a zero-dimensional tensor space `name`.
+isl::map ToScalar(const isl::set& domain, const std::string& name) {
+  isl::set range = isl::set::universe(
+      isl::space::unit(domain.ctx()).add_named_tuple(name, 0));
+  return isl::manage(
+      isl_map_from_domain_and_range(domain.copy(), range.copy()));
+}
+
+// The map `indices` define, from their domain to tensor space `name`.
+isl::map ToTensor(const isl::set& domain,
+                  const std::vector<isl::pw_aff>& indices,
+                  const std::string& name) {
+  if (indices.empty()) return ToScalar(domain, name);
+  isl::map map = indices[0].as_map();
+  for (size_t i = 1; i < indices.size(); ++i) {
+    map = isl::manage(isl_map_flat_range_product(
+        map.release(), indices[i].as_map().release()));
+  }
+  return map.set_range_tuple(name).intersect_domain(domain);
+}
+
+// `map` without its `extra` domain dimensions after the `loops` of `stmt`.
+isl::map ProjectOutExtra(isl::map map, const Node& stmt, size_t loops,
+                         size_t extra) {
+  isl::id tuple(map.ctx(), TupleName(stmt));
+  map = isl::manage(isl_map_project_out(map.release(), isl_dim_in,
+                                        static_cast<unsigned>(loops),
+                                        static_cast<unsigned>(extra)));
+  // Changing the dimensions of a space drops its tuple's name: restore it.
+  return isl::manage(
+      isl_map_set_tuple_id(map.release(), isl_dim_in, tuple.release()));
+}
+
+}  // namespace
+
+absl::StatusOr<ProcModel::RootIndices> ProcModel::ThroughWindows(
+    const Node& view, std::vector<isl::pw_aff> indices,
+    const Frame& frame) const {
+  const Node* at = &view;
+  while (true) {
+    at = &Unalias(*at);
+    if (IsDataRoot(*at)) return RootIndices{at, std::move(indices)};
+    if (!at->is(Op::kWindow)) return NotAView(view);
+    // Intervals take the view's indices in order; points stay.
+    std::vector<isl::pw_aff> next;
+    size_t k = 0;
+    for (size_t i = 1; i < at->num_operands(); ++i) {
+      const Node& selector = *at->operand(i);
+      bool interval = selector.is(Op::kInterval);
+      auto offset = Eval(interval ? *selector.operand(0) : selector, frame);
+      if (!offset.ok()) return offset.status();
+      next.push_back(interval ? offset->add(indices[k++]) : *offset);
+    }
+    indices = std::move(next);
+    at = at->operand(0);
+  }
+}
+
+absl::StatusOr<std::vector<isl::pw_aff>> ProcModel::ExtentsIn(
+    const Node& view, const Frame& frame) const {
+  const Node& at = Unalias(view);
+  std::vector<isl::pw_aff> extents;
+  if (at.is(Op::kWindow)) {
+    for (size_t i = 1; i < at.num_operands(); ++i) {
+      const Node& selector = *at.operand(i);
+      if (!selector.is(Op::kInterval)) continue;
+      auto lo = Eval(*selector.operand(0), frame);
+      if (!lo.ok()) return lo.status();
+      auto hi = Eval(*selector.operand(1), frame);
+      if (!hi.ok()) return hi.status();
+      extents.push_back(hi->sub(*lo));
+    }
+    return extents;
+  }
+  if (!IsDataRoot(at)) return NotAView(view);
+  Frame dims{frame.stmt, frame.extra};  // sizes of this procedure
+  for (const ir::Dim& dim : at.declared_type().dims()) {
+    if (dim.is_constant()) {
+      extents.push_back(isl::pw_aff(
+          isl::aff::zero_on_domain(FrameSpace(frame)).add_constant(dim.value)));
+      continue;
+    }
+    auto extent = Eval(*dim.expr, dims);
+    if (!extent.ok()) return extent.status();
+    extents.push_back(*extent);
+  }
+  return extents;
+}
+
+absl::StatusOr<isl::map> ProcModel::RegionIn(const Node& view,
+                                             const Node& stmt) const {
+  // The view's own indices become set dimensions after the loops, bounded
+  // by its extents; mapped to the root, they are projected out again.
+  Frame frame{&stmt, RankOf(Unalias(view))};
+  auto extents = ExtentsIn(view, frame);
+  if (!extents.ok()) return extents.status();
+  size_t loops = LoopsAround(stmt).size();
+  isl::set domain = Universe(frame);
+  isl::multi_aff identity = isl::multi_aff::identity_on_domain(domain.space());
+  isl::pw_aff zero(isl::aff::zero_on_domain(domain.space()));
+  std::vector<isl::pw_aff> indices;
+  for (size_t k = 0; k < frame.extra; ++k) {
+    isl::pw_aff index(identity.at(static_cast<int>(loops + k)));
+    domain = domain.intersect(index.ge_set(zero))
+                 .intersect(index.lt_set((*extents)[k]));
+    indices.push_back(index);
+  }
+  auto root = ThroughWindows(view, std::move(indices), frame);
+  if (!root.ok()) return root.status();
+  return ProjectOutExtra(ToTensor(domain, root->indices, root->root->name()),
+                         stmt, loops, frame.extra);
+}
+
+absl::StatusOr<isl::map> ProcModel::TransferRegion(
+    const Node& view, absl::Span<Node* const> indices, const ir::Type& vector,
+    const Node& stmt) const {
+  // The lanes are set dimensions after the loops; the trailing indices of
+  // the view move with them, and lanes outside the view are not accessed.
+  Frame frame{&stmt, static_cast<size_t>(vector.rank())};
+  size_t loops = LoopsAround(stmt).size();
+  isl::set domain = Universe(frame);
+  isl::multi_aff identity = isl::multi_aff::identity_on_domain(domain.space());
+  isl::pw_aff zero(isl::aff::zero_on_domain(domain.space()));
+  size_t leading = indices.size() - frame.extra;
+  std::vector<isl::pw_aff> view_indices;
+  for (size_t i = 0; i < indices.size(); ++i) {
+    auto index = Eval(*indices[i], frame);
+    if (!index.ok()) return index.status();
+    if (i < leading) {
+      view_indices.push_back(*index);
+      continue;
+    }
+    size_t lane = i - leading;
+    isl::pw_aff k(identity.at(static_cast<int>(loops + lane)));
+    domain =
+        domain.intersect(k.ge_set(zero))
+            .intersect(k.lt_set(zero.add_constant(vector.dims()[lane].value)));
+    view_indices.push_back(index->add(k));
+  }
+  auto extents = ExtentsIn(view, frame);
+  if (!extents.ok()) return extents.status();
+  for (size_t i = 0; i < view_indices.size(); ++i) {
+    domain = domain.intersect(view_indices[i].ge_set(zero))
+                 .intersect(view_indices[i].lt_set((*extents)[i]));
+  }
+  auto root = ThroughWindows(view, std::move(view_indices), frame);
+  if (!root.ok()) return root.status();
+  return ProjectOutExtra(ToTensor(domain, root->indices, root->root->name()),
+                         stmt, loops, frame.extra);
+}
+
+absl::StatusOr<std::vector<isl::pw_aff>> ProcModel::Extents(
+    const Node& view, const Node& stmt) const {
+  return Guard<std::vector<isl::pw_aff>>(
+      [&]() { return ExtentsIn(view, Frame{&stmt}); });
+}
+
+absl::StatusOr<isl::map> ProcModel::Region(const Node& view,
+                                           const Node& stmt) const {
+  return Guard<isl::map>([&]() -> absl::StatusOr<isl::map> {
+    auto domain = DomainOf(stmt);
+    if (!domain.ok()) return domain.status();
+    auto region = RegionIn(view, stmt);
+    if (!region.ok()) return region;
+    return region->intersect_domain(*domain);
+  });
+}
+
+absl::StatusOr<isl::map> ProcModel::Access(const Node& access) const {
+  const Node& stmt = StatementOf(access);
+  if (!access.is(Op::kLoad)) return Region(access, stmt);
+  return Guard<isl::map>([&]() -> absl::StatusOr<isl::map> {
+    auto domain = DomainOf(stmt);
+    if (!domain.ok()) return domain.status();
+    Frame frame{&stmt};
+    std::vector<isl::pw_aff> indices;
+    for (size_t i = 1; i < access.num_operands(); ++i) {
+      auto index = Eval(*access.operand(i), frame);
+      if (!index.ok()) return index.status();
+      indices.push_back(*index);
+    }
+    auto root = ThroughWindows(*access.operand(0), std::move(indices), frame);
+    if (!root.ok()) return root.status();
+    return ToTensor(*domain, root->indices, root->root->name());
+  });
+}
+
+absl::Status ProcModel::CollectAccesses(const Node& node, bool writes,
+                                        isl::union_map& into) const {
+  auto add = [&](const Node& access) -> absl::Status {
+    auto map = Access(access);
+    if (!map.ok()) return map.status();
+    into = into.unite(isl::union_map(*map));
+    return absl::OkStatus();
+  };
+  switch (node.op()) {
+    case Op::kAssign:
+    case Op::kReduce:
+      if (writes || node.is(Op::kReduce)) {
+        if (auto status = add(*node.operand(0)); !status.ok()) return status;
+      }
+      if (writes) return absl::OkStatus();
+      // The indices of the place written are control: only the value read.
+      return CollectAccesses(*node.operand(1), writes, into);
+    case Op::kLoad:
+      return writes ? absl::OkStatus() : add(node);
+    case Op::kTransferRead:
+    case Op::kTransferWrite: {
+      bool read = node.is(Op::kTransferRead);
+      const Node& view = *node.operand(read ? 0 : 1);
+      absl::Span<Node* const> indices =
+          node.operands().subspan(read ? 1 : 2, node.num_operands() - 2);
+      const ir::Type& vector =
+          read ? node.declared_type() : node.operand(0)->type();
+      // What the vector is made of: a transfer-read's padding, a
+      // transfer-write's value.
+      const Node& value = *node.operand(read ? node.num_operands() - 1 : 0);
+      if (auto status = CollectAccesses(value, writes, into); !status.ok()) {
+        return status;
+      }
+      if (read == writes) return absl::OkStatus();
+      const Node& stmt = StatementOf(node);
+      auto domain = DomainOf(stmt);
+      if (!domain.ok()) return domain.status();
+      auto region = TransferRegion(view, indices, vector, stmt);
+      if (!region.ok()) return region.status();
+      into = into.unite(isl::union_map(region->intersect_domain(*domain)));
+      return absl::OkStatus();
+    }
+    case Op::kRef:
+      // A scalar or a vector variable read as a value.
+      if (!writes && IsDataRoot(*node.def()) &&
+          (node.def()->declared_type().is_elem() ||
+           node.def()->declared_type().is_vector())) {
+        return add(node);
+      }
+      return absl::OkStatus();
+    case Op::kCall: {
+      const Node& callee = *node.def();
+      size_t arg = 0;
+      for (const Node* param : callee.operands()) {
+        if (!param->is(Op::kParam)) continue;
+        const Node& value = *node.operand(arg++);
+        if (!IsDataRoot(*param)) continue;
+        bool read = param->param_kind() != ir::ParamKind::kOut;
+        bool written = param->param_kind() != ir::ParamKind::kIn;
+        if (writes ? written : read) {
+          if (auto status = add(value); !status.ok()) return status;
+        }
+      }
+      return absl::OkStatus();
+    }
+    default:
+      for (const Node* operand : node.operands()) {
+        if (auto status = CollectAccesses(*operand, writes, into);
+            !status.ok()) {
+          return status;
+        }
+      }
+      return absl::OkStatus();
+  }
+}
+
+absl::StatusOr<isl::union_map> ProcModel::Reads(const Node& subtree) const {
+  return Guard<isl::union_map>([&]() -> absl::StatusOr<isl::union_map> {
+    isl::union_map reads = isl::union_map::empty(ctx_);
+    if (auto status = CollectAccesses(subtree, false, reads); !status.ok()) {
+      return status;
+    }
+    return reads;
+  });
+}
+
+absl::StatusOr<isl::union_map> ProcModel::Writes(const Node& subtree) const {
+  return Guard<isl::union_map>([&]() -> absl::StatusOr<isl::union_map> {
+    isl::union_map writes = isl::union_map::empty(ctx_);
+    if (auto status = CollectAccesses(subtree, true, writes); !status.ok()) {
+      return status;
+    }
+    return writes;
+  });
+}
+
+}  // namespace tessel::poly

@@ -1,0 +1,33 @@
+// What the parts of the polyhedral model (model*.cc) ask of IR nodes.
+#ifndef TESSEL_LIBS_POLY_MODEL_NODES_H_
+#define TESSEL_LIBS_POLY_MODEL_NODES_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "libs/ir/node.h"
+
+namespace tessel::poly {
+
+// A node as TIR writes it, on one line.
+std::string Text(const ir::Node& node);
+
+// "'(* i i)' is not quasi-affine", at the expression.
+absl::Status NotAffine(const ir::Node& expr);
+
+// The name of the domain of a statement's instances.
+std::string TupleName(const ir::Node& stmt);
+
+// Parameters of kind size, index, bool or stride.
+bool IsControlParam(const ir::Node& node);
+
+// A data parameter or an alloc: a tensor or scalar that views end at.
+bool IsDataRoot(const ir::Node& node);
+
+// What a data name or `let` stands for: the window expression or the data
+// root behind it (other nodes are returned as they are).
+const ir::Node& Unalias(const ir::Node& view);
+
+}  // namespace tessel::poly
+
+#endif  // TESSEL_LIBS_POLY_MODEL_NODES_H_

@@ -1,0 +1,305 @@
+#include "libs/saturate/saturate.h"
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
+#include "libs/egraph/cost.h"
+#include "libs/egraph/dot.h"
+#include "libs/egraph/egraph.h"
+#include "libs/egraph/extract.h"
+#include "libs/egraph/rules/compile.h"
+#include "libs/egraph/scheduler.h"
+#include "libs/ir/op.h"
+#include "libs/ir/syntax.h"
+#include "libs/ir/verify/read.h"
+#include "libs/saturate/builtin_rules.h"
+#include "libs/saturate/cost_model.h"
+#include "libs/saturate/tir_analysis.h"
+#include "libs/saturate/tir_binding.h"
+#include "libs/saturate/tir_encoding.h"
+#include "libs/sexpr/printer.h"
+
+namespace tessel::saturate {
+namespace {
+
+constexpr absl::string_view kTensorRules = "formats/tir/rules/tensor.rules";
+constexpr absl::string_view kTensorCosts = "formats/tir/rules/tensor.costs";
+// The cost model without a target: LIAR's base (Listing 6).
+constexpr absl::string_view kBaseCostModel = "liar";
+
+std::optional<SourceRef> Builtin(absl::string_view path) {
+  for (const EmbeddedFile& file : BuiltinRuleFiles()) {
+    if (file.path == path) return MakeSource(file.path, file.text);
+  }
+  return std::nullopt;
+}
+
+std::string TargetRules(absl::string_view target) {
+  return absl::StrCat("targets/", target, "/idioms.rules");
+}
+
+// Which rule sets and cost model a run uses, and the files they come from.
+struct Rules {
+  egraph::rules::RuleLibrary library;
+  CostModelLibrary costs;
+  std::vector<std::string> sets;
+  std::string cost_model;
+};
+
+absl::StatusOr<Rules> LoadRules(const SaturateOptions& options, bool has_terms,
+                                bool has_access) {
+  Rules rules;
+  for (absl::string_view path : {kTensorRules, kTensorCosts}) {
+    std::optional<SourceRef> source = Builtin(path);
+    if (!source) return absl::InternalError(absl::StrCat(path, " is missing"));
+    absl::Status status = path == kTensorRules
+                              ? rules.library.AddSource(*source)
+                              : rules.costs.AddSource(*source);
+    if (!status.ok()) return status;
+  }
+  // The target-independent sets of the input's level.
+  if (has_terms) {
+    rules.sets.push_back("liar-core");
+    rules.sets.push_back("liar-scalar");
+  }
+  if (has_access) rules.sets.push_back("glenside");
+  rules.cost_model = std::string(kBaseCostModel);
+  for (const std::string& target : options.targets) {
+    std::optional<SourceRef> idioms = Builtin(TargetRules(target));
+    if (!idioms) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "unknown target '", target,
+          "' (known: ", absl::StrJoin(BuiltinTargets(), ", "), ")"));
+    }
+    if (auto status = rules.library.AddSource(*idioms); !status.ok()) {
+      return status;
+    }
+    rules.sets.push_back(target);
+    if (std::optional<SourceRef> costs =
+            Builtin(absl::StrCat("targets/", target, "/cost.costs"))) {
+      if (auto status = rules.costs.AddSource(*costs); !status.ok()) {
+        return status;
+      }
+      rules.cost_model = target;
+    }
+  }
+  for (const std::string& path : options.rule_files) {
+    auto source = ReadSource(path);
+    if (!source.ok()) return source.status();
+    size_t before = rules.library.sets().size();
+    if (auto status = rules.library.AddSource(*source); !status.ok()) {
+      return status;
+    }
+    for (size_t i = before; i < rules.library.sets().size(); ++i) {
+      rules.sets.push_back(rules.library.sets()[i].name);
+    }
+  }
+  if (!options.cost_model.empty()) rules.cost_model = options.cost_model;
+  return rules;
+}
+
+// What kinds of terms a module's funcs have.
+void Survey(const ir::Module& module, bool* has_terms, bool* has_access) {
+  for (const ir::Node* form : module.forms()) {
+    if (!form->is(ir::Op::kFunc)) continue;
+    std::vector<const ir::Node*> stack = {form};
+    while (!stack.empty()) {
+      const ir::Node* node = stack.back();
+      stack.pop_back();
+      if (node->info().op_class == ir::OpClass::kAccess) *has_access = true;
+      if (node->is(ir::Op::kLam)) *has_terms = true;
+      for (const ir::Node* operand : node->operands()) stack.push_back(operand);
+    }
+  }
+}
+
+// A term as TIR text on one line, for explanations.
+std::string TermText(const TirEncoding& encoding, const egraph::Term& term,
+                     const ir::Node& func) {
+  ir::Module scratch;
+  auto node = encoding.ToNode(term, func, scratch);
+  if (!node.ok()) return std::string(node.status().message());
+  return PrintFlat(ir::WriteNode(**node));
+}
+
+// Saturates `func` (a func of `module`) and replaces its term by the
+// cheapest one found.
+absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
+                                        const Rules& rules,
+                                        const SaturateOptions& options) {
+  FuncReport report;
+  report.name = func.name();
+  TirEncoding encoding;
+  absl::flat_hash_map<std::string, ir::Type> params;
+  for (const ir::Node* decl : func.operands()) {
+    if (decl->is(ir::Op::kValue) && decl->param_kind() == ir::ParamKind::kIn) {
+      params.emplace(decl->name(), decl->declared_type());
+    }
+  }
+  TirAnalysis analysis(&encoding, std::move(params));
+  egraph::EGraph g(&encoding.ops(), &encoding.payloads());
+  g.AddAnalysis(&analysis);
+  if (options.explain) g.EnableExplanations();
+  ir::Node* body = func.operands().back();
+  egraph::Term input = encoding.ToTerm(*body);
+  egraph::ClassId root = g.AddTerm(input);
+  g.Rebuild();
+
+  TirBinding binding(&encoding, &analysis);
+  auto rewrites = rules.library.Compile(rules.sets, binding);
+  if (!rewrites.ok()) return rewrites.status();
+  for (const egraph::Rewrite& rewrite : *rewrites) {
+    report.rule_names.push_back(rewrite.name);
+  }
+  auto model = rules.costs.Compile(rules.cost_model, encoding, analysis);
+  if (!model.ok()) return model.status();
+
+  egraph::SimpleScheduler simple;
+  egraph::BackoffScheduler backoff;
+  egraph::Scheduler* scheduler =
+      options.backoff ? static_cast<egraph::Scheduler*>(&backoff) : &simple;
+  egraph::Runner runner(&g, *rewrites, options.limits, scheduler);
+  if (options.progress) {
+    auto last = std::make_shared<double>(0);
+    runner.AddHook([&, last](egraph::Runner& r) -> std::optional<std::string> {
+      double now = r.elapsed_seconds();
+      if (now - *last < 1) return std::nullopt;
+      *last = now;
+      std::string best = "none yet";
+      if (auto extractor = egraph::GreedyExtractor::Create(g, **model);
+          extractor.ok() && extractor->HasTerm(root)) {
+        best = absl::StrCat(extractor->Cost(root));
+      }
+      options.progress(absl::StrCat(
+          "saturate: ", func.name(), ": iteration ", r.iterations().size(),
+          ", ", g.NumNodes(), " e-nodes, ", g.NumClasses(),
+          " e-classes, best cost ", best, " (", now, " s)"));
+      return std::nullopt;
+    });
+  }
+  runner.Run();
+  if (!g.clean()) g.Rebuild();
+  report.iterations = runner.iterations();
+  report.stop = runner.stop_reason();
+  report.stop_message = runner.stop_message();
+  report.nodes = g.NumNodes();
+  report.classes = g.NumClasses();
+
+  auto start = std::chrono::steady_clock::now();
+  auto extractor = egraph::GreedyExtractor::Create(g, **model);
+  if (!extractor.ok()) return extractor.status();
+  auto best = extractor->Extract(root);
+  if (!best.ok()) return best.status();
+  report.extract_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  auto input_cost = egraph::TermCost(g, input, **model);
+  if (!input_cost.ok()) return input_cost.status();
+  report.input_cost = *input_cost;
+  report.output_cost = best->cost;
+
+  if (options.explain) {
+    auto steps = g.Explain(input, best->term);
+    if (!steps.ok()) return steps.status();
+    for (const egraph::ExplanationStep& step : *steps) {
+      std::string reason = step.reason.empty() ? "input" : step.reason;
+      if (step.backward) absl::StrAppend(&reason, " (backward)");
+      report.explanation.push_back(
+          absl::StrCat(reason, ": ", TermText(encoding, step.term, func)));
+    }
+  }
+  if (options.dot) report.dot = egraph::ToDot(g);
+
+  auto term = encoding.ToNode(best->term, func, module);
+  if (!term.ok()) return term.status();
+  module.Replace(body, *term);
+  return report;
+}
+
+}  // namespace
+
+std::vector<std::string> BuiltinTargets() {
+  std::vector<std::string> targets;
+  for (const EmbeddedFile& file : BuiltinRuleFiles()) {
+    absl::string_view path = file.path;
+    if (absl::ConsumePrefix(&path, "targets/") &&
+        absl::ConsumeSuffix(&path, "/idioms.rules")) {
+      targets.emplace_back(path);
+    }
+  }
+  return targets;
+}
+
+absl::StatusOr<SaturateResult> Saturate(const ir::Module& input,
+                                        const SaturateOptions& options) {
+  bool has_terms = false;
+  bool has_access = false;
+  Survey(input, &has_terms, &has_access);
+  auto rules = LoadRules(options, has_terms, has_access);
+  if (!rules.ok()) return rules.status();
+
+  // Work on a copy of the module, read back from its text.
+  SourceRef copy_source = MakeSource("<input>", ir::PrintModule(input));
+  auto work = ir::ReadModule(copy_source);
+  if (!work.ok()) return work.status();
+  SaturateResult result;
+  for (ir::Node* form :
+       std::vector<ir::Node*>(work->forms().begin(), work->forms().end())) {
+    if (!form->is(ir::Op::kFunc)) continue;
+    auto report = SaturateFunc(*work, *form, *rules, options);
+    if (!report.ok()) return report.status();
+    result.funcs.push_back(*std::move(report));
+  }
+  // Every tool verifies its output: an extracted term that does not verify
+  // is saturate's bug, and is reported, not written.
+  SourceRef output = MakeSource("<saturate output>", ir::PrintModule(*work));
+  auto verified = ir::ReadModule(output);
+  if (!verified.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "saturate extracted a module that does not verify (a bug): ",
+        verified.status().message(), "\n", output->text()));
+  }
+  result.module = *std::move(verified);
+  return result;
+}
+
+std::string StatsJson(const std::vector<FuncReport>& funcs) {
+  std::string json = "{\"funcs\": [";
+  for (size_t f = 0; f < funcs.size(); ++f) {
+    const FuncReport& report = funcs[f];
+    absl::StrAppend(&json, f ? ", " : "", "{\"name\": \"", report.name,
+                    "\", \"stop\": \"", egraph::StopReasonName(report.stop),
+                    "\", \"e_nodes\": ", report.nodes,
+                    ", \"e_classes\": ", report.classes,
+                    ", \"input_cost\": ", report.input_cost,
+                    ", \"output_cost\": ", report.output_cost,
+                    ", \"extract_seconds\": ", report.extract_seconds,
+                    ", \"iterations\": [");
+    for (size_t i = 0; i < report.iterations.size(); ++i) {
+      const egraph::Iteration& it = report.iterations[i];
+      absl::StrAppend(
+          &json, i ? ", " : "", "{\"e_nodes\": ", it.nodes,
+          ", \"e_classes\": ", it.classes, ", \"matches\": ", it.matches,
+          ", \"search_seconds\": ", it.search_seconds,
+          ", \"apply_seconds\": ", it.apply_seconds,
+          ", \"rebuild_seconds\": ", it.rebuild_seconds, ", \"applied\": {");
+      for (size_t a = 0; a < it.applied.size(); ++a) {
+        absl::StrAppend(&json, a ? ", " : "", "\"",
+                        report.rule_names[it.applied[a].first],
+                        "\": ", it.applied[a].second);
+      }
+      absl::StrAppend(&json, "}}");
+    }
+    absl::StrAppend(&json, "]}");
+  }
+  absl::StrAppend(&json, "]}\n");
+  return json;
+}
+
+}  // namespace tessel::saturate

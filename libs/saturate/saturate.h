@@ -1,0 +1,75 @@
+// The saturate tool's work (docs/saturate.md): equality saturation of each
+// tensor-level function of a module with the rule sets of its level and of
+// its targets, then extraction of the cheapest equal term under the target's
+// cost model. The result is a verified module; reports (statistics, the
+// e-graph for Graphviz, the chain of rewrites) on request.
+#ifndef TESSEL_LIBS_SATURATE_SATURATE_H_
+#define TESSEL_LIBS_SATURATE_SATURATE_H_
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "libs/egraph/runner.h"
+#include "libs/ir/node.h"
+
+namespace tessel::saturate {
+
+// The limits saturate runs with unless told otherwise: enough for LIAR's
+// and Glenside's results on the kernels of testdata/ (docs/saturate.md).
+inline egraph::RunnerLimits DefaultLimits() { return {30, 100'000, 10}; }
+
+struct SaturateOptions {
+  // Targets (targets/NAME/: idioms.rules, cost.costs), in order; the cost
+  // model is the last target's unless `cost_model` names one.
+  std::vector<std::string> targets;
+  // Rule files whose every rule set is used besides the defaults.
+  std::vector<std::string> rule_files;
+  egraph::RunnerLimits limits = DefaultLimits();
+  bool backoff = true;  // else the simple scheduler
+  std::string cost_model;
+  bool explain = false;
+  bool dot = false;
+  // Progress lines for runs longer than a second (stderr in the tool).
+  std::function<void(const std::string&)> progress;
+};
+
+// What saturating one function did.
+struct FuncReport {
+  std::string name;
+  std::vector<std::string> rule_names;
+  std::vector<egraph::Iteration> iterations;
+  egraph::StopReason stop = egraph::StopReason::kNone;
+  std::string stop_message;
+  size_t nodes = 0;
+  size_t classes = 0;
+  double input_cost = 0;
+  double output_cost = 0;
+  double extract_seconds = 0;
+  // With SaturateOptions::explain: one line per rewrite, input first.
+  std::vector<std::string> explanation;
+  // With SaturateOptions::dot: the e-graph, clustered by e-class.
+  std::string dot;
+};
+
+struct SaturateResult {
+  ir::Module module;  // verified
+  std::vector<FuncReport> funcs;
+};
+
+// The names of the targets compiled into the tool (targets/*/idioms.rules).
+std::vector<std::string> BuiltinTargets();
+
+// Saturates every func of `module` (read and verified). Errors: unknown
+// targets, cost models or rule sets; malformed rule files (located); an
+// extracted term that does not verify (a bug, reported as such).
+absl::StatusOr<SaturateResult> Saturate(const ir::Module& module,
+                                        const SaturateOptions& options);
+
+// The reports as JSON (saturate --stats).
+std::string StatsJson(const std::vector<FuncReport>& funcs);
+
+}  // namespace tessel::saturate
+
+#endif  // TESSEL_LIBS_SATURATE_SATURATE_H_
