@@ -34,6 +34,9 @@ class Explainer {
   static constexpr size_t kMaxDepth = 10'000;
 
   Explainer();
+  // The hash functors of exact_ point at this object.
+  Explainer(const Explainer&) = delete;
+  Explainer& operator=(const Explainer&) = delete;
 
   // Records id `id` (the next id) with the ids it was built from.
   void AddId(NodeId id, OpId op, PayloadId payload,

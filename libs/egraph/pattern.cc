@@ -12,7 +12,7 @@ VarId VarTable::Intern(absl::string_view name) {
   if (it != ids_.end()) return it->second;
   VarId id = names_.size();
   names_.emplace_back(name);
-  ids_.emplace(names_.back(), id);
+  ids_.emplace(std::string(name), id);
   return id;
 }
 

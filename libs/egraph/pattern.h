@@ -27,8 +27,8 @@ class VarTable {
   uint32_t size() const { return names_.size(); }
 
  private:
-  std::deque<std::string> names_;
-  absl::flat_hash_map<absl::string_view, VarId> ids_;
+  std::deque<std::string> names_;  // a deque keeps Name()'s views valid
+  absl::flat_hash_map<std::string, VarId> ids_;
 };
 
 class Pattern {

@@ -79,7 +79,7 @@ Iteration Runner::RunOne() {
   const uint32_t epoch = g.epoch();
   Iteration it;
   StopReason result = CheckLimits();
-  it.nodes_before = g.HashconsSize();
+  it.hashcons_before = g.HashconsSize();
   it.classes_before = g.NumClasses();
 
   Clock::time_point hook_start = Clock::now();
@@ -133,9 +133,9 @@ Iteration Runner::RunOne() {
   // Saturated: no rule changed anything, no rule is waiting out a ban, and
   // neither the hooks nor conditions added e-nodes.
   bool saturated = it.applied.empty() && scheduler_->CanStop(index) &&
-                   it.nodes_before == nodes_after_hooks &&
+                   it.hashcons_before == nodes_after_hooks &&
                    it.classes_before == classes_after_hooks &&
-                   it.nodes_before == g.HashconsSize() &&
+                   it.hashcons_before == g.HashconsSize() &&
                    it.classes_before == g.NumClasses();
   if (saturated && result == StopReason::kNone) result = StopReason::kSaturated;
 

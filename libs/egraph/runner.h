@@ -38,16 +38,19 @@ struct RunnerLimits {
 };
 
 struct Iteration {
-  // Sizes at the start of the iteration (as egg records them) and after it.
-  size_t nodes_before = 0;
+  // Sizes at the start of the iteration (hash-cons entries, as egg records
+  // them) and after its rebuild.
+  size_t hashcons_before = 0;
   size_t classes_before = 0;
-  size_t nodes = 0;    // EGraph::NumNodes after the rebuild
-  size_t classes = 0;  // EGraph::NumClasses after the rebuild
+  size_t nodes = 0;  // EGraph::NumNodes
+  size_t classes = 0;
   size_t hashcons = 0;
   // (rule index, applications that changed the e-graph), for the rules
   // that changed it, in rule order.
   std::vector<std::pair<size_t, size_t>> applied;
-  size_t matches = 0;  // matches found (after the scheduler's bans)
+  // Matches found by the rules that ran (banned ones excluded), including
+  // those not applied again (see Rewrite::ApplyOnce).
+  size_t matches = 0;
   size_t rebuild_unions = 0;
   double hook_seconds = 0;
   double search_seconds = 0;

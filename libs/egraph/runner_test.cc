@@ -94,7 +94,7 @@ TEST_F(RunnerTest, PerIterationReport) {
   EXPECT_EQ(first.applied[0], (std::pair<size_t, size_t>{0, 1}));
   EXPECT_EQ(first.applied[1], (std::pair<size_t, size_t>{1, 1}));
   EXPECT_EQ(first.matches, 2u);
-  EXPECT_EQ(first.nodes_before, 5u);
+  EXPECT_EQ(first.hashcons_before, 5u);
   EXPECT_EQ(first.nodes, 7u);
   EXPECT_EQ(first.classes, 5u);
   EXPECT_GE(first.search_seconds, 0);

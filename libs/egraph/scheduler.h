@@ -28,6 +28,8 @@ class Scheduler {
   // matches to apply, except those older than `old_before` (see
   // CompiledPattern::Search). Returns the number of matches found, counting
   // the old ones, or nullopt if the rule did not run (banned; `out` empty).
+  // A count means `out` holds every new match: the runner will not apply
+  // the rule's current matches again.
   virtual std::optional<size_t> Search(size_t iteration, const EGraph& g,
                                        size_t index, const Rewrite& rule,
                                        uint32_t old_before, Matches* out) = 0;

@@ -20,7 +20,7 @@ OpId OpTable::Intern(absl::string_view name) {
     std::abort();
   }
   names_.emplace_back(name);
-  ids_.emplace(names_.back(), id);
+  ids_.emplace(std::string(name), id);
   return id;
 }
 
@@ -56,8 +56,8 @@ PayloadId PayloadTable::InternEntry(PayloadKind kind, int64_t bits,
   if (kind == PayloadKind::kSymbol || kind == PayloadKind::kString) {
     text_index = texts_.size();
     texts_.emplace_back(text);
-    texts_index_.emplace(std::make_pair(kind, absl::string_view(texts_.back())),
-                         id);
+    (kind == PayloadKind::kSymbol ? symbols_ : strings_)
+        .emplace(std::string(text), id);
   } else {
     numbers_.emplace(std::make_pair(kind, bits), id);
   }
@@ -68,8 +68,9 @@ PayloadId PayloadTable::InternEntry(PayloadKind kind, int64_t bits,
 std::optional<PayloadId> PayloadTable::FindEntry(PayloadKind kind, int64_t bits,
                                                  absl::string_view text) const {
   if (kind == PayloadKind::kSymbol || kind == PayloadKind::kString) {
-    auto it = texts_index_.find(std::make_pair(kind, text));
-    if (it == texts_index_.end()) return std::nullopt;
+    const auto& index = kind == PayloadKind::kSymbol ? symbols_ : strings_;
+    auto it = index.find(text);
+    if (it == index.end()) return std::nullopt;
     return it->second;
   }
   auto it = numbers_.find(std::make_pair(kind, bits));

@@ -30,8 +30,8 @@ class OpTable {
   size_t size() const { return names_.size(); }
 
  private:
-  std::deque<std::string> names_;  // a deque keeps the views in ids_ valid
-  absl::flat_hash_map<absl::string_view, OpId> ids_;
+  std::deque<std::string> names_;  // a deque keeps Name()'s views valid
+  absl::flat_hash_map<std::string, OpId> ids_;
 };
 
 enum class PayloadKind : uint8_t { kNone, kInt, kFloat, kSymbol, kString };
@@ -77,10 +77,10 @@ class PayloadTable {
 
   std::vector<Entry> entries_;
   std::deque<std::string> texts_;
-  // (kind, bits) for numbers; (kind, text) for symbols and strings.
+  // Numbers by (kind, bits); symbols and strings by text.
   absl::flat_hash_map<std::pair<PayloadKind, int64_t>, PayloadId> numbers_;
-  absl::flat_hash_map<std::pair<PayloadKind, absl::string_view>, PayloadId>
-      texts_index_;
+  absl::flat_hash_map<std::string, PayloadId> symbols_;
+  absl::flat_hash_map<std::string, PayloadId> strings_;
 };
 
 }  // namespace tessel::egraph

@@ -1,10 +1,12 @@
 #include "libs/saturate/tir_analysis.h"
 
+#include <algorithm>
 #include <utility>
 #include <vector>
 
 #include "libs/egraph/egraph.h"
 #include "libs/ir/types.h"
+#include "libs/ir/verify/access.h"
 
 namespace tessel::saturate {
 namespace {
@@ -152,8 +154,7 @@ std::optional<ir::Type> TirAnalysis::TypeOf(
     case ir::Op::kLibCall:
       return CallTypeOf(g, node);
     default:
-      // Access patterns: not typed by this analysis (Glenside's rules read
-      // shapes through the verifier's rules when they need them).
+      if (ir::IsAccessPattern(meaning.op)) return AccessTypeOf(g, node);
       return std::nullopt;
   }
 }
@@ -164,20 +165,9 @@ std::optional<ir::Type> TirAnalysis::CallTypeOf(
   operands.reserve(node.children.size());
   for (egraph::ClassId child : node.children) {
     const TirData& data = Get(g, child);
-    CallOperand operand{data.type, data.integer, std::nullopt};
     // A (shape N...) operand: the extents of a Shape e-node of the class.
-    for (egraph::NodeId n : g.Nodes(g.Find(child))) {
-      egraph::ENodeRef shape = g.Node(n);
-      if (encoding_->Meaning(shape.op).op != ir::Op::kShape) continue;
-      std::vector<int64_t> extents;
-      for (egraph::ClassId extent : shape.children) {
-        std::optional<int64_t> value = Get(g, extent).integer;
-        if (!value) break;
-        extents.push_back(*value);
-      }
-      if (extents.size() == shape.children.size()) operand.extents = extents;
-      break;
-    }
+    CallOperand operand{data.type, data.integer,
+                        ListOf(g, child, ir::Op::kShape)};
     operands.push_back(std::move(operand));
   }
   const egraph::PayloadTable& payloads = encoding_->payloads();
@@ -186,6 +176,51 @@ std::optional<ir::Type> TirAnalysis::CallTypeOf(
     keywords = std::string(payloads.Text(node.payload));
   }
   return calls_.TypeOf(std::string(g.ops().Name(node.op)), keywords, operands);
+}
+
+std::optional<std::vector<int64_t>> TirAnalysis::ListOf(const egraph::EGraph& g,
+                                                        egraph::ClassId id,
+                                                        ir::Op list) const {
+  for (egraph::NodeId n : g.Nodes(g.Find(id))) {
+    egraph::ENodeRef node = g.Node(n);
+    if (encoding_->Meaning(node.op).op != list) continue;
+    std::vector<int64_t> items;
+    for (egraph::ClassId item : node.children) {
+      std::optional<int64_t> value = Get(g, item).integer;
+      if (!value) return std::nullopt;
+      items.push_back(*value);
+    }
+    return items;
+  }
+  return std::nullopt;
+}
+
+std::optional<ir::Type> TirAnalysis::AccessTypeOf(
+    const egraph::EGraph& g, const egraph::ENodeRef& node) const {
+  ir::Op op = encoding_->Meaning(node.op).op;
+  std::vector<size_t> positions = ir::AccessPatternTerms(op);
+  std::vector<ir::Type> terms;
+  std::vector<AccessLiteral> literals;
+  for (size_t i = 0; i < node.children.size(); ++i) {
+    const TirData& data = Get(g, node.children[i]);
+    if (std::find(positions.begin(), positions.end(), i) != positions.end()) {
+      if (!data.type) return std::nullopt;
+      terms.push_back(*data.type);
+    } else if (data.integer) {
+      literals.push_back({std::nullopt, {*data.integer}});
+    } else if (auto items = ListOf(g, node.children[i], ir::Op::kList)) {
+      literals.push_back({ir::Op::kList, *std::move(items)});
+    } else if (auto extents = ListOf(g, node.children[i], ir::Op::kShape)) {
+      literals.push_back({ir::Op::kShape, *std::move(extents)});
+    } else {
+      return std::nullopt;
+    }
+  }
+  std::string compute_op;
+  if (op == ir::Op::kCompute) {
+    compute_op = std::string(encoding_->payloads().Text(node.payload));
+  }
+  return access_.TypeOf(op, compute_op, terms, literals);
 }
 
 }  // namespace tessel::saturate

@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_map.h"
 #include "libs/egraph/analysis.h"
 #include "libs/ir/type.h"
+#include "libs/saturate/access_shapes.h"
 #include "libs/saturate/call_types.h"
 #include "libs/saturate/tir_encoding.h"
 
@@ -48,6 +50,12 @@ class TirAnalysis : public egraph::AnalysisOf<TirData> {
   // The free variables of `node` from its children's.
   VarSet FreeOf(const egraph::EGraph& g, const egraph::ENodeRef& node) const;
 
+  // The items of a literal list of op `list` (`(shape 3 3)`, `(list 1 0)`)
+  // in class `id`, if it holds one whose items are integer literals.
+  std::optional<std::vector<int64_t>> ListOf(const egraph::EGraph& g,
+                                             egraph::ClassId id,
+                                             ir::Op list) const;
+
  private:
   std::optional<ir::Type> TypeOf(const egraph::EGraph& g,
                                  const egraph::ENodeRef& node) const;
@@ -55,9 +63,14 @@ class TirAnalysis : public egraph::AnalysisOf<TirData> {
   std::optional<ir::Type> CallTypeOf(const egraph::EGraph& g,
                                      const egraph::ENodeRef& node) const;
 
+  // An access pattern's type, from its operands' and the verifier's rules.
+  std::optional<ir::Type> AccessTypeOf(const egraph::EGraph& g,
+                                       const egraph::ENodeRef& node) const;
+
   const TirEncoding* encoding_;
   absl::flat_hash_map<std::string, ir::Type> params_;
   mutable CallTypes calls_;
+  mutable AccessShapes access_;
 };
 
 // The free variables of a term under one more lam: %0 is bound, %K+1

@@ -11,6 +11,7 @@
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/types.h"
+#include "libs/saturate/access_clauses.h"
 #include "libs/saturate/de_bruijn_terms.h"
 #include "libs/support/source.h"
 
@@ -197,6 +198,7 @@ TirBinding::TirBinding(TirEncoding* encoding, const TirAnalysis* analysis)
       patterns_(std::make_unique<ir::Module>()) {
   DefineConditions();
   DefineAppliers();
+  DefineAccessClauses(*this, encoding_, analysis_);
 }
 
 TirBinding::~TirBinding() = default;
