@@ -146,6 +146,7 @@ std::string FileScope(const ir::Module& module, const GlobalNames& globals,
 absl::StatusOr<std::string> Emit(const ir::Module& module,
                                  const ir::Node* entry,
                                  const std::map<std::string, int64_t>& sizes) {
+  if (auto status = CheckLevel(module); !status.ok()) return status;
   if (auto status = CheckTemplates(module); !status.ok()) return status;
   std::vector<const ir::Node*> order = CalleesFirst(module);
   if (order.empty()) {
@@ -181,6 +182,20 @@ absl::StatusOr<std::string> Emit(const ir::Module& module,
 }
 
 }  // namespace
+
+absl::Status CheckLevel(const ir::Module& module) {
+  // The CS-1 level (formats/tir/README.md, "CS-1 level").
+  for (const ir::Node* form : module.forms()) {
+    if (form->is(ir::Op::kPeProgram)) {
+      return ErrorAt(form->name_loc(),
+                     absl::StrCat("'", form->name(),
+                                  "' is a CS-1 pe-program: emit-c translates "
+                                  "the loop level, and the CS-1 level is "
+                                  "emit-cs1's"));
+    }
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::string> EmitC(const ir::Module& module) {
   return Emit(module, nullptr, {});

@@ -14,10 +14,16 @@
 #include <map>
 #include <string>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "libs/ir/node.h"
 
 namespace tessel::emitc {
+
+// OK if `module` is at a level emit-c translates: the CS-1 level
+// (pe-programs) is emit-cs1's. EmitC checks it too; a tool checks it first
+// to report it before anything about a harness entry.
+absl::Status CheckLevel(const ir::Module& module);
 
 // The C text of `module`, which the verifier has accepted: its kernels
 // only. Constructs the C output cannot express (an unknown template

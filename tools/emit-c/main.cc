@@ -1,5 +1,4 @@
 // emit-c: loop-level TIR in, one readable C99 translation unit out.
-#include "absl/strings/str_cat.h"
 #include "libs/cli/command_line.h"
 #include "libs/emitc/emit_c.h"
 #include "libs/ir/verify/read.h"
@@ -14,15 +13,8 @@ absl::StatusOr<std::string> Emit(const tessel::CommandLine& command_line,
   // Like every tool, emit-c works on what the static checks accept.
   auto module = tessel::ir::ReadModuleFile(input);
   if (!module.ok()) return module.status();
-  // The CS-1 level is emit-cs1's (formats/tir/README.md, "CS-1 level").
-  for (const tessel::ir::Node* form : module->forms()) {
-    if (form->is(tessel::ir::Op::kPeProgram)) {
-      return tessel::ErrorAt(
-          form->name_loc(),
-          absl::StrCat("'", form->name(),
-                       "' is a CS-1 pe-program: emit-c translates the loop "
-                       "level, and the CS-1 level is emit-cs1's"));
-    }
+  if (auto status = tessel::emitc::CheckLevel(*module); !status.ok()) {
+    return status;
   }
   std::string entry = command_line.Get("entry");
   if (!command_line.Has("harness")) {
