@@ -1,5 +1,7 @@
 #include "libs/support/source.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "libs/support/file.h"
 
@@ -31,21 +33,52 @@ SourceRef MakeSource(std::string name, std::string text) {
   return std::make_shared<const SourceBuffer>(std::move(name), std::move(text));
 }
 
+namespace {
+
+// The most of a source line a diagnostic shows: a window around the column,
+// so that a huge one-line input (a minified file, /dev/zero) gives a
+// readable message.
+constexpr size_t kMaxShownLine = 160;
+
+// `text` with control characters (a NUL, an escape) shown as '?', so that a
+// diagnostic cannot write them to a terminal; a tab stays, to line up the
+// caret.
+std::string Printable(absl::string_view text) {
+  std::string out(text);
+  for (char& c : out) {
+    unsigned char byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\t') || byte == 0x7f) c = '?';
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string FormatDiagnostic(const Location& loc, absl::string_view message) {
   if (loc.source == nullptr) return absl::StrCat("error: ", message);
   if (!loc.known()) {
     return absl::StrCat(loc.source->name(), ": error: ", message);
   }
   absl::string_view line = loc.source->Line(loc.line);
+  size_t column = std::min<size_t>(loc.col - 1, line.size());
+  size_t begin = 0;
+  size_t end = line.size();
+  if (line.size() > kMaxShownLine) {
+    begin = column > kMaxShownLine / 2 ? column - kMaxShownLine / 2 : 0;
+    begin = std::min(begin, line.size() - kMaxShownLine);
+    end = begin + kMaxShownLine;
+  }
+  std::string shown = absl::StrCat(begin > 0 ? "..." : "",
+                                   Printable(line.substr(begin, end - begin)),
+                                   end < line.size() ? "..." : "");
   // The caret line repeats tabs so that it lines up under the column.
-  std::string caret;
-  for (int i = 1; i < loc.col && static_cast<size_t>(i - 1) < line.size();
-       ++i) {
-    caret.push_back(line[i - 1] == '\t' ? '\t' : ' ');
+  std::string caret(begin > 0 ? 3 : 0, ' ');
+  for (size_t i = begin; i < column; ++i) {
+    caret.push_back(line[i] == '\t' ? '\t' : ' ');
   }
   caret.push_back('^');
   return absl::StrCat(loc.source->name(), ":", loc.line, ":", loc.col,
-                      ": error: ", message, "\n", line, "\n", caret);
+                      ": error: ", message, "\n", shown, "\n", caret);
 }
 
 absl::Status ErrorAt(const Location& loc, absl::string_view message) {

@@ -20,6 +20,26 @@ TEST(SourceTest, DiagnosticHasLineAndCaret) {
             "k.tir:2:4: error: unknown form 'bad'\n  (bad x))\n   ^");
 }
 
+TEST(SourceTest, DiagnosticShowsAWindowOfALongLine) {
+  std::string text = std::string(1000, 'a') + "!" + std::string(1000, 'b');
+  Location loc{MakeSource("long.tir", text), 1, 1001};
+  std::string diagnostic = FormatDiagnostic(loc, "bad");
+  std::string shown =
+      "..." + std::string(80, 'a') + "!" + std::string(79, 'b') + "...";
+  EXPECT_EQ(diagnostic, "long.tir:1:1001: error: bad\n" + shown + "\n" +
+                            std::string(83, ' ') + "^");
+  // At the start of the line, the window starts there.
+  Location first{loc.source, 1, 1};
+  EXPECT_EQ(FormatDiagnostic(first, "bad"),
+            "long.tir:1:1: error: bad\n" + std::string(160, 'a') + "...\n^");
+}
+
+TEST(SourceTest, DiagnosticShowsControlCharactersAsQuestionMarks) {
+  Location loc{MakeSource("z.bin", std::string("\0\0\x1b[2J\tx", 8)), 1, 8};
+  EXPECT_EQ(FormatDiagnostic(loc, "bad"),
+            "z.bin:1:8: error: bad\n???[2J\tx\n      \t^");
+}
+
 TEST(SourceTest, DiagnosticWithoutLocationNamesFile) {
   Location loc{MakeSource("k.tir", ""), 0, 0};
   EXPECT_EQ(FormatDiagnostic(loc, "empty"), "k.tir: error: empty");
