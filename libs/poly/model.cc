@@ -28,7 +28,13 @@ bool IsControlParam(const Node& node) {
 
 bool IsDataRoot(const Node& node) {
   return (node.is(Op::kParam) && node.param_kind() >= ir::ParamKind::kIn) ||
-         node.is(Op::kAlloc);
+         node.is(Op::kAlloc) || node.is(Op::kLocal) || node.is(Op::kRecv);
+}
+
+const Node* RecvOf(const Node& node) {
+  if (!node.is(Op::kTask) || node.num_operands() == 0) return nullptr;
+  const Node* first = node.operand(0);
+  return first->is(Op::kRecv) ? first : nullptr;
 }
 
 const Node& Unalias(const Node& view) {
@@ -67,11 +73,16 @@ ProcModel::ProcModel(isl::ctx ctx, const Node& proc) : ctx_(ctx), proc_(proc) {
                                             : Range::kAny);
   }
   control_params_ = params_.size();
+  for (const Node* operand : proc.operands()) {
+    if (operand->is(Op::kGrid)) grid_ = operand;
+  }
 }
 
 const Node& ProcModel::StatementOf(const Node& node) const {
   const Node* at = &node;
   while (at->parent() != nullptr && at->info().op_class != ir::OpClass::kStmt) {
+    // A recv's condition is about the instances of its task's call.
+    if (at->is(Op::kRecv)) return *at->parent()->operands().back();
     at = at->parent();
   }
   return *at;
@@ -81,12 +92,23 @@ void ProcModel::BindConfigRead(const Node& read, ConfigValue value) {
   config_[&read] = value;
 }
 
-std::vector<const Node*> ProcModel::LoopsAround(const Node& stmt) const {
-  std::vector<const Node*> loops;
+std::vector<const Node*> ProcModel::DimsAround(const Node& stmt) const {
+  std::vector<const Node*> dims;
   for (const Node* at = stmt.parent(); at != nullptr; at = at->parent()) {
-    if (at->is(Op::kFor)) loops.insert(loops.begin(), at);
+    if (at->is(Op::kFor)) dims.insert(dims.begin(), at);
+    if (const Node* recv = RecvOf(*at)) {
+      std::vector<const Node*> indices;
+      for (const Node* operand : recv->operands()) {
+        if (operand->is(Op::kCoord)) indices.push_back(operand);
+      }
+      dims.insert(dims.begin(), indices.begin(), indices.end());
+    }
   }
-  return loops;
+  if (grid_ != nullptr) {
+    dims.insert(dims.begin(), grid_->operands().begin(),
+                grid_->operands().end());
+  }
+  return dims;
 }
 
 isl::space ProcModel::DomainSpace(const Node& stmt) const {
@@ -96,8 +118,8 @@ isl::space ProcModel::DomainSpace(const Node& stmt) const {
   for (size_t i = 0; i < control_params_; ++i) {
     space = space.add_param(params_[i].id);
   }
-  space = space.add_named_tuple(
-      TupleName(stmt), static_cast<unsigned>(LoopsAround(stmt).size()));
+  space = space.add_named_tuple(TupleName(stmt),
+                                static_cast<unsigned>(DimsAround(stmt).size()));
   spaces_.emplace(&stmt, space);
   return space;
 }
@@ -148,7 +170,7 @@ const Node& ProcModel::BlockOf(const Node& stmt) const {
   for (const Node* at = stmt.parent(); at != nullptr;
        child = at, at = at->parent()) {
     if ((at->is(Op::kFor) && child->position() >= 2) || at->is(Op::kThen) ||
-        at->is(Op::kElse) || at == &proc_) {
+        at->is(Op::kElse) || at->is(Op::kTask) || at == &proc_) {
       return *at;
     }
   }
@@ -163,12 +185,27 @@ absl::StatusOr<isl::set> ProcModel::BlockDomain(const Node& block) const {
   if (&block == &proc_) {
     Frame frame{&proc_};
     domain = Universe(frame);
+    // A pe-program runs on every PE of its grid.
+    isl::multi_aff identity =
+        isl::multi_aff::identity_on_domain(domain.space());
+    isl::pw_aff zero(isl::aff::zero_on_domain(domain.space()));
+    std::vector<const Node*> coords = DimsAround(proc_);
+    for (size_t i = 0; i < coords.size(); ++i) {
+      isl::pw_aff coord(identity.at(static_cast<int>(i)));
+      domain = domain.intersect(coord.ge_set(zero))
+                   .intersect(
+                       coord.lt_set(zero.add_constant(coords[i]->int_value())));
+    }
     for (const Node* assertion : ir::AssertsOf(proc_)) {
       auto holds = EvalCondition(*assertion->operand(0), frame);
       if (!holds.ok()) return holds.status();
       domain = domain.intersect(*holds);
     }
     domain = Unnamed(domain);
+  } else if (block.is(Op::kTask)) {
+    auto task = TaskDomain(block);
+    if (!task.ok()) return task;
+    domain = *std::move(task);
   } else {
     // The domain of the block around, restricted by the loop's bounds (with
     // its variable as a new dimension) or by the branch's condition.
@@ -182,7 +219,7 @@ absl::StatusOr<isl::set> ProcModel::BlockDomain(const Node& block) const {
       if (!lo.ok()) return lo.status();
       auto hi = Eval(*block.operand(1), frame);
       if (!hi.ok()) return hi.status();
-      unsigned loops = static_cast<unsigned>(LoopsAround(block).size());
+      unsigned loops = static_cast<unsigned>(DimsAround(block).size());
       auto inside = [&](isl::pw_aff bound) {
         return isl::manage(isl_pw_aff_add_dims(bound.release(), isl_dim_in, 1));
       };
@@ -207,6 +244,38 @@ absl::StatusOr<isl::set> ProcModel::BlockDomain(const Node& block) const {
   }
   block_domains_.emplace(&block, domain);
   return domain;
+}
+
+absl::StatusOr<isl::set> ProcModel::TaskDomain(const Node& task) const {
+  auto grid = BlockDomain(proc_);
+  if (!grid.ok()) return grid;
+  const Node* recv = RecvOf(task);
+  if (recv == nullptr) return grid;
+  // The indices of the element received are dimensions after the grid's,
+  // bounded by the tensor it comes from and by the recv's condition.
+  const Node& call = *task.operands().back();
+  Frame frame{&call};
+  isl::set received = Universe(frame);
+  isl::multi_aff identity =
+      isl::multi_aff::identity_on_domain(received.space());
+  isl::pw_aff zero(isl::aff::zero_on_domain(received.space()));
+  auto extents = ExtentsIn(*recv->operand(0), frame);
+  if (!extents.ok()) return extents.status();
+  size_t first = DimsAround(call).size() - extents->size();
+  for (size_t k = 0; k < extents->size(); ++k) {
+    isl::pw_aff index(identity.at(static_cast<int>(first + k)));
+    received = received.intersect(index.ge_set(zero))
+                   .intersect(index.lt_set((*extents)[k]));
+  }
+  const Node* cond = recv->operands().back();
+  if (!cond->is(Op::kCoord) && cond != recv->operand(0)) {
+    auto holds = EvalCondition(*cond, frame);
+    if (!holds.ok()) return holds;
+    received = received.intersect(*holds);
+  }
+  isl::set around = isl::manage(isl_set_add_dims(
+      grid->copy(), isl_dim_set, static_cast<unsigned>(extents->size())));
+  return around.intersect(Unnamed(received));
 }
 
 absl::StatusOr<isl::set> ProcModel::DomainOf(const Node& stmt) const {

@@ -17,7 +17,12 @@
 // stride of a window parameter, or of a tensor whose row-major stride is
 // not affine, `(stride A 0)`; a configuration field whose value is
 // unknown, `(read-config @CFG FIELD)`. The element space of a tensor is
-// named after its data parameter or alloc.
+// named after its data parameter, alloc or local array.
+//
+// In a pe-program (the CS-1 level), the PE's grid coordinates are the
+// first dimensions of every domain, bounded by the grid, and the indices of
+// the element a task receives follow them, bounded by the tensor it comes
+// from and by the recv's condition.
 #ifndef TESSEL_LIBS_POLY_MODEL_H_
 #define TESSEL_LIBS_POLY_MODEL_H_
 
@@ -50,16 +55,46 @@ struct Violation {
 // The constant `value` on the domain of `like`, to compare `like` with.
 isl::pw_aff ConstantOn(const isl::pw_aff& like, int64_t value);
 
+// Runs `body`, which builds isl objects in `ctx` and asks about them, as
+// one question: with a new isl operation budget (isl_ctx_set_max_operations;
+// exceeding it is a ResourceExhausted error) and isl's errors, which its
+// C++ interface throws, as statuses. Questions are well-formed by
+// construction, so any other isl error is Internal.
+template <typename T, typename Body>
+absl::StatusOr<T> Ask(isl::ctx ctx, Body body) {
+  isl_ctx_reset_error(ctx.get());
+  isl_ctx_reset_operations(ctx.get());
+  try {
+    return body();
+  } catch (const isl::exception& error) {
+    // A call of isl's C interface that ran out leaves the quota error
+    // behind; the C++ interface then finds a null object.
+    if (dynamic_cast<const isl::exception_quota*>(&error) != nullptr ||
+        isl_ctx_last_error(ctx.get()) == isl_error_quota) {
+      return absl::ResourceExhaustedError(
+          "isl gave up: the constraints are too complex");
+    }
+    return absl::InternalError(absl::StrCat("isl: ", error.what()));
+  }
+}
+
+// The lexicographically least point of the set `build` gives (a set
+// without parameters; built inside the question), its coordinates as
+// decimals; nullopt when it is empty.
+absl::StatusOr<std::optional<std::vector<std::string>>> FirstPoint(
+    isl::ctx ctx, absl::FunctionRef<isl::set()> build);
+
 class ProcModel {
  public:
-  // The model of `proc` (a proc or an instr of the IR). `ctx` must outlive
-  // the model and everything taken from it. Each question starts a new
-  // isl operation budget (isl_ctx_set_max_operations): one that exceeds it
-  // is a ResourceExhausted error.
+  // The model of `proc` (a proc, an instr or a pe-program of the IR).
+  // `ctx` must outlive the model and everything taken from it. Each
+  // question is asked as Ask does: with a new isl operation budget.
   ProcModel(isl::ctx ctx, const ir::Node& proc);
 
   // The statement `node` (an expression, a statement) belongs to.
   const ir::Node& StatementOf(const ir::Node& node) const;
+  // The isl context of the model's objects.
+  isl::ctx ctx() const { return ctx_; }
 
   // What a read-config denotes where it is read, which depends on the
   // writes before it (the verifier follows them): the expression last
@@ -108,8 +143,9 @@ class ProcModel {
   absl::StatusOr<isl::set> ConditionAtCall(const ir::Node& cond,
                                            const ir::Node& call) const;
 
-  // Views: a data name, a window expression, or the binder of a data name
-  // (a data parameter, an alloc, a `let`).
+  // Views: a data name, a window expression, a descriptor (dsd, as its
+  // four-dimensional type says), or the binder of a data name (a data
+  // parameter, an alloc, a `let`, a local array, a recv's value).
   // The dimensions of `view` (the lanes of a vector) at the instances of
   // `stmt`.
   absl::StatusOr<std::vector<isl::pw_aff>> Extents(const ir::Node& view,
@@ -118,6 +154,21 @@ class ProcModel {
   // domain of `stmt` to the tensor behind the view.
   absl::StatusOr<isl::map> Region(const ir::Node& view,
                                   const ir::Node& stmt) const;
+
+  // The leading indices (rows) of the tensor behind `view` that it reaches
+  // at each instance of `stmt`, from the first to the last (a map to the
+  // tensor's first dimension, or to none for a scalar): a window's rows,
+  // or the rows from a descriptor's first element to its last, whatever it
+  // skips between them.
+  absl::StatusOr<isl::map> Rows(const ir::Node& view,
+                                const ir::Node& stmt) const;
+  // The least and the greatest position in its tensor (row-major, from 0)
+  // that a descriptor reaches, at the instances of its statement.
+  absl::StatusOr<std::vector<isl::pw_aff>> Reach(const ir::Node& dsd) const;
+  // Where a pe-program's data lives: the elements of a parameter that the
+  // local array `local` holds (it has a `holds`), on each PE of the grid: a
+  // map from the domain of the pe-program to the parameter.
+  absl::StatusOr<isl::map> Held(const ir::Node& local) const;
 
   // The elements an access touches, from the domain of its statement to
   // the index space of the tensor behind it: an element read or the place
@@ -167,30 +218,17 @@ class ProcModel {
     std::vector<isl::pw_aff> indices;
   };
 
-  // Runs `body` of a question, turning isl's errors (thrown by its C++
-  // interface) into statuses: the model builds only well-formed questions,
-  // so an isl error is a failure of isl (its operation budget), not of
-  // the input.
+  // Runs `body` of a question (Ask).
   template <typename T, typename Body>
   absl::StatusOr<T> Guard(Body body) const {
-    isl_ctx_reset_error(ctx_.get());
-    isl_ctx_reset_operations(ctx_.get());
-    try {
-      return body();
-    } catch (const isl::exception& error) {
-      // A call of isl's C interface that ran out leaves the quota error
-      // behind; the C++ interface then finds a null object.
-      if (dynamic_cast<const isl::exception_quota*>(&error) != nullptr ||
-          isl_ctx_last_error(ctx_.get()) == isl_error_quota) {
-        return absl::ResourceExhaustedError(
-            "isl gave up: the constraints are too complex");
-      }
-      return absl::InternalError(absl::StrCat("isl: ", error.what()));
-    }
+    return Ask<T>(ctx_, body);
   }
 
   // model.cc: spaces, parameters and domains.
-  std::vector<const ir::Node*> LoopsAround(const ir::Node& stmt) const;
+  // The binders of the dimensions of the domain of `stmt`, outermost
+  // first: a pe-program's grid coordinates, a task's recv indices, the
+  // enclosing loops.
+  std::vector<const ir::Node*> DimsAround(const ir::Node& stmt) const;
   isl::space DomainSpace(const ir::Node& stmt) const;
   isl::space FrameSpace(const Frame& frame) const;
   isl::set Universe(const Frame& frame) const;
@@ -204,6 +242,9 @@ class ProcModel {
   // The instances of the statements of `block`, in a space of their own
   // (no name).
   absl::StatusOr<isl::set> BlockDomain(const ir::Node& block) const;
+  // The instances of a task's call: the grid's, with the indices of the
+  // element it receives.
+  absl::StatusOr<isl::set> TaskDomain(const ir::Node& task) const;
   absl::StatusOr<isl::set> DomainOf(const ir::Node& stmt) const;
 
   // model_expr.cc: control expressions.
@@ -240,6 +281,17 @@ class ProcModel {
   absl::Status CollectAccesses(const ir::Node& node, bool writes,
                                isl::union_map& into) const;
 
+  // model_cs1.cc: descriptors.
+  // The literal dimensions of the tensor a descriptor describes.
+  absl::StatusOr<std::vector<int64_t>> DescribedShape(
+      const ir::Node& dsd) const;
+  // The element of its tensor that `indices` of a descriptor denote.
+  absl::StatusOr<RootIndices> DescriptorIndices(
+      const ir::Node& dsd, std::vector<isl::pw_aff> indices,
+      const Frame& frame) const;
+  absl::StatusOr<std::vector<isl::pw_aff>> ReachIn(const ir::Node& dsd,
+                                                   const Frame& frame) const;
+
   // model_violation.cc
   absl::StatusOr<Violation> PickPoint(
       const ir::Node& stmt, const isl::set& failing,
@@ -247,6 +299,7 @@ class ProcModel {
 
   mutable isl::ctx ctx_;  // isl::ctx::get() is not const
   const ir::Node& proc_;
+  const ir::Node* grid_ = nullptr;  // of a pe-program
   size_t control_params_ = 0;
   // Every parameter, in the order counterexamples name them: the control
   // parameters as declared, then the others as they were met.

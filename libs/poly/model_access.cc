@@ -27,11 +27,13 @@ size_t RankOf(const Node& resolved) {
     }
     return intervals;
   }
+  if (resolved.is(Op::kDescriptor)) return resolved.type().rank();
   if (!IsDataRoot(resolved) || resolved.declared_type().is_vector()) return 0;
   return static_cast<size_t>(resolved.declared_type().rank());
 }
 
-// A map from `domain`'s space to a zero-dimensional tensor space `name`.
+}  // namespace
+
 isl::map ToScalar(const isl::set& domain, const std::string& name) {
   isl::set range = isl::set::universe(
       isl::space::unit(domain.ctx()).add_named_tuple(name, 0));
@@ -39,7 +41,6 @@ isl::map ToScalar(const isl::set& domain, const std::string& name) {
       isl_map_from_domain_and_range(domain.copy(), range.copy()));
 }
 
-// The map `indices` define, from their domain to tensor space `name`.
 isl::map ToTensor(const isl::set& domain,
                   const std::vector<isl::pw_aff>& indices,
                   const std::string& name) {
@@ -52,7 +53,6 @@ isl::map ToTensor(const isl::set& domain,
   return map.set_range_tuple(name).intersect_domain(domain);
 }
 
-// `map` without its `extra` domain dimensions after the `loops` of `stmt`.
 isl::map ProjectOutExtra(isl::map map, const Node& stmt, size_t loops,
                          size_t extra) {
   isl::id tuple(map.ctx(), TupleName(stmt));
@@ -64,8 +64,6 @@ isl::map ProjectOutExtra(isl::map map, const Node& stmt, size_t loops,
       isl_map_set_tuple_id(map.release(), isl_dim_in, tuple.release()));
 }
 
-}  // namespace
-
 absl::StatusOr<ProcModel::RootIndices> ProcModel::ThroughWindows(
     const Node& view, std::vector<isl::pw_aff> indices,
     const Frame& frame) const {
@@ -73,6 +71,9 @@ absl::StatusOr<ProcModel::RootIndices> ProcModel::ThroughWindows(
   while (true) {
     at = &Unalias(*at);
     if (IsDataRoot(*at)) return RootIndices{at, std::move(indices)};
+    if (at->is(Op::kDescriptor)) {
+      return DescriptorIndices(*at, std::move(indices), frame);
+    }
     if (!at->is(Op::kWindow)) return NotAView(view);
     // Intervals take the view's indices in order; points stay.
     std::vector<isl::pw_aff> next;
@@ -105,9 +106,12 @@ absl::StatusOr<std::vector<isl::pw_aff>> ProcModel::ExtentsIn(
     }
     return extents;
   }
-  if (!IsDataRoot(at)) return NotAView(view);
+  if (!IsDataRoot(at) && !at.is(Op::kDescriptor)) return NotAView(view);
   Frame dims{frame.stmt, frame.extra};  // sizes of this procedure
-  for (const ir::Dim& dim : at.declared_type().dims()) {
+  // A descriptor's type has its literal extents.
+  const ir::Type& type =
+      at.is(Op::kDescriptor) ? at.type() : at.declared_type();
+  for (const ir::Dim& dim : type.dims()) {
     if (dim.is_constant()) {
       extents.push_back(isl::pw_aff(
           isl::aff::zero_on_domain(FrameSpace(frame)).add_constant(dim.value)));
@@ -127,7 +131,7 @@ absl::StatusOr<isl::map> ProcModel::RegionIn(const Node& view,
   Frame frame{&stmt, RankOf(Unalias(view))};
   auto extents = ExtentsIn(view, frame);
   if (!extents.ok()) return extents.status();
-  size_t loops = LoopsAround(stmt).size();
+  size_t loops = DimsAround(stmt).size();
   isl::set domain = Universe(frame);
   isl::multi_aff identity = isl::multi_aff::identity_on_domain(domain.space());
   isl::pw_aff zero(isl::aff::zero_on_domain(domain.space()));
@@ -150,7 +154,7 @@ absl::StatusOr<isl::map> ProcModel::TransferRegion(
   // The lanes are set dimensions after the loops; the trailing indices of
   // the view move with them, and lanes outside the view are not accessed.
   Frame frame{&stmt, static_cast<size_t>(vector.rank())};
-  size_t loops = LoopsAround(stmt).size();
+  size_t loops = DimsAround(stmt).size();
   isl::set domain = Universe(frame);
   isl::multi_aff identity = isl::multi_aff::identity_on_domain(domain.space());
   isl::pw_aff zero(isl::aff::zero_on_domain(domain.space()));

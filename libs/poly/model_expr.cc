@@ -50,10 +50,10 @@ absl::StatusOr<isl::pw_aff> ProcModel::EvalName(const Node& ref,
                                                 const Frame& frame) const {
   const Node* def = ref.def();
   if (def == nullptr) return NotAffine(ref);
-  if (def->is(Op::kFor)) {
-    std::vector<const Node*> loops = LoopsAround(*frame.stmt);
-    for (size_t i = 0; i < loops.size(); ++i) {
-      if (loops[i] != def) continue;
+  if (def->is(Op::kFor) || def->is(Op::kCoord)) {
+    std::vector<const Node*> dims = DimsAround(*frame.stmt);
+    for (size_t i = 0; i < dims.size(); ++i) {
+      if (dims[i] != def) continue;
       return isl::pw_aff(isl::multi_aff::identity_on_domain(FrameSpace(frame))
                              .at(static_cast<int>(i)));
     }

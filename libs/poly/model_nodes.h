@@ -3,8 +3,10 @@
 #define TESSEL_LIBS_POLY_MODEL_NODES_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "isl/cpp.h"
 #include "libs/ir/node.h"
 
 namespace tessel::poly {
@@ -21,12 +23,29 @@ std::string TupleName(const ir::Node& stmt);
 // Parameters of kind size, index, bool or stride.
 bool IsControlParam(const ir::Node& node);
 
-// A data parameter or an alloc: a tensor or scalar that views end at.
+// A data parameter, an alloc, a pe-program's local array or a recv's
+// value: a tensor or scalar that views end at.
 bool IsDataRoot(const ir::Node& node);
+
+// The recv of a task, or null (no recv, not a task).
+const ir::Node* RecvOf(const ir::Node& node);
 
 // What a data name or `let` stands for: the window expression or the data
 // root behind it (other nodes are returned as they are).
 const ir::Node& Unalias(const ir::Node& view);
+
+// A map from `domain`'s space to a zero-dimensional tensor space `name`.
+isl::map ToScalar(const isl::set& domain, const std::string& name);
+
+// The map `indices` define, from their domain to tensor space `name`.
+isl::map ToTensor(const isl::set& domain,
+                  const std::vector<isl::pw_aff>& indices,
+                  const std::string& name);
+
+// `map` without its `extra` domain dimensions after the `loops` of `stmt`
+// (the dimensions of its domain), its domain still named after `stmt`.
+isl::map ProjectOutExtra(isl::map map, const ir::Node& stmt, size_t loops,
+                         size_t extra);
 
 }  // namespace tessel::poly
 

@@ -313,6 +313,63 @@ TEST_F(ModelTest, ViolationsAreTheLeastPointInTirNames) {
   EXPECT_FALSE(violation->has_value());
 }
 
+TEST_F(ModelTest, PeProgramsRunOnTheirGridAndDescriptorsReachTheirTensor) {
+  Node& program = Read(
+      "(memory @PE (alloc \"static {type} {name}[{size}];\") (free \"\")\n"
+      "  (addressable true))\n"
+      "(instr @fsets ((size n0) (size n1) (size n2) (size n3)\n"
+      "               (out dst (window f32 n0 n1 n2 n3) @PE) (in s f32))\n"
+      "  (c \"@fmovs({dst}, {s});\")\n"
+      "  (for i0 0 n0 (for i1 0 n1 (for i2 0 n2 (for i3 0 n3\n"
+      "    (assign (dst i0 i1 i2 i3) s))))))\n"
+      "(pe-program @p ((in x (f32 16)) (out y (f32 2 16)))\n"
+      "  (grid (px 1) (py 2))\n"
+      "  (local y_local (f32 1 18) @PE (holds y py -2))\n"
+      "  (task (recv x (i) v (< i 11))\n"
+      "    (call @fsets 3 2 1 1 (dsd y_local (+ i 2) (3 -1) (2 5)) v)))");
+  ProcModel model(ctx_, program);
+  Node& call = First(program, Op::kCall);
+  Node& dsd = First(program, Op::kDescriptor);
+  // The grid's coordinates, then the index of the element received.
+  auto domain = model.Domain(call);
+  ASSERT_TRUE(domain.ok()) << domain.status();
+  const char* instances = "px = 0 and 0 <= py < 2 and 0 <= i < 11";
+  EXPECT_TRUE(domain->is_equal(Parse<isl::set>(
+      absl::StrCat("{ S[px, py, i] : ", instances, " }"), call)));
+  // Elements i + 2 - a + 5 b of the flat tensor.
+  auto reach = model.Reach(dsd);
+  ASSERT_TRUE(reach.ok()) << reach.status();
+  EXPECT_TRUE(
+      Same((*reach)[0], Parse<isl::pw_aff>("{ S[px, py, i] -> [i] }", call)));
+  EXPECT_TRUE(Same((*reach)[1],
+                   Parse<isl::pw_aff>("{ S[px, py, i] -> [i + 7] }", call)));
+  auto access = model.Access(dsd);
+  ASSERT_TRUE(access.ok()) << access.status();
+  EXPECT_TRUE(access->is_equal(Parse<isl::map>(
+      absl::StrCat("{ S[px, py, i] -> y_local[0, c] : ", instances,
+                   " and exists (a, b : 0 <= a < 3 and 0 <= b < 2 and ",
+                   "c = i + 2 - a + 5 b) }"),
+      call)));
+  auto rows = model.Rows(dsd, call);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  EXPECT_TRUE(rows->is_equal(Parse<isl::map>(
+      absl::StrCat("{ S[px, py, i] -> y_local[0] : ", instances, " }"), call)));
+  // A whole local array: its rows, of which it has one.
+  auto local_rows = model.Rows(First(program, Op::kLocal), call);
+  ASSERT_TRUE(local_rows.ok()) << local_rows.status();
+  EXPECT_TRUE(local_rows->is_equal(rows.value()));
+  // PE (0, py) holds row py of y.
+  auto held = model.Held(First(program, Op::kLocal));
+  ASSERT_TRUE(held.ok()) << held.status();
+  EXPECT_TRUE(held->is_equal(Parse<isl::map>(
+      "{ S[px, py] -> y[py, e] : px = 0 and 0 <= py < 2 and 0 <= e < 16 }",
+      program)));
+  auto first = FirstPoint(ctx_, [&]() { return held->wrap(); });
+  ASSERT_TRUE(first.ok()) << first.status();
+  ASSERT_TRUE(first->has_value());
+  EXPECT_EQ(**first, (std::vector<std::string>{"0", "0", "0", "0"}));
+}
+
 TEST_F(ModelTest, QuestionsHaveAnOperationBudget) {
   Node& proc = Read(
       "(proc @p ((size N) (out A (f32 N)))\n"

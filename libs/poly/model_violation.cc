@@ -79,6 +79,20 @@ absl::StatusOr<std::optional<Violation>> ProcModel::FindViolation(
   });
 }
 
+absl::StatusOr<std::optional<std::vector<std::string>>> FirstPoint(
+    isl::ctx ctx, absl::FunctionRef<isl::set()> build) {
+  using Result = std::optional<std::vector<std::string>>;
+  return Ask<Result>(ctx, [&]() -> absl::StatusOr<Result> {
+    isl::set set = build();
+    if (set.is_empty()) return std::nullopt;
+    isl_size dims = isl_set_dim(set.get(), isl_dim_set);
+    isl::set least = LeastPoint(set, static_cast<size_t>(dims));
+    auto coordinates = Coordinates(least.sample_point(), dims);
+    if (!coordinates.ok()) return coordinates.status();
+    return *std::move(coordinates);
+  });
+}
+
 absl::StatusOr<Violation> ProcModel::PickPoint(
     const ir::Node& stmt, const isl::set& failing,
     const std::vector<isl::pw_aff>& values) const {
@@ -114,7 +128,7 @@ absl::StatusOr<Violation> ProcModel::PickPoint(
   for (int pos = 0; pos < params; ++pos) {
     names.emplace_back(isl_map_get_dim_name(map.get(), isl_dim_param, pos));
   }
-  for (const ir::Node* loop : LoopsAround(stmt)) names.push_back(loop->name());
+  for (const ir::Node* loop : DimsAround(stmt)) names.push_back(loop->name());
 
   isl::set flat = isl::manage(isl_set_move_dims(
       map.wrap().release(), isl_dim_set, 0, isl_dim_param, 0, params));

@@ -113,6 +113,33 @@ TEST(AliasTest, LetWindowsAreFollowedToTheirRoot) {
             "alias (at i = 0)");
 }
 
+// A window covers what its selectors denoted when it was taken, reads of
+// configuration included.
+TEST(AliasTest, WindowsReadingConfigurationKeepTheirValue) {
+  const std::string config = "(config @C (rows size) (start index))\n";
+  EXPECT_EQ(FirstError(config + WithCallees(R"(
+(proc @p ((inout x (f32 8)))
+  (write-config @C rows 4)
+  (let w (window x (: 0 (read-config @C rows))))
+  (write-config @C rows 8)
+  (call @copy 4 w (window x (: 4 (read-config @C rows)))))
+)")),
+            "ok");
+  // An unknown start: the windows overlap for some of its values.
+  EXPECT_EQ(FirstError(config + WithCallees(R"(
+(proc @p ((inout x (f32 8)))
+  (assert (and (<= 0 (read-config @C start)) (<= (read-config @C start) 4)))
+  (call @copy 4 (window x (: 0 4))
+                (window x (: (read-config @C start)
+                             (+ (read-config @C start) 4)))))
+)")),
+            "13:17: error: arguments 'src' and 'dst' of '@copy' overlap: "
+            "(window x (: 0 4)) and (window x (: (read-config @C start) (+ "
+            "(read-config @C start) 4))) share elements, and '@copy' writes "
+            "'dst'; distinct data parameters must not alias (at (read-config "
+            "@C start) = 0)");
+}
+
 TEST(AliasTest, ScalarsAndAllocs) {
   EXPECT_EQ(FirstError(R"(
 (proc @add ((in a f32) (inout b f32))

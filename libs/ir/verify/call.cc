@@ -3,7 +3,8 @@
 // hold everywhere in the caller's domain; and data arguments bound to
 // distinct parameters must not overlap where one of the two is written
 // (formats/tir/README.md, "Parameters"), which lets emit-c declare its
-// pointers `restrict`.
+// pointers `restrict`. The polyhedral model (libs/poly/model.h) evaluates
+// the callee's expressions at the call and answers each question.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/ir/verify/common.h"
@@ -32,11 +33,13 @@ std::string DescribeExtent(const Dim& dim, const std::string& value) {
 
 // Data arguments `i` and `j` of `call`, bound to distinct parameters of
 // `callee` of which at least one is written, must not share an element of
-// their root anywhere in `domain` (formats/tir/README.md, "Parameters").
+// their root at any instance of the call (formats/tir/README.md,
+// "Parameters"). The check is exact for windows; descriptors must not share
+// a row (CS-1 level, "Static checks").
 absl::Status CheckNoAliasing(const Node& call, const Node& callee,
                              const std::vector<Node*>& params,
                              const std::vector<View>& views,
-                             PolyDomain& domain) {
+                             const poly::ProcModel& model) {
   for (size_t j = 0; j < views.size(); ++j) {
     const Node& second = *params[j];
     for (size_t i = 0; i < j; ++i) {
@@ -45,40 +48,30 @@ absl::Status CheckNoAliasing(const Node& call, const Node& callee,
           !(IsWritten(first) || IsWritten(second))) {
         continue;
       }
-      const Region& a = views[i].region;
-      const Region& b = views[j].region;
-      // Disjoint when apart in some dimension: x1 <= x2 or x3 <= x0 for
-      // [x0, x1) and [x2, x3).
-      std::vector<Affine> bounds;
-      std::vector<std::string> apart;
-      for (size_t d = 0; d < a.size(); ++d) {
-        if (!a[d] || !b[d]) continue;
-        size_t x = bounds.size();
-        bounds.insert(bounds.end(), {a[d]->lo, a[d]->hi, b[d]->lo, b[d]->hi});
-        apart.push_back(absl::StrCat("x", x + 1, " <= x", x + 2, " or x", x + 3,
-                                     " <= x", x));
-      }
-      std::string at;
-      if (apart.empty()) {
-        auto empty = domain.IsEmpty();
-        if (!empty.ok()) return empty.status();
-        if (*empty) continue;
-      } else {
-        auto overlap =
-            domain.FindViolation(bounds, absl::StrJoin(apart, " or "));
-        if (!overlap.ok()) return overlap.status();
-        if (!overlap->has_value()) continue;
-        at = (*overlap)->at;
-      }
+      bool rows = views[i].source->is(Op::kDescriptor) ||
+                  views[j].source->is(Op::kDescriptor);
+      auto covered = [&](const View& view) {
+        return rows ? model.Rows(*view.source, call)
+                    : model.Region(*view.source, call);
+      };
+      auto a = covered(views[i]);
+      if (!a.ok()) return a.status();
+      auto b = covered(views[j]);
+      if (!b.ok()) return b.status();
+      auto overlap = model.FindViolation(
+          call, {}, [&](const auto&) { return a->intersect(*b).domain(); });
+      if (!overlap.ok()) return overlap.status();
+      if (!overlap->has_value()) continue;
       const Node& arg = *call.operand(j);
-      return ErrorAt(
-          arg.loc(),
-          absl::StrCat(
-              "arguments '", first.name(), "' and '", second.name(), "' of '",
-              callee.name(), "' overlap: ", Text(*call.operand(i)), " and ",
-              Text(arg), " share elements, and '", callee.name(), "' writes '",
-              (IsWritten(second) ? second : first).name(),
-              "'; distinct data parameters must not alias", AtPoint(at)));
+      return ErrorAt(arg.loc(),
+                     absl::StrCat("arguments '", first.name(), "' and '",
+                                  second.name(), "' of '", callee.name(),
+                                  "' overlap: ", Text(*call.operand(i)),
+                                  " and ", Text(arg), " share elements, and '",
+                                  callee.name(), "' writes '",
+                                  (IsWritten(second) ? second : first).name(),
+                                  "'; distinct data parameters must not alias",
+                                  AtPoint((*overlap)->at)));
     }
   }
   return absl::OkStatus();
@@ -126,9 +119,9 @@ absl::Status ProcVerifier::CheckCall(Node& call) {
     }
     ControlType control = param.declared_type().control();
     bool condition = control == ControlType::kBool;
-    auto value = Control(arg);
-    if (!value.ok()) return value.status();
-    if (value->is_condition != condition) {
+    auto type = Control(arg);
+    if (!type.ok()) return type.status();
+    if (type->is_control(ControlType::kBool) != condition) {
       return ErrorAt(arg.loc(),
                      absl::StrCat(Argument(callee, param), " is a ",
                                   ControlTypeName(control),
@@ -137,7 +130,12 @@ absl::Status ProcVerifier::CheckCall(Node& call) {
                                               "expression"));
     }
     if (control == ControlType::kSize) {
-      auto violation = domain_.FindViolation({value->affine}, "x0 > 0");
+      auto value = model_.Affine(arg);
+      if (!value.ok()) return value.status();
+      auto violation = model_.FindViolation(
+          call, {*value}, [](const std::vector<isl::pw_aff>& values) {
+            return values[0].le_set(poly::ConstantOn(values[0], 0));
+          });
       if (!violation.ok()) return violation.status();
       if (violation->has_value()) {
         return ErrorAt(
@@ -146,7 +144,7 @@ absl::Status ProcVerifier::CheckCall(Node& call) {
                          (*violation)->values[0], AtPoint((*violation)->at)));
       }
     }
-    subst[&param].control = *std::move(value);
+    subst[&param].control = *std::move(type);
   }
   for (size_t i = 0; i < count; ++i) {
     if (!IsData(*params[i])) continue;
@@ -156,21 +154,25 @@ absl::Status ProcVerifier::CheckCall(Node& call) {
       return status;
     }
   }
-  if (auto status = CheckNoAliasing(call, callee, params, views, domain_);
+  if (auto status = CheckNoAliasing(call, callee, params, views, model_);
       !status.ok()) {
     return status;
   }
   for (Node* assertion : AssertsOf(callee)) {
     Node& cond = *assertion->operand(0);
-    auto condition = ControlCondition(cond, &subst);
-    if (!condition.ok()) return condition.status();
-    auto failure = domain_.FindFailure(*condition);
+    if (auto type = ControlCondition(cond, &subst); !type.ok()) {
+      return type.status();
+    }
+    auto holds = model_.ConditionAtCall(cond, call);
+    if (!holds.ok()) return holds.status();
+    auto failure = model_.FindViolation(
+        call, {}, [&](const auto&) { return holds->complement(); });
     if (!failure.ok()) return failure.status();
     if (failure->has_value()) {
-      return ErrorAt(call.loc(), absl::StrCat("call to '", name,
-                                              "' does not establish its "
-                                              "assertion ",
-                                              Text(cond), AtPoint(**failure)));
+      return ErrorAt(
+          call.loc(),
+          absl::StrCat("call to '", name, "' does not establish its assertion ",
+                       Text(cond), AtPoint((*failure)->at)));
     }
   }
   return absl::OkStatus();
@@ -208,17 +210,29 @@ absl::Status ProcVerifier::CheckDataBinding(const Node& arg, const Node& callee,
                                            "parameter '",
                                            view.read_only_source, "'"));
   }
+  const Node& call = model_.StatementOf(arg);
+  auto extents = model_.Extents(*view.source, call);
+  if (!extents.ok()) return extents.status();
   for (int k = 0; k < expected.rank(); ++k) {
     const Dim& dim = expected.dims()[k];
-    absl::StatusOr<Affine> extent = dim.is_constant()
-                                        ? Affine{absl::StrCat(dim.value), {}}
-                                        : ControlInt(Mutable(dim.expr), &subst);
+    absl::StatusOr<isl::pw_aff> extent;
+    if (dim.is_constant()) {
+      extent = model_.Constant(dim.value, call);
+    } else {
+      if (auto type = ControlInt(Mutable(dim.expr), &subst); !type.ok()) {
+        return type.status();
+      }
+      extent = model_.AffineAtCall(*dim.expr, call);
+    }
     if (!extent.ok()) return extent.status();
     auto violation =
-        domain_.FindViolation({view.extents[k], *extent}, "x0 = x1");
+        model_.FindViolation(call, {(*extents)[k], *extent},
+                             [](const std::vector<isl::pw_aff>& values) {
+                               return values[0].ne_set(values[1]);
+                             });
     if (!violation.ok()) return violation.status();
     if (violation->has_value()) {
-      const PolyDomain::Violation& at = **violation;
+      const poly::Violation& at = **violation;
       return ErrorAt(
           arg.loc(),
           absl::StrCat("dimension ", k, " of ", Argument(callee, param), " is ",

@@ -8,6 +8,11 @@ namespace tessel::ir {
 
 std::string Text(const Node& node) { return PrintFlat(WriteNode(node)); }
 
+std::string AtPoint(absl::string_view point) {
+  if (point.empty()) return "";
+  return absl::StrCat(" (at ", point, ")");
+}
+
 absl::Status ExpectOperands(const Node& node, size_t operands) {
   if (node.num_operands() == operands) return absl::OkStatus();
   return ErrorAt(node.loc(),

@@ -14,6 +14,9 @@ namespace tessel::ir {
 // A node as TIR writes it, on one line, for messages: "(+ x 1)".
 std::string Text(const Node& node);
 
+// " (at i = 3, n = 4)" for a counterexample's point, or "" for none.
+std::string AtPoint(absl::string_view point);
+
 // Checks that `node` has exactly `operands` operands: "'+' takes 2
 // operands, found 3". (The reader checks the op table's counts; this is
 // for forms whose count depends on what they apply to.)

@@ -39,11 +39,12 @@ void CollectConfigWrites(const Node& node,
 
 }  // namespace
 
-void ProcVerifier::RememberConfig(const Node* field, ControlValue value) {
-  config_values_[field] = std::move(value);
+void ProcVerifier::RememberConfig(const Node* field, ConfigValue value) {
+  config_values_[field] = value;
 }
 
-const ControlValue* ProcVerifier::KnownConfig(const Node* field) const {
+const ProcVerifier::ConfigValue* ProcVerifier::KnownConfig(
+    const Node* field) const {
   auto it = config_values_.find(field);
   return it == config_values_.end() ? nullptr : &it->second;
 }

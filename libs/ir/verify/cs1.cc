@@ -9,7 +9,8 @@
 // every element received). What is particular to the level is checked
 // here: the grid, where the local arrays hold the parameters' data, what
 // tasks may use, and that every element of an output comes back from
-// exactly one PE.
+// exactly one PE. The polyhedral model (libs/poly/model.h) knows the
+// grid and the recv, and where the local arrays hold the parameters' data.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/ir/verify/common.h"
@@ -96,15 +97,7 @@ absl::Status ProcVerifier::CheckGrid(Node& grid) {
                      absl::StrCat("the extent of a grid is positive, found ",
                                   coord->int_value()));
     }
-    LoopName name;
-    name.isl = domain_.IslName(coord->name());
-    domain_.AddDim(name.isl, coord->name());
-    domain_.Assume(
-        Affine{absl::StrCat("0 <= ", name.isl, " < ", coord->int_value()), {}});
-    if (auto status = Bind(*coord, std::move(name)); !status.ok()) {
-      return status;
-    }
-    coords_.push_back(coord);
+    if (auto status = Bind(*coord, LoopName{}); !status.ok()) return status;
   }
   return absl::OkStatus();
 }
@@ -124,8 +117,7 @@ absl::Status ProcVerifier::CheckLocal(Node& local) {
   }
   auto memory = MemoryOf(local, 3);
   if (!memory.ok()) return memory.status();
-  auto extents = CheckDimensions(type);
-  if (!extents.ok()) return extents.status();
+  if (auto status = CheckDimensions(type); !status.ok()) return status;
 
   if (const Node* holds = HoldsOf(local)) {
     Node& global = *holds->operand(0);
@@ -159,10 +151,9 @@ absl::Status ProcVerifier::CheckLocal(Node& local) {
       if (!offset.ok()) return offset.status();
     }
   }
-  int root = AddRoot(local.name(), type, *extents);
   LoopName name;
   name.is_data = true;
-  name.view = RootView(root, type, *extents, *memory, /*writable=*/true, "");
+  name.view = RootView(local, *memory, /*writable=*/true, "");
   return Bind(local, std::move(name));
 }
 
@@ -185,14 +176,12 @@ absl::Status ProcVerifier::CheckTask(Node& task) {
                                 "arrays that hold it and the elements it "
                                 "receives"));
   }
-  PolyDomain::Mark mark = domain_.mark();
   EnterBlock();
   if (task.operand(0)->is(Op::kRecv)) {
     if (auto status = CheckRecv(*task.operand(0)); !status.ok()) return status;
   }
   if (auto status = CheckCall(call); !status.ok()) return status;
   LeaveBlock();
-  domain_.Restore(mark);
   return absl::OkStatus();
 }
 
@@ -229,31 +218,24 @@ absl::Status ProcVerifier::CheckRecv(Node& recv) {
                                 ", but the recv names ", indices.size(),
                                 indices.size() == 1 ? " index" : " indices"));
   }
-  std::vector<int64_t> shape = *type.ConstantDims();
-  for (size_t k = 0; k < indices.size(); ++k) {
-    LoopName name;
-    name.isl = domain_.IslName(indices[k]->name());
-    domain_.AddDim(name.isl, indices[k]->name());
-    domain_.Assume(
-        Affine{absl::StrCat("0 <= ", name.isl, " < ", shape[k]), {}});
-    if (auto status = Bind(*indices[k], std::move(name)); !status.ok()) {
-      return status;
-    }
+  for (Node* index : indices) {
+    if (auto status = Bind(*index, LoopName{}); !status.ok()) return status;
   }
   // The received value: an `in` scalar, in no particular memory.
   Type elem = Type::Elem(type.elem());
   recv.set_declared_type(elem);
   LoopName value;
   value.is_data = true;
-  value.view = RootView(AddRoot(recv.name(), elem, {}), elem, {},
-                        module_.dram(), /*writable=*/false, global.name());
+  value.view =
+      RootView(recv, module_.dram(), /*writable=*/false, global.name());
   if (auto status = Bind(recv, std::move(value)); !status.ok()) return status;
   if (cond != nullptr) {
-    auto holds = ControlCondition(*cond);
-    if (!holds.ok()) return holds.status();
-    domain_.Assume(*std::move(holds));
+    if (auto holds = ControlCondition(*cond); !holds.ok()) {
+      return holds.status();
+    }
   }
-  auto empty = domain_.IsEmpty();
+  // The instances of the task's call: the elements received on each PE.
+  auto empty = model_.IsDead(*recv.parent()->operands().back());
   if (!empty.ok()) return empty.status();
   if (*empty) {
     return ErrorAt(recv.loc(),
@@ -288,104 +270,49 @@ absl::Status ProcVerifier::CheckGather(const Node& param) {
   return CheckHeldEverywhere(param, *local);
 }
 
-std::vector<std::string> ProcVerifier::AddElementDims(const Node& param) {
-  std::vector<int64_t> shape = *param.declared_type().ConstantDims();
-  std::vector<std::string> element;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    element.push_back(domain_.FreshIslName());
-    domain_.AddDim(element.back(), absl::StrCat(param.name(), "[", k, "]"));
-    domain_.Assume(
-        Affine{absl::StrCat("0 <= ", element[k], " < ", shape[k]), {}});
-  }
-  return element;
-}
-
-absl::StatusOr<std::string> ProcVerifier::HeldBy(
-    const Node& local, const std::vector<std::string>& pe,
-    const std::vector<std::string>& element) {
-  const Node& holds = *HoldsOf(local);
-  std::vector<int64_t> box = *local.declared_type().ConstantDims();
-  Substitution subst;
-  for (size_t c = 0; c < coords_.size(); ++c) {
-    subst[coords_[c]].control = ControlValue{false, Affine{pe[c], {}}};
-  }
-  std::vector<std::string> parts;
-  for (size_t k = 0; k < element.size(); ++k) {
-    auto offset = ControlInt(*holds.operand(k + 1), &subst);
-    if (!offset.ok()) return offset.status();
-    parts.push_back(
-        absl::StrCat("0 <= ", element[k], " - ", offset->text, " < ", box[k]));
-  }
-  return parts.empty() ? std::string("0 = 0") : absl::StrJoin(parts, " and ");
-}
-
 absl::Status ProcVerifier::CheckHeldOnce(const Node& param, const Node& local) {
-  // An element held by PE (x, y), the domain's, and by PE (x2, y2).
-  PolyDomain::Mark mark = domain_.mark();
-  std::vector<std::string> element = AddElementDims(param);
-  std::vector<std::string> first;
-  std::vector<std::string> second;
-  for (const Node* coord : coords_) {
-    first.push_back(Find(coord)->isl);
-    second.push_back(domain_.FreshIslName());
-    domain_.AddDim(second.back(), absl::StrCat(coord->name(), "'"));
-    domain_.Assume(Affine{
-        absl::StrCat("0 <= ", second.back(), " < ", coord->int_value()), {}});
-  }
-  for (const auto& pe : {first, second}) {
-    auto held = HeldBy(local, pe, element);
-    if (!held.ok()) return held.status();
-    domain_.Assume(Affine{*std::move(held), {}});
-  }
-  std::vector<Affine> values;
-  for (const auto& names : {first, second, element}) {
-    for (const std::string& name : names) values.push_back(Affine{name, {}});
-  }
-  auto shared = domain_.FindViolation(values, "x0 = x2 and x1 = x3");
+  auto held = model_.Held(local);
+  if (!held.ok()) return held.status();
+  // The first PE, element and second PE, in this order, where two PEs
+  // hold one element.
+  auto shared = poly::FirstPoint(model_.ctx(), [&]() {
+    isl::map others = isl::manage(isl_map_apply_range(
+        isl_map_range_map(held->copy()), isl_map_reverse(held->copy())));
+    isl::map itself = isl::manage(isl_map_domain_map(held->copy()));
+    return isl::manage(
+        isl_set_flatten(others.subtract(itself).wrap().release()));
+  });
   if (!shared.ok()) return shared.status();
-  domain_.Restore(mark);
   if (!shared->has_value()) return absl::OkStatus();
-  const std::vector<std::string>& at = (*shared)->values;
+  const std::vector<std::string>& at = **shared;
+  const size_t coords = 2;  // of a PE (the reader checks the grid)
   return ErrorAt(
       HoldsOf(local)->loc(),
-      absl::StrCat("'", local.name(), "' of ", PeText(at[0], at[1]), " and of ",
-                   PeText(at[2], at[3]), " both hold ",
-                   ElementText(param.name(), {at.begin() + 4, at.end()}),
-                   ": an element of an output comes back from one PE"));
+      absl::StrCat(
+          "'", local.name(), "' of ", PeText(at[0], at[1]), " and of ",
+          PeText(at[at.size() - 2], at.back()), " both hold ",
+          ElementText(param.name(), {at.begin() + coords, at.end() - coords}),
+          ": an element of an output comes back from one PE"));
 }
 
 absl::Status ProcVerifier::CheckHeldEverywhere(const Node& param,
                                                const Node& local) {
   // Every PE holds a scalar.
   if (param.declared_type().rank() == 0) return absl::OkStatus();
-  // An element that no PE (e0, e1) of the grid holds.
-  PolyDomain::Mark mark = domain_.mark();
-  std::vector<std::string> element = AddElementDims(param);
-  std::vector<std::string> some;
-  std::vector<std::string> grid;
-  for (const Node* coord : coords_) {
-    some.push_back(domain_.FreshIslName());
-    grid.push_back(
-        absl::StrCat("0 <= ", some.back(), " < ", coord->int_value()));
-  }
-  auto held = HeldBy(local, some, element);
+  auto held = model_.Held(local);
   if (!held.ok()) return held.status();
-  domain_.Assume(
-      Affine{absl::StrCat("not (exists (", absl::StrJoin(some, ", "), " : ",
-                          absl::StrJoin(grid, " and "), " and ", *held, "))"),
-             {}});
-  std::vector<Affine> values;
-  for (const std::string& name : element) values.push_back(Affine{name, {}});
-  // Every point of the domain breaks "x0 < x0": any such element.
-  auto missing = domain_.FindViolation(values, "x0 < x0");
+  auto whole = model_.Region(param, proc_);
+  if (!whole.ok()) return whole.status();
+  // The first element of the parameter that no PE holds.
+  auto missing = poly::FirstPoint(
+      model_.ctx(), [&]() { return whole->range().subtract(held->range()); });
   if (!missing.ok()) return missing.status();
-  domain_.Restore(mark);
   if (!missing->has_value()) return absl::OkStatus();
-  return ErrorAt(HoldsOf(local)->loc(),
-                 absl::StrCat("no PE holds ",
-                              ElementText(param.name(), (*missing)->values),
-                              ": every element of an output comes back from "
-                              "the local array of one PE"));
+  return ErrorAt(
+      HoldsOf(local)->loc(),
+      absl::StrCat("no PE holds ", ElementText(param.name(), **missing),
+                   ": every element of an output comes back from "
+                   "the local array of one PE"));
 }
 
 }  // namespace tessel::ir

@@ -4,7 +4,9 @@
 // BASE + i0 * S0 + ... + i3 * S3 of the tensor in row-major order. Extents
 // and strides are literals, a configuration fixed before the program runs
 // (Verdoolaege et al., section 5); only the base is computed when a task
-// runs, and every element the descriptor reaches must lie in the tensor.
+// runs, and every element the descriptor reaches must lie in the tensor
+// (asked of the polyhedral model, libs/poly/model.h, which knows the
+// elements a descriptor reaches).
 #include <cstdint>
 
 #include "absl/strings/match.h"
@@ -19,19 +21,6 @@ namespace {
 // The SIMD engine mimics a loop nest of this depth; a descriptor's
 // dimensions beyond those it lists have extent 1.
 constexpr size_t kSimdDims = 4;
-
-// `value` moved by the literal `delta`, in isl notation.
-Affine Shifted(const Affine& value, int64_t delta) {
-  if (delta == 0) return value;
-  // isl reads "(i + (-3))" but not "(i + -3)".
-  return Affine{
-      absl::StrCat(
-          "(", value.text, " + ",
-          delta < 0 ? absl::StrCat("(", delta, ")") : absl::StrCat(delta), ")"),
-      value.params};
-}
-
-Affine Literal(int64_t value) { return Affine{absl::StrCat(value), {}}; }
 
 // What the elements of `type` are called in messages about `name`.
 std::string WhatIsNot(const Node& binder, const Type& type) {
@@ -75,18 +64,18 @@ absl::StatusOr<View> ProcVerifier::CheckDescriptor(Node& dsd) {
                                 "loop nest; found ",
                                 dims));
   }
-  auto offset = ControlInt(*dsd.operand(1));
-  if (!offset.ok()) return offset.status();
+  if (auto offset = ControlInt(*dsd.operand(1)); !offset.ok()) {
+    return offset.status();
+  }
 
-  // The least and the greatest element reached, relative to the base.
+  // The least and the greatest element reached, relative to the base: they
+  // must fit in 64 bits.
   int64_t least = 0;
   int64_t greatest = 0;
   std::vector<Dim> type_dims;
-  View view;
   for (size_t k = 0; k < kSimdDims; ++k) {
     if (k >= dims) {
       type_dims.push_back(Dim::Constant(1));
-      view.extents.push_back(Literal(1));
       continue;
     }
     Node& extent = *dsd.operand(2 + 2 * k);
@@ -109,16 +98,23 @@ absl::StatusOr<View> ProcVerifier::CheckDescriptor(Node& dsd) {
                      "64 bits");
     }
     type_dims.push_back(Dim::Constant(extent.int_value()));
-    view.extents.push_back(Literal(extent.int_value()));
   }
+  View view;
+  view.type = Type::Window(base.type.elem(), std::move(type_dims));
+  dsd.set_type(view.type);
 
-  Affine lo = Shifted(*offset, least);
-  Affine hi = Shifted(*offset, greatest);
-  auto violation =
-      domain_.FindViolation({lo, hi}, absl::StrCat("0 <= x0 and x1 < ", count));
+  auto reach = model_.Reach(dsd);
+  if (!reach.ok()) return reach.status();
+  auto violation = model_.FindViolation(
+      model_.StatementOf(dsd), *reach,
+      [&](const std::vector<isl::pw_aff>& values) {
+        return values[0]
+            .lt_set(poly::ConstantOn(values[0], 0))
+            .unite(values[1].ge_set(poly::ConstantOn(values[1], count)));
+      });
   if (!violation.ok()) return violation.status();
   if (violation->has_value()) {
-    const PolyDomain::Violation& at = **violation;
+    const poly::Violation& at = **violation;
     bool below = absl::StartsWith(at.values[0], "-");
     return ErrorAt(
         dsd.loc(),
@@ -130,21 +126,11 @@ absl::StatusOr<View> ProcVerifier::CheckDescriptor(Node& dsd) {
             AtPoint(at.at)));
   }
 
-  view.type = Type::Window(base.type.elem(), std::move(type_dims));
+  view.source = &dsd;
+  view.root = base.root;
   view.memory = base.memory;
   view.writable = base.writable;
   view.read_only_source = base.read_only_source;
-  view.root = base.root;
-  // For aliasing: the rows of its tensor that the elements fall in.
-  view.region = base.region;
-  if (!view.region.empty() && view.region[0]) {
-    int64_t row = count / (*shape)[0];
-    view.region[0] = RootInterval{
-        Affine{absl::StrCat("floor((", lo.text, ") / ", row, ")"), lo.params},
-        Affine{absl::StrCat("(floor((", hi.text, ") / ", row, ") + 1)"),
-               hi.params}};
-  }
-  dsd.set_type(view.type);
   return view;
 }
 

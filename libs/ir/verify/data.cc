@@ -1,10 +1,10 @@
 // Data expressions, locations and windows at the loop level, with the bounds
-// check of every element access and window.
+// check of every element access and window (asked of the polyhedral model,
+// libs/poly/model.h).
 #include <cstdint>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/proc.h"
 #include "libs/support/source.h"
@@ -14,6 +14,7 @@ namespace {
 
 // Where a selector or index may go: index k of a tensor lies in
 // [0, extent); an interval (: LO HI) satisfies 0 <= LO < HI <= extent.
+// Its values are an index and an extent, or LO, HI and an extent.
 struct Range {
   const Node* at;
   bool is_interval;
@@ -66,41 +67,39 @@ std::string DescribeViolation(const std::vector<Range>& ranges,
   return "";
 }
 
+// The instances where the indices and intervals `ranges`, whose bounds
+// are `values`, leave their tensor.
+isl::set OutOfRange(const std::vector<Range>& ranges,
+                    const std::vector<isl::pw_aff>& values) {
+  isl::set outside;
+  for (const Range& range : ranges) {
+    const isl::pw_aff& first = values[range.first_value];
+    const isl::pw_aff& second = values[range.first_value + 1];
+    isl::set out =
+        first.lt_set(poly::ConstantOn(first, 0)).unite(first.ge_set(second));
+    if (range.is_interval) {
+      out = out.unite(second.gt_set(values[range.first_value + 2]));
+    }
+    outside = outside.is_null() ? out : outside.unite(out);
+  }
+  return outside;
+}
+
 // Checks that the indices and intervals `ranges`, whose bounds are
-// `values`, stay inside `name` everywhere in `domain`.
-absl::Status CheckRanges(PolyDomain& domain, const std::vector<Affine>& values,
+// `values`, stay inside `name` at every instance of `stmt`.
+absl::Status CheckRanges(const poly::ProcModel& model, const Node& stmt,
+                         const std::vector<isl::pw_aff>& values,
                          const std::vector<Range>& ranges,
                          const std::string& name) {
-  std::vector<std::string> allowed;
-  for (const Range& range : ranges) {
-    int first = range.first_value;
-    allowed.push_back(range.is_interval
-                          ? absl::StrCat("0 <= x", first, " < x", first + 1,
-                                         " <= x", first + 2)
-                          : absl::StrCat("0 <= x", first, " < x", first + 1));
-  }
-  auto violation =
-      domain.FindViolation(values, absl::StrJoin(allowed, " and "));
+  auto violation = model.FindViolation(stmt, values, [&](const auto& values) {
+    return OutOfRange(ranges, values);
+  });
   if (!violation.ok()) return violation.status();
   if (!violation->has_value()) return absl::OkStatus();
   const Node* at = ranges.front().at;
   std::string message =
       DescribeViolation(ranges, (*violation)->values, name, &at);
   return ErrorAt(at->loc(), absl::StrCat(message, AtPoint((*violation)->at)));
-}
-
-Affine Difference(const Affine& hi, const Affine& lo) {
-  if (lo.text == "0") return hi;
-  std::vector<int> params = hi.params;
-  MergeParams(params, lo.params);
-  return Affine{absl::StrCat("(", hi.text, " - ", lo.text, ")"),
-                std::move(params)};
-}
-
-Affine Plus(const Affine& a, const Affine& b) {
-  Affine sum{absl::StrCat("(", a.text, " + ", b.text, ")"), a.params};
-  MergeParams(sum.params, b.params);
-  return sum;
 }
 
 bool IsIntLiteral(const Node& node) {
@@ -125,16 +124,6 @@ Dim KeptDimension(Module& module, const Node& interval) {
   return Dim::Symbolic(sub);
 }
 
-// Windows whose selectors read a configuration may have been taken when it
-// held another value: what they cover is not known at a later call.
-bool MentionsConfig(const Node& node) {
-  if (node.is(Op::kReadConfig)) return true;
-  for (const Node* operand : node.operands()) {
-    if (MentionsConfig(*operand)) return true;
-  }
-  return false;
-}
-
 bool IsAddressable(const Node& memory) {
   for (const Node* clause : memory.operands()) {
     if (clause->name() == "addressable") return clause->text() != "false";
@@ -147,17 +136,23 @@ bool IsAddressable(const Node& memory) {
 absl::Status ProcVerifier::CheckIndices(absl::Span<Node* const> indices,
                                         const View& view,
                                         const std::string& name) {
-  std::vector<Affine> values;
+  for (Node* index : indices) {
+    if (auto type = ControlInt(*index); !type.ok()) return type.status();
+  }
+  if (indices.empty()) return absl::OkStatus();
+  const Node& stmt = model_.StatementOf(*indices.front());
+  auto extents = model_.Extents(*view.source, stmt);
+  if (!extents.ok()) return extents.status();
+  std::vector<isl::pw_aff> values;
   std::vector<Range> ranges;
   for (size_t k = 0; k < indices.size(); ++k) {
-    auto value = ControlInt(*indices[k]);
+    auto value = model_.Affine(*indices[k]);
     if (!value.ok()) return value.status();
     ranges.push_back(Range{indices[k], false, static_cast<int>(values.size())});
     values.push_back(*std::move(value));
-    values.push_back(view.extents[k]);
+    values.push_back((*extents)[k]);
   }
-  if (ranges.empty()) return absl::OkStatus();
-  return CheckRanges(domain_, values, ranges, name);
+  return CheckRanges(model_, stmt, values, ranges, name);
 }
 
 absl::StatusOr<const LoopName*> ProcVerifier::FindData(Node& name) {
@@ -254,18 +249,9 @@ absl::StatusOr<ElemType> ProcVerifier::CheckLocation(Node& location,
   if (auto status = CheckAddressable(*name, **data); !status.ok()) {
     return status;
   }
-  std::vector<Affine> values;
-  std::vector<Range> ranges;
-  for (int k = 0; k < rank; ++k) {
-    Node& index = *location.operand(k + 1);
-    auto value = ControlInt(index);
-    if (!value.ok()) return value.status();
-    ranges.push_back(Range{&index, false, static_cast<int>(values.size())});
-    values.push_back(*std::move(value));
-    values.push_back(view.extents[k]);
-  }
-  if (rank > 0) {
-    if (auto status = CheckRanges(domain_, values, ranges, name->name());
+  if (is_element) {
+    if (auto status =
+            CheckIndices(location.operands().subspan(1), view, name->name());
         !status.ok()) {
       return status;
     }
@@ -302,45 +288,27 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
                                               selectors, " selectors"));
   }
   View view;
+  view.source = &window;
+  view.root = base.root;
   view.memory = base.memory;
   view.writable = base.writable;
   view.read_only_source = base.read_only_source;
-  view.root = base.root;
-  view.region =
-      MentionsConfig(window) ? Region(base.region.size()) : base.region;
   std::vector<Dim> dims;
-  std::vector<Affine> values;
+  std::vector<Node*> bounds;  // LO and HI of each interval, each point
   std::vector<Range> ranges;
   for (int k = 0; k < rank; ++k) {
     Node& selector = *window.operand(k + 1);
-    int first = static_cast<int>(values.size());
-    std::optional<RootInterval>& covered = view.region[base.root_dims[k]];
-    if (selector.is(Op::kInterval)) {
-      auto lo = ControlInt(*selector.operand(0));
-      if (!lo.ok()) return lo.status();
-      auto hi = ControlInt(*selector.operand(1));
-      if (!hi.ok()) return hi.status();
-      dims.push_back(KeptDimension(module_, selector));
-      view.extents.push_back(Difference(*hi, *lo));
-      view.root_dims.push_back(base.root_dims[k]);
-      if (covered) {
-        covered = RootInterval{Plus(covered->lo, *lo), Plus(covered->lo, *hi)};
-      }
-      values.push_back(*std::move(lo));
-      values.push_back(*std::move(hi));
-      ranges.push_back(Range{&selector, true, first});
-    } else {
-      auto point = ControlInt(selector);
-      if (!point.ok()) return point.status();
-      if (covered) {
-        covered =
-            RootInterval{Plus(covered->lo, *point),
-                         Plus(covered->lo, Plus(*point, Affine{"1", {}}))};
-      }
-      values.push_back(*std::move(point));
-      ranges.push_back(Range{&selector, false, first});
+    bool interval = selector.is(Op::kInterval);
+    // Its values follow those of the selectors before, an extent each.
+    ranges.push_back(
+        Range{&selector, interval, static_cast<int>(bounds.size()) + k});
+    Node* point = &selector;
+    for (Node* bound :
+         interval ? selector.operands() : absl::MakeConstSpan(&point, 1)) {
+      if (auto type = ControlInt(*bound); !type.ok()) return type.status();
+      bounds.push_back(bound);
     }
-    values.push_back(base.extents[k]);
+    if (interval) dims.push_back(KeptDimension(module_, selector));
   }
   if (dims.empty()) {
     return ErrorAt(window.loc(),
@@ -349,7 +317,22 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
                                 "as (",
                                 name.name(), " I...)"));
   }
-  if (auto status = CheckRanges(domain_, values, ranges, name.name());
+  // The values of the ranges: each selector's bounds, then the extent of
+  // the dimension it selects in.
+  const Node& stmt = model_.StatementOf(window);
+  auto extents = model_.Extents(name, stmt);
+  if (!extents.ok()) return extents.status();
+  std::vector<isl::pw_aff> values;
+  size_t next = 0;
+  for (int k = 0; k < rank; ++k) {
+    for (int i = 0; i < (ranges[k].is_interval ? 2 : 1); ++i) {
+      auto value = model_.Affine(*bounds[next++]);
+      if (!value.ok()) return value.status();
+      values.push_back(*std::move(value));
+    }
+    values.push_back((*extents)[k]);
+  }
+  if (auto status = CheckRanges(model_, stmt, values, ranges, name.name());
       !status.ok()) {
     return status;
   }

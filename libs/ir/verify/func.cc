@@ -55,8 +55,7 @@ absl::Status VerifyFunc(Node& func, poly::Context& ctx) {
   return FuncVerifier(func, ctx).Verify();
 }
 
-absl::StatusOr<Type> InferTermType(Node& func, Node& term,
-                                   poly::Context& ctx) {
+absl::StatusOr<Type> InferTermType(Node& func, Node& term, poly::Context& ctx) {
   return FuncVerifier(func, ctx).InferAlone(term);
 }
 
@@ -292,7 +291,5 @@ void FuncVerifier::RecordIndex(const Node& node) {
       break;
   }
 }
-
-std::string IndexName(size_t level) { return absl::StrCat("b", level); }
 
 }  // namespace tessel::ir

@@ -1,10 +1,12 @@
 // Index expressions of a func and their bounds: an index is affine in the
-// indices of the enclosing builds and ifolds, whose ranges make the isl
-// domain an `index` must stay within.
+// indices of the enclosing builds and ifolds, whose ranges make the
+// polyhedral domain an `index` must stay within (isl, through
+// libs/poly/model.h).
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "libs/ir/verify/common.h"
-#include "libs/ir/verify/domain.h"
 #include "libs/ir/verify/func_verifier.h"
+#include "libs/poly/model.h"
 
 namespace tessel::ir {
 namespace {
@@ -13,7 +15,39 @@ bool IsIntLiteral(const Node& node) {
   return node.is(Op::kConst) && !node.is_float_literal();
 }
 
+IndexForm Term(IndexTerm::Kind kind, int64_t value, IndexForm a = nullptr,
+               IndexForm b = nullptr) {
+  return std::make_shared<const IndexTerm>(
+      IndexTerm{kind, value, std::move(a), std::move(b)});
+}
+
+// `form` as a function on `space`, whose dimension dims[depth] is the
+// index bound at `depth`.
+isl::pw_aff Evaluate(const IndexTerm& form, const isl::space& space,
+                     const std::vector<int>& dims) {
+  auto operand = [&](const IndexForm& a) { return Evaluate(*a, space, dims); };
+  switch (form.kind) {
+    case IndexTerm::Kind::kLiteral:
+      return isl::pw_aff(
+          isl::aff::zero_on_domain(space).add_constant(form.value));
+    case IndexTerm::Kind::kIndex:
+      return isl::pw_aff(
+          isl::multi_aff::identity_on_domain(space).at(dims[form.value]));
+    case IndexTerm::Kind::kAdd:
+      return operand(form.a).add(operand(form.b));
+    case IndexTerm::Kind::kSub:
+      return operand(form.a).sub(operand(form.b));
+    case IndexTerm::Kind::kScale:
+      return operand(form.a).scale(form.value);
+  }
+  return isl::pw_aff();
+}
+
 }  // namespace
+
+IndexForm IndexAt(size_t depth) {
+  return Term(IndexTerm::Kind::kIndex, static_cast<int64_t>(depth));
+}
 
 bool FuncVerifier::IsIndexExpression(const Node& term) {
   switch (term.op()) {
@@ -21,7 +55,7 @@ bool FuncVerifier::IsIndexExpression(const Node& term) {
       return !term.is_float_literal();
     case Op::kVar: {
       auto binder = FindBinder(term);
-      return binder.ok() && (*binder)->index.has_value();
+      return binder.ok() && (*binder)->index != nullptr;
     }
     case Op::kAdd:
     case Op::kSub:
@@ -33,13 +67,12 @@ bool FuncVerifier::IsIndexExpression(const Node& term) {
   }
 }
 
-absl::StatusOr<std::string> FuncVerifier::IndexExpression(const Node& term) {
+absl::StatusOr<IndexForm> FuncVerifier::IndexExpression(const Node& term) {
   switch (term.op()) {
     case Op::kConst:
       if (term.is_float_literal()) break;
       RecordIndex(term);
-      return term.int_value() < 0 ? absl::StrCat("(", term.int_value(), ")")
-                                  : absl::StrCat(term.int_value());
+      return Term(IndexTerm::Kind::kLiteral, term.int_value());
     case Op::kVar: {
       auto binder = FindBinder(term);
       if (!binder.ok()) return binder.status();
@@ -49,7 +82,7 @@ absl::StatusOr<std::string> FuncVerifier::IndexExpression(const Node& term) {
                                                 ", not an index"));
       }
       RecordIndex(term);
-      return *(*binder)->index;
+      return (*binder)->index;
     }
     case Op::kAdd:
     case Op::kSub:
@@ -69,12 +102,13 @@ absl::StatusOr<std::string> FuncVerifier::IndexExpression(const Node& term) {
       if (!b.ok()) return b;
       Record(term, TermType::Index());
       if (mul) {
-        // isl reads "-2 * i" but not "(-2) * i".
         bool first = IsIntLiteral(lhs);
-        return absl::StrCat("(", (first ? lhs : rhs).int_value(), " * ",
-                            first ? *b : *a, ")");
+        return Term(IndexTerm::Kind::kScale, (first ? lhs : rhs).int_value(),
+                    first ? *b : *a);
       }
-      return absl::StrCat("(", *a, " ", Spelling(term.op()), " ", *b, ")");
+      return Term(
+          term.is(Op::kAdd) ? IndexTerm::Kind::kAdd : IndexTerm::Kind::kSub, 0,
+          *a, *b);
     }
     default:
       break;
@@ -86,35 +120,56 @@ absl::StatusOr<std::string> FuncVerifier::IndexExpression(const Node& term) {
 }
 
 absl::Status FuncVerifier::CheckIndexInBounds(const Node& index,
-                                              const std::string& isl,
+                                              const IndexForm& form,
                                               int64_t extent,
                                               const Node& array) {
-  // The domain: the indices of the enclosing builds and ifolds, named as De
-  // Bruijn variables seen from here.
-  PolyDomain domain(ctx_);
-  size_t depth = binders_.size();
-  for (size_t level = 0; level < depth; ++level) {
+  // The domain: the indices of the enclosing builds and ifolds within their
+  // ranges, then the index's value; the first point where the value leaves
+  // [0, extent).
+  std::vector<int> dims(binders_.size(), -1);
+  std::vector<int64_t> ranges;
+  for (size_t level = 0; level < binders_.size(); ++level) {
     if (binders_[level].extent == 0) continue;
-    domain.AddDim(IndexName(level), absl::StrCat("%", depth - 1 - level));
-    domain.Assume(Affine{absl::StrCat("(0 <= ", IndexName(level), " < ",
-                                      binders_[level].extent, ")"),
-                         {}});
+    dims[level] = static_cast<int>(ranges.size());
+    ranges.push_back(binders_[level].extent);
   }
-  auto violation = domain.FindViolation(
-      {Affine{isl, {}}, Affine{absl::StrCat(extent), {}}}, "0 <= x0 < x1");
-  if (!violation.ok()) return violation.status();
-  if (!violation->has_value()) return absl::OkStatus();
-  const PolyDomain::Violation& at = **violation;
+  isl::ctx ctx(ctx_.get());
+  auto found = poly::FirstPoint(ctx, [&]() {
+    isl::space space = isl::space::unit(ctx).add_named_tuple(
+        "S", static_cast<unsigned>(ranges.size()));
+    isl::set domain = isl::set::universe(space);
+    isl::pw_aff zero(isl::aff::zero_on_domain(space));
+    isl::multi_aff identity = isl::multi_aff::identity_on_domain(space);
+    for (size_t k = 0; k < ranges.size(); ++k) {
+      isl::pw_aff index(identity.at(static_cast<int>(k)));
+      domain = domain.intersect(index.ge_set(zero))
+                   .intersect(index.lt_set(zero.add_constant(ranges[k])));
+    }
+    isl::pw_aff value = Evaluate(*form, space, dims);
+    isl::set outside =
+        value.lt_set(zero).unite(value.ge_set(zero.add_constant(extent)));
+    return value.intersect_domain(domain.intersect(outside)).as_map().wrap();
+  });
+  if (!found.ok()) return found.status();
+  if (!found->has_value()) return absl::OkStatus();
+  const std::vector<std::string>& at = **found;
+  std::vector<std::string> point;
+  for (size_t level = 0; level < binders_.size(); ++level) {
+    if (dims[level] < 0) continue;
+    point.push_back(
+        absl::StrCat("%", binders_.size() - 1 - level, " = ", at[dims[level]]));
+  }
   std::string what = array.is(Op::kRef)
                          ? absl::StrCat("the index of '", array.name(), "'")
                          : std::string("the index");
-  bool below = !at.values[0].empty() && at.values[0][0] == '-';
+  const std::string& value = at.back();
+  bool below = !value.empty() && value[0] == '-';
   return ErrorAt(
       index.loc(),
       absl::StrCat(
-          what, below ? " can be " : " can reach ", at.values[0],
+          what, below ? " can be " : " can reach ", value,
           below ? ", below 0" : absl::StrCat(", outside its extent ", extent),
-          AtPoint(at.at)));
+          AtPoint(absl::StrJoin(point, ", "))));
 }
 
 }  // namespace tessel::ir

@@ -92,7 +92,7 @@ absl::StatusOr<TermType> FuncVerifier::InferBuild(Node& term,
         std::vector<int64_t>(expected->dims.begin() + 1, expected->dims.end()));
   }
   Binder index;
-  index.index = IndexName(binders_.size());
+  index.index = IndexAt(binders_.size());
   index.extent = *length;
   std::vector<Binder> binders = {std::move(index)};
   auto body = InferLam(lam, binders, element ? &*element : nullptr);
@@ -123,7 +123,7 @@ absl::StatusOr<TermType> FuncVerifier::InferIfold(Node& term,
   }
   Node& inner = *outer.operand(0);
   Binder index;
-  index.index = IndexName(binders_.size());
+  index.index = IndexAt(binders_.size());
   index.extent = *length;
   Binder accumulator;
   accumulator.value = *init;

@@ -9,6 +9,7 @@
 #ifndef TESSEL_LIBS_IR_VERIFY_FUNC_VERIFIER_H_
 #define TESSEL_LIBS_IR_VERIFY_FUNC_VERIFIER_H_
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,23 @@
 
 namespace tessel::ir {
 
+// An index expression as the bounds check sees it, an affine function of
+// the indices of the enclosing builds and ifolds: a literal, the index
+// bound at a depth (0 outermost), the sum or difference of two, or a
+// multiple of one by a literal. Shared, since an app's argument is used
+// wherever its variable is.
+struct IndexTerm;
+using IndexForm = std::shared_ptr<const IndexTerm>;
+struct IndexTerm {
+  enum class Kind { kLiteral, kIndex, kAdd, kSub, kScale };
+  Kind kind;
+  int64_t value = 0;  // the literal, the depth, or the factor
+  IndexForm a, b;
+};
+
+// The index bound at `depth`.
+IndexForm IndexAt(size_t depth);
+
 class FuncVerifier {
  public:
   FuncVerifier(Node& func, poly::Context& ctx) : func_(func), ctx_(ctx) {}
@@ -37,8 +55,8 @@ class FuncVerifier {
   // argument). An app argument that is an index expression can be used as
   // an index too; an integer literal argument as both.
   struct Binder {
-    std::optional<std::string> index;  // its isl form
-    int64_t extent = 0;                // > 0 for build and ifold indices
+    IndexForm index;     // null when not an index
+    int64_t extent = 0;  // > 0 for build and ifold indices
     std::optional<TermType> value;
     bool used_as_value = false;
   };
@@ -89,9 +107,9 @@ class FuncVerifier {
   // Is `term` an index expression: integer literals and indices combined
   // with +, - and * (by a literal)?
   bool IsIndexExpression(const Node& term);
-  // The isl form of the index expression `term`; records its types.
-  absl::StatusOr<std::string> IndexExpression(const Node& term);
-  absl::Status CheckIndexInBounds(const Node& index, const std::string& isl,
+  // The form of the index expression `term`; records its types.
+  absl::StatusOr<IndexForm> IndexExpression(const Node& term);
+  absl::Status CheckIndexInBounds(const Node& index, const IndexForm& form,
                                   int64_t extent, const Node& array);
 
   Node& func_;
@@ -107,9 +125,6 @@ class FuncVerifier {
   Module instances_;
   int instance_depth_ = 0;
 };
-
-// "b3": the isl name of the index bound at depth `level`.
-std::string IndexName(size_t level);
 
 }  // namespace tessel::ir
 

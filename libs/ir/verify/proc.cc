@@ -60,7 +60,10 @@ Type BinderType(const Node& binder) {
 
 ProcVerifier::ProcVerifier(Module& module, Node& proc, const CallGraph& calls,
                            poly::Context& ctx)
-    : module_(module), proc_(proc), calls_(calls), domain_(ctx) {
+    : module_(module),
+      proc_(proc),
+      calls_(calls),
+      model_(isl::ctx(ctx.get()), proc) {
   EnterBlock();  // the parameters'
 }
 
@@ -73,10 +76,9 @@ absl::Status ProcVerifier::CheckSignature() {
   for (Node* assertion : asserts) {
     auto condition = ControlCondition(*assertion->operand(0));
     if (!condition.ok()) return condition.status();
-    domain_.Assume(*std::move(condition));
   }
   if (!asserts.empty()) {
-    auto empty = domain_.IsEmpty();
+    auto empty = model_.IsDead(proc_);
     if (!empty.ok()) return empty.status();
     if (*empty) {
       return ErrorAt(asserts.front()->loc(),
@@ -87,8 +89,8 @@ absl::Status ProcVerifier::CheckSignature() {
   }
   for (Node* param : params) {
     if (!IsData(param->param_kind())) continue;
-    if (auto status = CheckPositive(Find(param)->view.extents,
-                                    param->declared_type(), param->name());
+    if (auto status =
+            CheckPositive(param->declared_type(), param->name(), proc_);
         !status.ok()) {
       return status;
     }
@@ -102,14 +104,6 @@ absl::Status ProcVerifier::BindParam(Node& param) {
   LoopName entry;
   if (!IsData(param.param_kind())) {
     entry.control = param.declared_type().control();
-    entry.isl = domain_.IslName(param.name());
-    std::string constraint;
-    if (entry.control == ControlType::kSize) {
-      constraint = absl::StrCat(entry.isl, " > 0");
-    } else if (entry.control == ControlType::kBool) {
-      constraint = absl::StrCat("0 <= ", entry.isl, " <= 1");
-    }
-    entry.param = domain_.AddParam(entry.isl, param.name(), constraint);
     return Bind(param, std::move(entry));
   }
   auto memory = MemoryOf(param, 3);
@@ -118,13 +112,10 @@ absl::Status ProcVerifier::BindParam(Node& param) {
   if (auto status = CheckVectorMemory(param, **memory); !status.ok()) {
     return status;
   }
-  auto extents = CheckDimensions(type);
-  if (!extents.ok()) return extents.status();
-  int root = AddRoot(param.name(), type, *extents);
+  if (auto status = CheckDimensions(type); !status.ok()) return status;
   bool written = IsWritten(param.param_kind());
   entry.is_data = true;
-  entry.view = RootView(root, type, *extents, *memory, written,
-                        written ? "" : param.name());
+  entry.view = RootView(param, *memory, written, written ? "" : param.name());
   return Bind(param, std::move(entry));
 }
 
@@ -166,22 +157,17 @@ absl::StatusOr<const Node*> ProcVerifier::MemoryOf(const Node& decl,
                  absl::StrCat("unknown memory '", memory->name(), "'"));
 }
 
-absl::StatusOr<std::vector<Affine>> ProcVerifier::CheckDimensions(
-    const Type& type) {
-  std::vector<Affine> extents;
+absl::Status ProcVerifier::CheckDimensions(const Type& type) {
   for (const Dim& dim : type.dims()) {
-    if (dim.is_constant()) {
-      extents.push_back(Affine{absl::StrCat(dim.value), {}});
-      continue;
+    if (dim.is_constant()) continue;
+    if (auto status = CheckDimension(Mutable(dim.expr)); !status.ok()) {
+      return status;
     }
-    auto extent = CheckDimension(Mutable(dim.expr));
-    if (!extent.ok()) return extent.status();
-    extents.push_back(*std::move(extent));
   }
-  return extents;
+  return absl::OkStatus();
 }
 
-absl::StatusOr<Affine> ProcVerifier::CheckDimension(Node& dim) {
+absl::Status ProcVerifier::CheckDimension(Node& dim) {
   if (dim.is(Op::kRef)) {
     const LoopName* name = Find(dim.def());
     if (name != nullptr &&
@@ -200,53 +186,44 @@ absl::StatusOr<Affine> ProcVerifier::CheckDimension(Node& dim) {
                                              Text(dim), "'"));
     }
     for (Node* operand : dim.operands()) {
-      if (auto status = CheckDimension(*operand); !status.ok()) {
-        return status.status();
-      }
+      if (auto status = CheckDimension(*operand); !status.ok()) return status;
     }
   }
-  return ControlInt(dim);
+  return ControlInt(dim).status();
 }
 
-absl::Status ProcVerifier::CheckPositive(const std::vector<Affine>& values,
-                                         const Type& type,
-                                         const std::string& name) {
-  for (size_t k = 0; k < values.size(); ++k) {
-    if (LiteralValue(values[k])) continue;  // the reader checked it
-    auto violation = domain_.FindViolation({values[k]}, "x0 > 0");
+absl::Status ProcVerifier::CheckPositive(const Type& type,
+                                         const std::string& name,
+                                         const Node& stmt) {
+  for (size_t k = 0; k < type.dims().size(); ++k) {
+    const Dim& dim = type.dims()[k];
+    if (dim.is_constant()) continue;  // the reader checked it
+    auto extent = model_.Affine(*dim.expr, stmt);
+    if (!extent.ok()) return extent.status();
+    auto violation = model_.FindViolation(
+        stmt, {*extent}, [](const std::vector<isl::pw_aff>& values) {
+          return values[0].le_set(poly::ConstantOn(values[0], 0));
+        });
     if (!violation.ok()) return violation.status();
     if (!violation->has_value()) continue;
-    const PolyDomain::Violation& at = **violation;
-    const Dim& dim = type.dims()[k];
+    const poly::Violation& at = **violation;
     return ErrorAt(
-        dim.is_constant() ? Location{} : dim.expr->loc(),
+        dim.expr->loc(),
         absl::StrCat("dimension ", k, " of '", name, "' can be ", at.values[0],
                      ", but dimensions are positive", AtPoint(at.at)));
   }
   return absl::OkStatus();
 }
 
-int ProcVerifier::AddRoot(const std::string& name, const Type& type,
-                          const std::vector<Affine>& extents) {
-  roots_.push_back(Root{name, type.kind() != TypeKind::kWindow, extents, {}});
-  return static_cast<int>(roots_.size()) - 1;
-}
-
-View ProcVerifier::RootView(int root, const Type& type,
-                            const std::vector<Affine>& extents,
-                            const Node* memory, bool writable,
+View ProcVerifier::RootView(const Node& root, const Node* memory, bool writable,
                             const std::string& read_only_source) const {
   View view;
-  view.type = type;
-  view.extents = extents;
+  view.type = root.declared_type();
+  view.source = &root;
+  view.root = &root;
   view.memory = memory;
   view.writable = writable;
   view.read_only_source = read_only_source;
-  view.root = root;
-  for (int k = 0; k < type.rank(); ++k) {
-    view.root_dims.push_back(k);
-    view.region.push_back(RootInterval{Affine{"0", {}}, extents[k]});
-  }
   return view;
 }
 

@@ -5,7 +5,7 @@
 //   proc.cc     parameters, preconditions, scopes, the module-level order;
 //   stmt.cc     statements;
 //   data.cc     data expressions, element accesses and windows;
-//   control.cc  control expressions and their isl form;
+//   control.cc  control expressions;
 //   call.cc     calls;
 //   vector.cc   the vector level: vector values, transfers, contractions;
 //   config.cc   configuration state between statements;
@@ -14,7 +14,6 @@
 #ifndef TESSEL_LIBS_IR_VERIFY_PROC_H_
 #define TESSEL_LIBS_IR_VERIFY_PROC_H_
 
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,8 +27,8 @@
 #include "libs/ir/forms.h"
 #include "libs/ir/node.h"
 #include "libs/ir/verify/call_graph.h"
-#include "libs/ir/verify/domain.h"
 #include "libs/ir/verify/scalar.h"
+#include "libs/poly/model.h"
 #include "libs/poly/poly.h"
 
 namespace tessel::ir {
@@ -43,44 +42,25 @@ absl::Status VerifyProcedures(
     Module& module, poly::Context& ctx,
     absl::FunctionRef<absl::Status(Node& form)> other_form);
 
-// A control expression checked and translated for isl: an integer
-// expression or a condition.
-struct ControlValue {
-  bool is_condition = false;
-  Affine affine;
-};
-
-// The elements of its root (the parameter or alloc it views) that a data
-// value covers: per dimension of the root, the interval [lo, hi), or
-// nullopt where it is not known.
-struct RootInterval {
-  Affine lo, hi;
-};
-using Region = std::vector<std::optional<RootInterval>>;
-
-// What a data name or window expression denotes: a scalar, a tensor or a
-// window onto a tensor (its "root", a data parameter or an alloc).
+// What a data name, window or descriptor denotes: a scalar, a tensor or a
+// window onto a tensor (its "root", a data parameter, an alloc, a local
+// array or a recv's value). Its extents and the elements it covers are the
+// polyhedral model's (libs/poly/model.h), asked of `source`.
 struct View {
-  Type type;                    // dimensions as written, for messages
-  std::vector<Affine> extents;  // the dimensions for isl
+  Type type;  // dimensions as written, for messages
+  // The binder of a root, or the window or descriptor expression.
+  const Node* source = nullptr;
+  const Node* root = nullptr;
   const Node* memory = nullptr;
   bool writable = false;
   std::string read_only_source;  // the `in` parameter behind a read-only view
-  int root = -1;
-  std::vector<int> root_dims;  // the root dimension behind each dimension
-  Region region;               // what it covers of its root, for aliasing
 };
 
 // A name bound at the loop level, by its binder (Param, For, Alloc, Let).
 struct LoopName {
   bool is_data = false;
-  // Control values: parameters are isl parameters, loop variables set
-  // dimensions.
-  ControlType control = ControlType::kIndex;
-  std::string isl;
-  int param = -1;
-  // Data.
-  View view;
+  ControlType control = ControlType::kIndex;  // of a control value
+  View view;                                  // of data
 };
 
 class ProcVerifier {
@@ -99,19 +79,11 @@ class ProcVerifier {
   absl::Status CheckBody();
 
  private:
-  // A tensor that views refer to, for `stride`: dense tensors know their
-  // strides, window parameters do not (each stride is then an opaque isl
-  // parameter).
-  struct Root {
-    std::string name;
-    bool dense = false;
-    std::vector<Affine> extents;
-    std::map<int, int> stride_params;  // dimension -> parameter id
-  };
-  // The callee's parameters bound to a call's arguments, for translating
-  // the callee's dimensions and assertions into the caller's terms.
+  // The callee's parameters bound to a call's arguments, for checking the
+  // callee's dimensions and assertions in the caller's terms: the type of
+  // a control argument, the view of a data argument.
   struct Binding {
-    std::optional<ControlValue> control;
+    std::optional<Type> control;
     const View* data = nullptr;
   };
   using Substitution = absl::flat_hash_map<const Node*, Binding>;
@@ -126,15 +98,14 @@ class ProcVerifier {
   absl::StatusOr<const Node*> MemoryOf(const Node& decl, size_t item) const;
   // Checks the dimensions of a declared type: integer control expressions
   // of sizes and literals.
-  absl::StatusOr<std::vector<Affine>> CheckDimensions(const Type& type);
-  absl::StatusOr<Affine> CheckDimension(Node& dim);
-  // Checks that each of `values` is positive everywhere in the domain.
-  absl::Status CheckPositive(const std::vector<Affine>& values,
-                             const Type& type, const std::string& name);
-  int AddRoot(const std::string& name, const Type& type,
-              const std::vector<Affine>& extents);
-  View RootView(int root, const Type& type, const std::vector<Affine>& extents,
-                const Node* memory, bool writable,
+  absl::Status CheckDimensions(const Type& type);
+  absl::Status CheckDimension(Node& dim);
+  // Checks that the dimensions of `type` are positive at every instance of
+  // `stmt` (the procedure itself for a parameter's).
+  absl::Status CheckPositive(const Type& type, const std::string& name,
+                             const Node& stmt);
+  // The view of all of `root` (a data parameter, alloc, local or recv).
+  View RootView(const Node& root, const Node* memory, bool writable,
                 const std::string& read_only_source) const;
   // A node of a declared type's dimension, which types hold as const.
   Node& Mutable(const Node* node) const { return *module_.Get(node->id()); }
@@ -163,7 +134,8 @@ class ProcVerifier {
   absl::Status CheckAddressable(const Node& name, const LoopName& data) const;
   absl::StatusOr<View> CheckWindow(Node& window);
   // Checks that `indices` (control expressions) lie in the first
-  // indices.size() dimensions of `view`, everywhere in the domain.
+  // indices.size() dimensions of `view`, at every instance of their
+  // statement.
   absl::Status CheckIndices(absl::Span<Node* const> indices, const View& view,
                             const std::string& name);
   // A data argument of a call: a name or a window expression.
@@ -171,27 +143,27 @@ class ProcVerifier {
   // The field `(OP @CFG FIELD ...)` names (write-config, read-config).
   absl::StatusOr<const Node*> FindConfigField(const Node& form) const;
 
-  // control.cc
-  absl::StatusOr<ControlValue> Control(Node& expr,
-                                       const Substitution* subst = nullptr);
-  absl::StatusOr<Affine> ControlInt(Node& expr,
-                                    const Substitution* subst = nullptr);
-  absl::StatusOr<Affine> ControlCondition(Node& expr,
-                                          const Substitution* subst = nullptr);
-  absl::StatusOr<ControlValue> ControlName(Node& ref,
-                                           const Substitution* subst);
-  absl::StatusOr<ControlValue> ControlOperation(Node& expr,
-                                                const Substitution* subst);
-  absl::StatusOr<Affine> Stride(Node& expr, const Substitution* subst);
-  absl::StatusOr<ControlValue> ReadControlConfig(Node& expr);
+  // control.cc: each types and checks a control expression and returns
+  // its type (a condition is a bool); the polyhedral model translates it.
+  absl::StatusOr<Type> Control(Node& expr, const Substitution* subst = nullptr);
+  absl::StatusOr<Type> ControlInt(Node& expr,
+                                  const Substitution* subst = nullptr);
+  absl::StatusOr<Type> ControlCondition(Node& expr,
+                                        const Substitution* subst = nullptr);
+  absl::StatusOr<Type> ControlName(Node& ref, const Substitution* subst);
+  absl::StatusOr<Type> ControlOperation(Node& expr, const Substitution* subst);
+  absl::Status CheckStride(Node& expr, const Substitution* subst);
+  absl::StatusOr<Type> ReadControlConfig(Node& expr);
 
   // config.cc
   // Control fields keep their value between writes: a `write-config` of a
   // control expression makes the field's value known, and a statement that
   // may write a field (a loop or branch containing a write, a call whose
-  // callee writes it, transitively) makes it unknown again.
-  void RememberConfig(const Node* field, ControlValue value);
-  const ControlValue* KnownConfig(const Node* field) const;
+  // callee writes it, transitively) makes it unknown again. What a read
+  // sees is told to the polyhedral model.
+  using ConfigValue = poly::ProcModel::ConfigValue;
+  void RememberConfig(const Node* field, ConfigValue value);
+  const ConfigValue* KnownConfig(const Node* field) const;
   void ForgetConfigWrittenBy(const Node& stmt);
 
   // vector.cc
@@ -233,14 +205,6 @@ class ProcVerifier {
   absl::Status CheckGather(const Node& param);
   absl::Status CheckHeldOnce(const Node& param, const Node& local);
   absl::Status CheckHeldEverywhere(const Node& param, const Node& local);
-  // An element of `param` as new dimensions of the domain, within `param`;
-  // their isl names.
-  std::vector<std::string> AddElementDims(const Node& param);
-  // The isl constraint that the PE whose coordinates are `pe` holds
-  // `element` of what `local` holds.
-  absl::StatusOr<std::string> HeldBy(const Node& local,
-                                     const std::vector<std::string>& pe,
-                                     const std::vector<std::string>& element);
   // cs1_descriptor.cc: (dsd NAME BASE (EXTENT STRIDE)...), a window of at
   // most four dimensions onto the tensor NAME seen as flat memory, every
   // element of which lies inside NAME.
@@ -255,18 +219,15 @@ class ProcVerifier {
   Module& module_;
   Node& proc_;
   const CallGraph& calls_;
-  PolyDomain domain_;
+  poly::ProcModel model_;
   // Scopes: no name is bound twice at a time, so one map from names to
   // their binders and, per block, the binders to unbind at its end. Nodes
   // keep LoopName addresses stable.
   absl::node_hash_map<const Node*, LoopName> bound_;
   absl::flat_hash_map<std::string, const Node*> names_;
   std::vector<std::vector<const Node*>> blocks_;
-  std::vector<Root> roots_;
   // The value of each control field (by its Field node) where it is known.
-  absl::flat_hash_map<const Node*, ControlValue> config_values_;
-  // A pe-program's grid coordinates, x then y.
-  std::vector<const Node*> coords_;
+  absl::flat_hash_map<const Node*, ConfigValue> config_values_;
 };
 
 // The type a reference to `binder` (a Param, For, Alloc or Let) has.

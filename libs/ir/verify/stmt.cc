@@ -1,5 +1,6 @@
 // Statements of the loop level (formats/tir/README.md, "Statements"). Loops
-// and conditions extend the polyhedral domain of the statements they hold.
+// and conditions bound the polyhedral domain of the statements they hold
+// (libs/poly/model.h).
 #include "absl/strings/str_cat.h"
 #include "libs/ir/verify/proc.h"
 #include "libs/support/source.h"
@@ -49,49 +50,34 @@ absl::Status ProcVerifier::CheckStmt(Node& stmt) {
 }
 
 absl::Status ProcVerifier::CheckFor(Node& stmt) {
-  auto lo = ControlInt(*stmt.operand(0));
-  if (!lo.ok()) return lo.status();
-  auto hi = ControlInt(*stmt.operand(1));
-  if (!hi.ok()) return hi.status();
-  PolyDomain::Mark mark = domain_.mark();
+  for (Node* bound : stmt.operands().subspan(0, 2)) {
+    if (auto status = ControlInt(*bound); !status.ok()) return status.status();
+  }
   EnterBlock();
   LoopName var;
   var.control = ControlType::kIndex;
-  var.isl = domain_.IslName(stmt.name());
-  std::string isl = var.isl;
   if (auto status = Bind(stmt, std::move(var)); !status.ok()) return status;
-  domain_.AddDim(isl, stmt.name());
-  std::vector<int> params = lo->params;
-  MergeParams(params, hi->params);
-  domain_.Assume(
-      Affine{absl::StrCat("(", lo->text, " <= ", isl, " < ", hi->text, ")"),
-             std::move(params)});
   // What the body writes differs from one iteration to the next.
   ForgetConfigWrittenBy(stmt);
   for (Node* body : stmt.operands().subspan(2)) {
     if (auto status = CheckStmt(*body); !status.ok()) return status;
   }
   LeaveBlock();
-  domain_.Restore(mark);
   ForgetConfigWrittenBy(stmt);
   return absl::OkStatus();
 }
 
 absl::Status ProcVerifier::CheckIf(Node& stmt) {
-  auto cond = ControlCondition(*stmt.operand(0));
-  if (!cond.ok()) return cond.status();
+  if (auto cond = ControlCondition(*stmt.operand(0)); !cond.ok()) {
+    return cond.status();
+  }
   // Each branch starts from the configuration before the `if`.
   auto config_before = config_values_;
   for (size_t i = 1; i < stmt.num_operands(); ++i) {
     config_values_ = config_before;
-    PolyDomain::Mark mark = domain_.mark();
-    domain_.Assume(
-        i == 1 ? *cond
-               : Affine{absl::StrCat("(not ", cond->text, ")"), cond->params});
     if (auto status = CheckBlock(stmt.operand(i)->operands()); !status.ok()) {
       return status;
     }
-    domain_.Restore(mark);
   }
   config_values_ = std::move(config_before);
   ForgetConfigWrittenBy(stmt);
@@ -109,15 +95,13 @@ absl::Status ProcVerifier::CheckAlloc(Node& stmt) {
   if (auto status = CheckVectorMemory(stmt, **memory); !status.ok()) {
     return status;
   }
-  auto extents = CheckDimensions(type);
-  if (!extents.ok()) return extents.status();
-  if (auto status = CheckPositive(*extents, type, stmt.name()); !status.ok()) {
+  if (auto status = CheckDimensions(type); !status.ok()) return status;
+  if (auto status = CheckPositive(type, stmt.name(), stmt); !status.ok()) {
     return status;
   }
   LoopName entry;
   entry.is_data = true;
-  entry.view = RootView(AddRoot(stmt.name(), type, *extents), type, *extents,
-                        *memory, /*writable=*/true, "");
+  entry.view = RootView(stmt, *memory, /*writable=*/true, "");
   return Bind(stmt, std::move(entry));
 }
 
@@ -146,7 +130,7 @@ absl::Status ProcVerifier::CheckWriteConfig(Node& stmt) {
   auto value = is_bool ? ControlCondition(*stmt.operand(0))
                        : ControlInt(*stmt.operand(0));
   if (!value.ok()) return value.status();
-  RememberConfig(*field, ControlValue{is_bool, *std::move(value)});
+  RememberConfig(*field, ConfigValue{.written = stmt.operand(0)});
   return absl::OkStatus();
 }
 
