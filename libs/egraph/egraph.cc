@@ -43,6 +43,7 @@ NodeId EGraph::Store::Append(OpId op, PayloadId payload,
   r.op = op;
   r.payload = payload;
   r.stamp = stamp;
+  r.made = stamp;
   if (children.size() <= kInline) {
     r.arity = children.size();
     for (size_t i = 0; i < children.size(); ++i) r.kids[i] = children[i];
@@ -164,7 +165,6 @@ NodeId EGraph::NewNode(OpId op, PayloadId payload,
   classes_[n].nodes.push_back(n);
   op_masks_[n] = OpBit(op);
   for (ClassId c : canonical) classes_[c].parents.push_back(n);
-  memo_->insert(n);
   if (op >= op_nodes_.size()) {
     op_nodes_.resize(op + 1);
     op_stale_.resize(op + 1, 0);
@@ -194,27 +194,42 @@ ClassId EGraph::Add(OpId op, PayloadId payload,
   if (explainer_) return Find(AddOccurrence(op, payload, children));
   Children canonical(children.begin(), children.end());
   for (ClassId& c : canonical) c = Find(c);
-  auto it = memo_->find(NodeKey{op, payload, canonical});
-  if (it != memo_->end()) return Find(*it);
+  if (std::optional<NodeId> existing =
+          FindOrReserve(NodeKey{op, payload, canonical})) {
+    return Find(*existing);
+  }
   return Find(NewNode(op, payload, canonical, canonical));
+}
+
+std::optional<NodeId> EGraph::FindOrReserve(const NodeKey& key) {
+  // The table holds the id the new e-node will have before the e-node is
+  // stored; nothing hashes that id in between.
+  const NodeId next = store_->size();
+  bool reserved = false;
+  auto it = memo_->lazy_emplace(key, [&](const Memo::constructor& make) {
+    make(next);
+    reserved = true;
+  });
+  if (reserved) return std::nullopt;
+  return *it;
 }
 
 ClassId EGraph::AddOccurrence(OpId op, PayloadId payload,
                               absl::Span<const ClassId> children) {
   if (!explainer_) return Add(op, payload, children);
-  if (std::optional<NodeId> exact =
-          explainer_->FindExact(op, payload, children)) {
+  if (std::optional<NodeId> exact = explainer_->FindExactOrReserve(
+          op, payload, children, store_->size())) {
     return *exact;
   }
   Children original(children.begin(), children.end());
   Children canonical = original;
   for (ClassId& c : canonical) c = Find(c);
-  auto it = memo_->find(NodeKey{op, payload, canonical});
-  if (it == memo_->end()) return NewNode(op, payload, canonical, original);
+  std::optional<NodeId> found = FindOrReserve(NodeKey{op, payload, canonical});
+  if (!found) return NewNode(op, payload, canonical, original);
   // An equal e-node exists: this exact term gets an id of its own in the
   // existing class, linked to that e-node by congruence. It is not an e-node
   // of the class (not hash-consed, no parents), only a term to explain.
-  NodeId existing = *it;
+  NodeId existing = *found;
   NodeId o = store_->Append(op, payload, original, epoch_);
   AppendIdSlot();
   state_[o] = NodeState::kDead;

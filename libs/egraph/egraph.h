@@ -3,13 +3,13 @@
 // enabled, an explanation forest that records why every two classes were
 // merged.
 //
-// Storage is flat: an e-node is a 20-byte record (op, payload, up to two
-// children inline, more in a shared pool, a stamp); the hash-cons table holds
-// node ids and hashes the records; every class keeps the ids of its e-nodes
-// and of its parents, a 64-bit summary of its ops and, when big, a directory
-// of its ops. Between Rebuild calls (while rules are applied) children may be
-// stale and class node lists unsorted; after Rebuild every child is
-// canonical, every class's node list is sorted by (op, payload, arity,
+// Storage is flat: an e-node is a 24-byte record (op, payload, up to two
+// children inline, more in a shared pool, two stamps); the hash-cons table
+// holds node ids and hashes the records; every class keeps the ids of its
+// e-nodes and of its parents, a 64-bit summary of its ops and, when big, a
+// directory of its ops. Between Rebuild calls (while rules are applied)
+// children may be stale and class node lists unsorted; after Rebuild every
+// child is canonical, every class's node list is sorted by (op, payload, arity,
 // children) and the per-op indexes are exact. Searching requires a clean
 // (rebuilt) e-graph.
 #ifndef TESSEL_LIBS_EGRAPH_EGRAPH_H_
@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_set.h"
@@ -28,6 +29,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "libs/egraph/analysis.h"
+#include "libs/egraph/huge_pages.h"
 #include "libs/egraph/ids.h"
 #include "libs/egraph/symbols.h"
 #include "libs/egraph/term.h"
@@ -165,6 +167,13 @@ class EGraph {
   uint32_t epoch() const { return epoch_; }
   void AdvanceEpoch() { ++epoch_; }
   uint32_t Stamp(NodeId n) const { return store_->Stamp(n); }
+  // The epoch in which e-node `n` was created or had its children changed,
+  // not counting moves. For the e-node at the root of a match this is
+  // enough: moving it only renames the matched class, and a match applied
+  // before (its right side unioned with the old class) changes nothing when
+  // applied again under the new name. Merges therefore do not make every
+  // match rooted in the absorbed class new.
+  uint32_t RootStamp(NodeId n) const { return store_->RootStamp(n); }
 
   // --- Reasons and explanations ---------------------------------------------
 
@@ -195,7 +204,7 @@ class EGraph {
     kPruned,   // hash-consed, removed from its class by RemoveNodesIf
     kDead,     // congruent to another e-node, or an explanation occurrence
   };
-  // The node store: 20 bytes per e-node with up to two children inline (most
+  // The node store: 24 bytes per e-node with up to two children inline (most
   // e-nodes), more in a shared pool, so that reading an e-node while
   // matching or hash-consing touches one cache line. It lives behind a
   // pointer so that the hash-cons table's functors, which read it, survive
@@ -216,7 +225,14 @@ class EGraph {
     }
     OpId Op(NodeId n) const { return recs_[n].op; }
     uint32_t Stamp(NodeId n) const { return recs_[n].stamp; }
+    uint32_t RootStamp(NodeId n) const { return recs_[n].made; }
+    // A move to another class.
     void SetStamp(NodeId n, uint32_t stamp) { recs_[n].stamp = stamp; }
+    // New children.
+    void SetStamps(NodeId n, uint32_t stamp) {
+      recs_[n].stamp = stamp;
+      recs_[n].made = stamp;
+    }
     size_t size() const { return recs_.size(); }
     bool empty() const { return recs_.empty(); }
 
@@ -228,9 +244,10 @@ class EGraph {
       PayloadId payload;
       ClassId kids[kInline];  // the children, or (pool offset, arity)
       uint32_t stamp;         // see EGraph::Stamp
+      uint32_t made;          // see EGraph::RootStamp
     };
-    std::vector<Rec> recs_;
-    std::vector<ClassId> pool_;
+    BigVector<Rec> recs_;
+    BigVector<ClassId> pool_;
   };
   struct NodeKey {
     OpId op;
@@ -250,7 +267,8 @@ class EGraph {
     bool operator()(NodeId a, const NodeKey& b) const;
     bool operator()(const NodeKey& a, NodeId b) const { return (*this)(b, a); }
   };
-  using Memo = absl::flat_hash_set<NodeId, MemoHash, MemoEq>;
+  using Memo =
+      absl::flat_hash_set<NodeId, MemoHash, MemoEq, HugePageAllocator<NodeId>>;
   // Classes with more e-nodes than this get an op directory, so that the
   // matcher finds the e-nodes of an op in a big class without a search.
   static constexpr size_t kOpDirectoryMin = 8;
@@ -262,10 +280,22 @@ class EGraph {
   };
 
   NodeKey KeyOf(NodeId n) const;
+  // The hash-consed e-node equal to `key` (canonical children); if there is
+  // none, puts the id of the next new e-node in the table (one probe for
+  // both) and the caller must make it with NewNode.
+  std::optional<NodeId> FindOrReserve(const NodeKey& key);
   // The order of class node lists: (op, payload, arity, children).
   bool NodeLess(NodeId a, NodeId b) const;
+  // That order up to the third child, as two numbers.
+  struct SortKey {
+    unsigned __int128 high;  // op, payload, arity, children 0 and 1
+    ClassId low;             // child 2
+  };
+  SortKey SortKeyOf(NodeId n) const;
+  void SortNodes(absl::InlinedVector<NodeId, 2>& nodes);
   // Appends an e-node with canonical children (`original`: the ids the
-  // caller gave, for explanations) as a new class.
+  // caller gave, for explanations) as a new class. The caller has put its
+  // id (the next one) in the hash-cons table.
   NodeId NewNode(OpId op, PayloadId payload,
                  absl::Span<const ClassId> canonical,
                  absl::Span<const ClassId> original);
@@ -282,20 +312,21 @@ class EGraph {
   std::vector<Analysis*> analyses_;
 
   std::unique_ptr<Store> store_;
-  std::vector<NodeState> state_;
-  mutable std::vector<ClassId> parent_;  // union-find
-  SegmentedVector<ClassRec> classes_;    // meaningful for canonical ids
-  std::vector<uint64_t> op_masks_;       // OpMask, by canonical id
+  BigVector<NodeState> state_;
+  mutable BigVector<ClassId> parent_;  // union-find
+  SegmentedVector<ClassRec> classes_;  // meaningful for canonical ids
+  BigVector<uint64_t> op_masks_;       // OpMask, by canonical id
   std::unique_ptr<Memo> memo_;
-  std::vector<std::vector<NodeId>> op_nodes_;  // by op; compacted in Rebuild
-  std::vector<uint32_t> op_stale_;             // removed entries per op
-  std::vector<ClassId> class_list_;            // canonical ids after Rebuild
+  std::vector<BigVector<NodeId>> op_nodes_;  // by op; compacted in Rebuild
+  std::vector<uint32_t> op_stale_;           // removed entries per op
+  BigVector<ClassId> class_list_;            // canonical ids after Rebuild
 
-  std::vector<NodeId> pending_;           // parents to re-canonicalize
+  BigVector<NodeId> pending_;             // parents to re-canonicalize
   std::vector<NodeId> analysis_pending_;  // parents to re-analyse
   std::vector<ClassId> dirty_;            // classes whose node list changed
   std::vector<bool> is_dirty_;
   std::vector<bool> analysis_queued_;  // in analysis_pending_
+  std::vector<std::pair<SortKey, NodeId>> sort_scratch_;  // for SortNodes
 
   uint32_t epoch_ = 1;
   size_t num_classes_ = 0;

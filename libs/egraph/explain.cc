@@ -54,32 +54,52 @@ void Explainer::AddId(NodeId id, OpId op, PayloadId payload,
                   static_cast<uint32_t>(children.size())});
   children_.insert(children_.end(), children.begin(), children.end());
   edges_.push_back({id, {}, true});
-  exact_.insert(id);
 }
 
-std::optional<NodeId> Explainer::FindExact(
-    OpId op, PayloadId payload, absl::Span<const ClassId> children) const {
-  auto it = exact_.find(Key{op, payload, children});
-  if (it == exact_.end()) return std::nullopt;
+std::optional<NodeId> Explainer::FindExactOrReserve(
+    OpId op, PayloadId payload, absl::Span<const ClassId> children,
+    NodeId next) {
+  bool reserved = false;
+  auto it = exact_.lazy_emplace(Key{op, payload, children},
+                                [&](const decltype(exact_)::constructor& make) {
+                                  make(next);
+                                  reserved = true;
+                                });
+  if (reserved) return std::nullopt;
   return *it;
 }
 
 // Makes `id` the root of its tree by reversing the edges on its path.
 void Explainer::Reroot(NodeId id) {
-  std::vector<NodeId> path = {id};
-  while (edges_[path.back()].parent != path.back()) {
-    path.push_back(edges_[path.back()].parent);
-  }
-  for (size_t i = path.size() - 1; i-- > 0;) {
-    Edge& up = edges_[path[i]];
-    edges_[path[i + 1]] = {path[i], up.why, !up.forward};
-  }
+  NodeId at = id;
+  Edge up = edges_[id];  // the edge from `at` towards the old root
   edges_[id] = {id, {}, true};
+  while (up.parent != at) {
+    NodeId next = up.parent;
+    Edge next_up = edges_[next];
+    edges_[next] = {at, up.why, !up.forward};
+    at = next;
+    up = next_up;
+  }
 }
 
 void Explainer::Union(NodeId a, NodeId b, Justification why) {
-  Reroot(a);
-  edges_[a] = {b, why, true};
+  // Re-root the side nearer its root (a fresh right side is a root
+  // already): rewrites apply old left sides to new right sides, and
+  // re-rooting the old side would walk its whole, ever longer path. The
+  // trees are the same either way, and so are the paths explanations take.
+  for (NodeId x = a, y = b;; x = edges_[x].parent, y = edges_[y].parent) {
+    if (edges_[x].parent == x) {
+      Reroot(a);
+      edges_[a] = {b, why, true};
+      return;
+    }
+    if (edges_[y].parent == y) {
+      Reroot(b);
+      edges_[b] = {a, why, false};
+      return;
+    }
+  }
 }
 
 Term Explainer::TermOf(NodeId id) const {

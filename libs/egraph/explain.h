@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "libs/egraph/egraph.h"
+#include "libs/egraph/huge_pages.h"
 
 namespace tessel::egraph {
 
@@ -38,12 +39,16 @@ class Explainer {
   Explainer(const Explainer&) = delete;
   Explainer& operator=(const Explainer&) = delete;
 
-  // Records id `id` (the next id) with the ids it was built from.
+  // The id of exactly this term (same op, payload and child ids), if any;
+  // if none, reserves `next` for it (one probe for both), and the caller
+  // must record `next` with AddId before anything else.
+  std::optional<NodeId> FindExactOrReserve(OpId op, PayloadId payload,
+                                           absl::Span<const ClassId> children,
+                                           NodeId next);
+  // Records id `id` (the next id, reserved by FindExactOrReserve) with the
+  // ids it was built from.
   void AddId(NodeId id, OpId op, PayloadId payload,
              absl::Span<const ClassId> children);
-  // The id of exactly this term (same op, payload and child ids), if any.
-  std::optional<NodeId> FindExact(OpId op, PayloadId payload,
-                                  absl::Span<const ClassId> children) const;
   // Records the union of the trees of `a` and `b`.
   void Union(NodeId a, NodeId b, Justification why);
 
@@ -93,10 +98,10 @@ class Explainer {
   }
   void Reroot(NodeId id);
 
-  std::vector<IdRec> ids_;
-  std::vector<ClassId> children_;
-  std::vector<Edge> edges_;
-  absl::flat_hash_set<NodeId, KeyHash, KeyEq> exact_;
+  BigVector<IdRec> ids_;
+  BigVector<ClassId> children_;
+  BigVector<Edge> edges_;
+  absl::flat_hash_set<NodeId, KeyHash, KeyEq, HugePageAllocator<NodeId>> exact_;
 };
 
 }  // namespace tessel::egraph

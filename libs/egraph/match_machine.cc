@@ -42,11 +42,14 @@ class MatchMachine {
  public:
   MatchMachine(const CompiledPattern& p, const EGraph& g, size_t limit,
                uint32_t old_before, Matches* out,
-               std::vector<ClassId>* tuples = nullptr)
+               std::vector<ClassId>* tuples = nullptr,
+               const RetrySet* retry = nullptr)
       : p_(p),
         g_(g),
         limit_(limit),
         old_before_(old_before),
+        retry_(retry != nullptr && !retry->empty() ? retry : nullptr),
+        root_moves_(retry != nullptr),
         out_(out),
         tuples_(tuples),
         regs_(p.num_regs_, kNoId) {
@@ -72,10 +75,11 @@ class MatchMachine {
   void SearchAll() {
     if (p_.root_is_var_) {
       // A class is old if its first e-node is: classes only ever merge into
-      // ones that existed.
+      // ones that existed (and a merge is no new match at the root, see
+      // EGraph::RootStamp).
       for (ClassId c : g_.Classes()) {
         regs_[0] = c;
-        if (Run(0, g_.Stamp(c))) return;
+        if (Run(0, RootStampOf(c))) return;
       }
       return;
     }
@@ -92,7 +96,7 @@ class MatchMachine {
       }
       regs_[0] = g_.Find(n);
       CopyIds(node.children.data(), root.arity, &regs_[root.other]);
-      if (Run(1, std::max(ground_stamp_, g_.Stamp(n)))) return;
+      if (Run(1, std::max(ground_stamp_, RootStampOf(n)))) return;
     }
   }
 
@@ -216,17 +220,26 @@ class MatchMachine {
     return g_.Find(*found);
   }
 
+  // The stamp of the e-node at the root of a match.
+  uint32_t RootStampOf(NodeId n) const {
+    return root_moves_ ? g_.Stamp(n) : g_.RootStamp(n);
+  }
+
   bool Yield(uint32_t stamp) {
     if (tuples_) {
       for (VarId v = 0; v < p_.num_vars_; ++v) {
         if (p_.var_reg_[v] != kNoId) tuples_->push_back(regs_[p_.var_reg_[v]]);
       }
       tuples_->push_back(stamp);
-    } else if (stamp >= old_before_) {
+    } else if (stamp >= old_before_ || retry_ != nullptr) {
       for (VarId v = 0; v < p_.num_vars_; ++v) {
         if (p_.var_reg_[v] != kNoId) subst_[v] = regs_[p_.var_reg_[v]];
       }
-      out_->Append(regs_[0], subst_);
+      absl::Span<const ClassId> subst(subst_.data(), p_.num_vars_);
+      if (stamp >= old_before_ ||
+          retry_->contains(MatchHash(regs_[0], subst))) {
+        out_->Append(regs_[0], subst_);
+      }
     }
     return ++found_ >= limit_;
   }
@@ -235,11 +248,14 @@ class MatchMachine {
   const EGraph& g_;
   size_t limit_;
   uint32_t old_before_;
+  const RetrySet* retry_;  // null if empty
+  bool root_moves_;        // see CompiledPattern::Search
   Matches* out_;
   std::vector<ClassId>* tuples_;
-  std::vector<ClassId> regs_;
-  std::vector<ClassId> subst_;
-  std::vector<ClassId> ground_classes_;
+  // Inline: a search of a small e-graph costs less than three allocations.
+  absl::InlinedVector<ClassId, 16> regs_;
+  absl::InlinedVector<ClassId, 8> subst_;
+  absl::InlinedVector<ClassId, 4> ground_classes_;
   uint32_t ground_stamp_ = 0;
   size_t found_ = 0;
   struct BlockCache;
@@ -290,11 +306,25 @@ absl::Span<const ClassId> MatchMachine::BlockTuples(uint32_t block, ClassId c) {
       .subspan(slot.begin, slot.end - slot.begin);
 }
 
+uint64_t MatchHash(ClassId root, absl::Span<const ClassId> subst) {
+  uint64_t h = (root + 0x9e3779b97f4a7c15ull) * 0xbf58476d1ce4e5b9ull;
+  for (ClassId c : subst) {
+    h = (h ^ (h >> 29) ^ c) * 0x94d049bb133111ebull;
+  }
+  return h ^ (h >> 31);
+}
+
 size_t CompiledPattern::Search(const EGraph& g, size_t limit, Matches* out,
-                               uint32_t old_before) const {
+                               uint32_t old_before,
+                               const RetrySet* retry) const {
   assert(out->num_vars() >= num_vars_ && "Matches too narrow for the pattern");
   if (limit == 0 || pattern_.empty()) return 0;
-  MatchMachine m(*this, g, limit, old_before, out);
+  // Most rules of a big rule set have a root op the e-graph lacks.
+  if (!root_is_var_ && program_[0].kind == Instr::Kind::kBind &&
+      g.NodesWithOp(root_op_).empty()) {
+    return 0;
+  }
+  MatchMachine m(*this, g, limit, old_before, out, nullptr, retry);
   if (!m.ResolveGround()) return 0;
   m.SearchAll();
   return m.found();

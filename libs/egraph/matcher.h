@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
+#include "absl/types/span.h"
 #include "libs/egraph/egraph.h"
+#include "libs/egraph/huge_pages.h"
 #include "libs/egraph/ids.h"
 #include "libs/egraph/pattern.h"
 
@@ -41,8 +44,17 @@ class Matches {
 
  private:
   uint32_t num_vars_;
-  std::vector<ClassId> data_;
+  BigVector<ClassId> data_;
 };
+
+// The matches of a conditional rule whose conditions failed when they were
+// applied, to be tried again by the next search (see CompiledPattern::Search),
+// as hashes of (root, substitution) (MatchHash). A collision only makes a
+// match that held be applied again, which changes nothing.
+using RetrySet = absl::flat_hash_set<uint64_t>;
+// `subst` holds the pattern's variables (CompiledPattern::num_vars of them);
+// kNoId for those it does not use.
+uint64_t MatchHash(ClassId root, absl::Span<const ClassId> subst);
 
 class CompiledPattern {
  public:
@@ -55,8 +67,12 @@ class CompiledPattern {
   // than `old_before` (EGraph::Stamp) are counted but not appended: a caller
   // that applied every match found at epoch E passes E to get only the
   // matches that are new since.
+  // With `retry` (for rules with conditions): old matches that are in it are
+  // appended too, and a match whose root e-node moved to another class is
+  // new (EGraph::Stamp, not RootStamp), so that an old match has the same
+  // (root, substitution) as when it was applied.
   size_t Search(const EGraph& g, size_t limit, Matches* out,
-                uint32_t old_before = 0) const;
+                uint32_t old_before = 0, const RetrySet* retry = nullptr) const;
   // The same, for matches rooted at class `root` only.
   size_t SearchClass(const EGraph& g, ClassId root, size_t limit,
                      Matches* out) const;

@@ -20,7 +20,7 @@ void EGraph::RepairNode(NodeId n, size_t* unions) {
   if (!stale) return;
   memo_->erase(n);  // hashed by its current (stale) children
   for (ClassId& k : kids) k = Find(k);
-  store_->SetStamp(n, epoch_);
+  store_->SetStamps(n, epoch_);
   MarkDirty(Find(n));
   auto [it, inserted] = memo_->insert(n);
   if (inserted) return;
@@ -40,6 +40,41 @@ void EGraph::RepairNode(NodeId n, size_t* unions) {
   state_[drop] = NodeState::kDead;
   MarkDirty(Find(drop));
   if (Union(keep, drop, Justification::Congruence())) ++*unions;
+}
+
+EGraph::SortKey EGraph::SortKeyOf(NodeId n) const {
+  ENodeRef r = store_->Get(n);
+  const size_t arity = r.children.size();
+  auto child = [&](size_t i) -> ClassId {
+    return i < arity ? r.children[i] : 0;
+  };
+  unsigned __int128 high = r.op;
+  high = high << 32 | r.payload;
+  high = high << 8 | std::min<size_t>(arity, 255);
+  high = high << 32 | child(0);
+  high = high << 32 | child(1);
+  return {high, child(2)};
+}
+
+void EGraph::SortNodes(absl::InlinedVector<NodeId, 2>& nodes) {
+  if (nodes.size() <= 16) {
+    std::sort(nodes.begin(), nodes.end(),
+              [this](NodeId a, NodeId b) { return NodeLess(a, b); });
+    return;
+  }
+  // Big classes: sort (key, id) pairs, so that comparing reads no e-node;
+  // keys hold the whole order up to the third child.
+  sort_scratch_.clear();
+  for (NodeId n : nodes) sort_scratch_.push_back({SortKeyOf(n), n});
+  std::sort(sort_scratch_.begin(), sort_scratch_.end(),
+            [this](const auto& x, const auto& y) {
+              if (x.first.high != y.first.high) {
+                return x.first.high < y.first.high;
+              }
+              if (x.first.low != y.first.low) return x.first.low < y.first.low;
+              return NodeLess(x.second, y.second);
+            });
+  for (size_t i = 0; i < nodes.size(); ++i) nodes[i] = sort_scratch_[i].second;
 }
 
 bool EGraph::NodeLess(NodeId a, NodeId b) const {
@@ -64,8 +99,7 @@ void EGraph::RebuildClasses() {
                                  return state_[n] != NodeState::kInClass;
                                }),
                 nodes.end());
-    std::sort(nodes.begin(), nodes.end(),
-              [this](NodeId a, NodeId b) { return NodeLess(a, b); });
+    SortNodes(nodes);
     uint64_t mask = 0;
     for (NodeId n : nodes) mask |= OpBit(store_->Op(n));
     op_masks_[c] = mask;

@@ -49,7 +49,7 @@ uint32_t Rewrite::num_vars() const {
 }
 
 size_t ApplyMatches(EGraph& g, const Rewrite& rule, ReasonId reason,
-                    const Matches& matches) {
+                    const Matches& matches, RetrySet* failed) {
   size_t applied = 0;
   Justification why = Justification::Because(reason);
   for (size_t i = 0; i < matches.size(); ++i) {
@@ -62,7 +62,13 @@ size_t ApplyMatches(EGraph& g, const Rewrite& rule, ReasonId reason,
         break;
       }
     }
-    if (!holds) continue;
+    if (!holds) {
+      if (failed != nullptr) {
+        failed->insert(
+            MatchHash(root, subst.classes().first(rule.searcher.num_vars())));
+      }
+      continue;
+    }
     // With explanations, the union must start from the exact instance of
     // the left side the rule rewrote.
     if (g.explanations_enabled()) root = Instantiate(g, rule.lhs, subst);

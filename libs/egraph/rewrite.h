@@ -75,9 +75,9 @@ struct Rewrite {
   // Slots of a substitution for this rule.
   uint32_t num_vars() const;
   // Whether matches applied once need never be applied again: an
-  // idempotent applier and no conditions (a condition that failed may hold
-  // later, as analysis data grows).
-  bool ApplyOnce() const { return conditions.empty() && applier->Idempotent(); }
+  // idempotent applier. Matches whose conditions failed are retried (a
+  // condition may hold later, as analysis data grows): see RetrySet.
+  bool ApplyOnce() const { return applier->Idempotent(); }
 
   std::string name;
   Pattern lhs;
@@ -91,10 +91,10 @@ struct Rewrite {
 // Applies `matches` of `rule` (found by its searcher) in order: checks the
 // conditions, then calls the applier. With explanations on, each match's
 // left side is instantiated first so that the union records the exact
-// instance. Returns the number of matches whose application changed the
-// e-graph.
+// instance. Adds the matches whose conditions failed to `failed` if given.
+// Returns the number of matches whose application changed the e-graph.
 size_t ApplyMatches(EGraph& g, const Rewrite& rule, ReasonId reason,
-                    const Matches& matches);
+                    const Matches& matches, RetrySet* failed = nullptr);
 
 }  // namespace tessel::egraph
 

@@ -115,9 +115,13 @@ class Runner {
   // Per rule: the epoch of its last search whose matches were all applied
   // (0: none); only for rules that apply once (Rewrite::ApplyOnce).
   std::vector<uint32_t> applied_epoch_;
+  // Per rule with conditions that applies once: the matches of its last
+  // search whose conditions failed, which its next search returns again.
+  std::vector<RetrySet> failed_;
   StopReason stop_ = StopReason::kNone;
   std::string stop_message_;
   std::optional<std::chrono::steady_clock::time_point> start_;
+  double coarse_start_ = 0;  // start_ on the coarse clock (runner.cc)
 };
 
 }  // namespace tessel::egraph

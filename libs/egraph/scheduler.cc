@@ -23,11 +23,11 @@ size_t SaturatingShift(size_t value, size_t shift) {
 }  // namespace
 
 std::optional<size_t> SimpleScheduler::Search(size_t, const EGraph& g, size_t,
-                                              const Rewrite& rule,
-                                              uint32_t old_before,
+                                              const Rewrite& rule, Since since,
                                               Matches* out) {
   out->Clear();
-  return rule.searcher.Search(g, kUnlimited, out, old_before);
+  return rule.searcher.Search(g, kUnlimited, out, since.old_before,
+                              since.retry);
 }
 
 BackoffScheduler::RuleStats& BackoffScheduler::StatsFor(
@@ -70,6 +70,11 @@ const BackoffScheduler::RuleStats* BackoffScheduler::Stats(
   return it == by_name_.end() ? nullptr : &stats_[it->second];
 }
 
+void BackoffScheduler::Prepare(absl::Span<const Rewrite> rules) {
+  // Look the names up now rather than in the run's first iteration.
+  for (size_t i = 0; i < rules.size(); ++i) StatsFor(i, rules[i].name);
+}
+
 bool BackoffScheduler::CanStop(size_t iteration) {
   // Nothing changed: if rules are banned, fast-forward to the end of the
   // shortest ban instead of stopping (egg's semantics).
@@ -87,15 +92,15 @@ bool BackoffScheduler::CanStop(size_t iteration) {
 
 std::optional<size_t> BackoffScheduler::Search(size_t iteration,
                                                const EGraph& g, size_t index,
-                                               const Rewrite& rule,
-                                               uint32_t old_before,
+                                               const Rewrite& rule, Since since,
                                                Matches* out) {
   out->Clear();
   RuleStats& s = StatsFor(index, rule.name);
   if (iteration < s.banned_until) return std::nullopt;
   size_t threshold = SaturatingShift(s.match_limit, s.times_banned);
   size_t limit = threshold == kUnlimited ? kUnlimited : threshold + 1;
-  size_t found = rule.searcher.Search(g, limit, out, old_before);
+  size_t found =
+      rule.searcher.Search(g, limit, out, since.old_before, since.retry);
   if (found > threshold) {
     size_t ban = SaturatingShift(s.ban_length, s.times_banned);
     ++s.times_banned;

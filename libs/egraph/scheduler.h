@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/types/span.h"
 #include "libs/egraph/egraph.h"
 #include "libs/egraph/matcher.h"
 #include "libs/egraph/rewrite.h"
@@ -20,25 +21,33 @@ namespace tessel::egraph {
 class Scheduler {
  public:
   virtual ~Scheduler() = default;
+  // Called once by the runner, before the run, with the rules it will ask
+  // about by index.
+  virtual void Prepare(absl::Span<const Rewrite> /*rules*/) {}
   // Called when an iteration changed nothing: may the run stop as saturated?
   // (Egg's backoff scheduler says no while rules are banned, and
   // fast-forwards the bans.)
   virtual bool CanStop(size_t /*iteration*/) { return true; }
+  // What a search leaves out: matches older than `old_before`, except those
+  // in `retry` (see CompiledPattern::Search).
+  struct Since {
+    uint32_t old_before = 0;
+    const RetrySet* retry = nullptr;
+  };
   // Searches rule number `index` in `iteration`, leaving in `out` the
-  // matches to apply, except those older than `old_before` (see
-  // CompiledPattern::Search). Returns the number of matches found, counting
-  // the old ones, or nullopt if the rule did not run (banned; `out` empty).
-  // A count means `out` holds every new match: the runner will not apply
-  // the rule's current matches again.
+  // matches to apply, except the old ones `since` says. Returns the number
+  // of matches found, counting the old ones, or nullopt if the rule did not
+  // run (banned; `out` empty). A count means `out` holds every new match:
+  // the runner will not apply the rule's current matches again.
   virtual std::optional<size_t> Search(size_t iteration, const EGraph& g,
                                        size_t index, const Rewrite& rule,
-                                       uint32_t old_before, Matches* out) = 0;
+                                       Since since, Matches* out) = 0;
 };
 
 class SimpleScheduler : public Scheduler {
  public:
   std::optional<size_t> Search(size_t iteration, const EGraph& g, size_t index,
-                               const Rewrite& rule, uint32_t old_before,
+                               const Rewrite& rule, Since since,
                                Matches* out) override;
 };
 
@@ -57,9 +66,10 @@ class BackoffScheduler : public Scheduler {
   void SetBanLength(const std::string& rule, size_t length);
   void DoNotBan(const std::string& rule);
 
+  void Prepare(absl::Span<const Rewrite> rules) override;
   bool CanStop(size_t iteration) override;
   std::optional<size_t> Search(size_t iteration, const EGraph& g, size_t index,
-                               const Rewrite& rule, uint32_t old_before,
+                               const Rewrite& rule, Since since,
                                Matches* out) override;
 
   // For reports and tests.

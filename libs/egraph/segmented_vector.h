@@ -1,35 +1,46 @@
-// A vector that grows by fixed-size segments and never moves its elements.
-// The e-graph's per-id tables grow one element at a time to millions; with
+// A vector that grows by segments and never moves its elements. The
+// e-graph's per-id tables grow one element at a time to millions; with
 // std::vector every doubling would move (and for non-trivial elements,
-// move-construct) all of them.
+// move-construct) all of them. Segments double in size (4096 elements, then
+// 4096, 8192, 16384, ...), so that a small e-graph stays small and the big
+// segments of a big one are huge-page backed (huge_pages.h).
 #ifndef TESSEL_LIBS_EGRAPH_SEGMENTED_VECTOR_H_
 #define TESSEL_LIBS_EGRAPH_SEGMENTED_VECTOR_H_
 
+#include <bit>
 #include <cstddef>
-#include <memory>
+#include <cstdint>
 #include <vector>
+
+#include "libs/egraph/huge_pages.h"
 
 namespace tessel::egraph {
 
 template <typename T>
 class SegmentedVector {
  public:
-  static constexpr size_t kSegmentBits = 12;
-  static constexpr size_t kSegmentSize = size_t{1} << kSegmentBits;
+  static constexpr size_t kFirstBits = 12;
+  static constexpr size_t kFirstSize = size_t{1} << kFirstBits;
 
   T& operator[](size_t i) {
-    return segments_[i >> kSegmentBits][i & (kSegmentSize - 1)];
+    auto [segment, offset] = Locate(i);
+    return segments_[segment][offset];
   }
   const T& operator[](size_t i) const {
-    return segments_[i >> kSegmentBits][i & (kSegmentSize - 1)];
+    auto [segment, offset] = Locate(i);
+    return segments_[segment][offset];
   }
   size_t size() const { return size_; }
 
   // Grows to at least `n` elements (new ones value-initialized); never
   // shrinks.
   void GrowTo(size_t n) {
-    while (segments_.size() * kSegmentSize < n) {
-      segments_.push_back(std::make_unique<T[]>(kSegmentSize));
+    while (capacity_ < n) {
+      // Segment k > 0 holds kFirstSize << (k - 1) elements, so that it
+      // starts at kFirstSize << (k - 1) and capacities stay powers of two.
+      size_t size = segments_.empty() ? kFirstSize : capacity_;
+      segments_.emplace_back(size);
+      capacity_ += size;
     }
     if (n > size_) size_ = n;
   }
@@ -39,7 +50,20 @@ class SegmentedVector {
   }
 
  private:
-  std::vector<std::unique_ptr<T[]>> segments_;
+  struct Place {
+    size_t segment;
+    size_t offset;
+  };
+  // Element i is in segment 0 if i < kFirstSize, else in segment
+  // bit_width(i) - kFirstBits, at offset i - 2^(bit_width(i) - 1).
+  static Place Locate(size_t i) {
+    if (i < kFirstSize) return {0, i};
+    size_t top = std::bit_width(i) - 1;
+    return {top - kFirstBits + 1, i - (size_t{1} << top)};
+  }
+
+  std::vector<BigVector<T>> segments_;
+  size_t capacity_ = 0;
   size_t size_ = 0;
 };
 

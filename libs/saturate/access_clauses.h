@@ -28,9 +28,10 @@
 //   (dim ?a K)                extent K of ?a
 //   (access-rank ?a)          the number of access dimensions of ?a
 //   (split-point ?a D N)      where to cut dimension D of ?a into blocks of
-//                             N: the multiple of N nearest its middle,
-//                             rounded up (so repeated cuts leave blocks of
-//                             N and one remainder)
+//                             N: the first multiple of N at or past its
+//                             middle, N * ceil(extent / 2N) (so repeated
+//                             cuts leave blocks of N and one remainder);
+//                             none for an extent of at most N
 //   (sum N...)                the sum
 //   (access-shape ?a)         (shape A...) of ?a's access dimensions
 //   (compute-shape ?a)        (shape C...) of its compute dimensions

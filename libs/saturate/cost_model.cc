@@ -114,9 +114,10 @@ absl::StatusOr<Expr> CompileExpr(
 class FileCostModel : public egraph::CostModel {
  public:
   FileCostModel(std::vector<Rule> rules, std::optional<Expr> fallback,
-                const TirAnalysis* analysis)
+                const TirEncoding* encoding, const TirAnalysis* analysis)
       : rules_(std::move(rules)),
         fallback_(std::move(fallback)),
+        encoding_(encoding),
         analysis_(analysis) {}
 
   double TreeCost(const egraph::EGraph& g, egraph::ClassId,
@@ -128,6 +129,8 @@ class FileCostModel : public egraph::CostModel {
         return Eval(rule.price, g, node, child_costs);
       }
     }
+    // A call of a library the model does not price is not its target's.
+    if (encoding_->Meaning(node.op).is_call) return kInfinity;
     if (fallback_) return Eval(*fallback_, g, node, child_costs);
     double sum = 1;
     for (double cost : child_costs) sum += cost;
@@ -188,6 +191,7 @@ class FileCostModel : public egraph::CostModel {
 
   std::vector<Rule> rules_;
   std::optional<Expr> fallback_;
+  const TirEncoding* encoding_;
   const TirAnalysis* analysis_;
 };
 
@@ -316,7 +320,7 @@ absl::StatusOr<std::unique_ptr<egraph::CostModel>> CostModelLibrary::Compile(
     }
   }
   return std::make_unique<FileCostModel>(std::move(rules), std::move(fallback),
-                                         &analysis);
+                                         &encoding, &analysis);
 }
 
 }  // namespace tessel::saturate

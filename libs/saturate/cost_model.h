@@ -1,4 +1,4 @@
-// Cost models as data (formats/rules/README.md, "Cost models"): LIAR's
+// Cost models as data (docs/saturate.md, "Rules and cost models"): LIAR's
 // Listings 6-8 and every target's model are files of
 //
 //   (costmodel NAME [(extends BASE)]
@@ -20,9 +20,13 @@
 //   (elements ?c)              the product of a child's extents (1 for a
 //                              scalar): N*M of a polymorphic call
 //
-// A model's own rules come before those of the model it extends. A term
-// whose price needs what the analysis does not know (a dimension of a
-// value whose type no term fixes) costs +infinity: it is never chosen.
+// A model's own rules come before those of the model it extends; a term
+// no rule prices costs its `default`, or one more than its children. A
+// named call that no rule prices (a call with other keywords or operands,
+// or of another target's library: `--target blas --target pytorch` with
+// the pytorch model) costs +infinity, and so does a term whose price needs
+// what the analysis does not know (a dimension of a value whose type no
+// term fixes): it is never chosen.
 #ifndef TESSEL_LIBS_SATURATE_COST_MODEL_H_
 #define TESSEL_LIBS_SATURATE_COST_MODEL_H_
 

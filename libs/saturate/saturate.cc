@@ -1,12 +1,15 @@
 #include "libs/saturate/saturate.h"
 
 #include <chrono>
+#include <cmath>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <utility>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "libs/egraph/cost.h"
@@ -104,18 +107,24 @@ absl::StatusOr<Rules> LoadRules(const SaturateOptions& options, bool has_terms,
   return rules;
 }
 
-// What kinds of terms a module's funcs have.
+// What kinds of terms a module's funcs have: access patterns (Glenside's
+// level) or build/ifold terms, which a func without access patterns is even
+// when it has no lam (its arithmetic is LIAR's scalar rules' business).
 void Survey(const ir::Module& module, bool* has_terms, bool* has_access) {
   for (const ir::Node* form : module.forms()) {
     if (!form->is(ir::Op::kFunc)) continue;
+    bool access = false;
+    bool lam = false;
     std::vector<const ir::Node*> stack = {form};
     while (!stack.empty()) {
       const ir::Node* node = stack.back();
       stack.pop_back();
-      if (node->info().op_class == ir::OpClass::kAccess) *has_access = true;
-      if (node->is(ir::Op::kLam)) *has_terms = true;
+      if (node->info().op_class == ir::OpClass::kAccess) access = true;
+      if (node->is(ir::Op::kLam)) lam = true;
       for (const ir::Node* operand : node->operands()) stack.push_back(operand);
     }
+    *has_access = *has_access || access;
+    *has_terms = *has_terms || lam || !access;
   }
 }
 
@@ -166,20 +175,28 @@ absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
       options.backoff ? static_cast<egraph::Scheduler*>(&backoff) : &simple;
   egraph::Runner runner(&g, *rewrites, options.limits, scheduler);
   if (options.progress) {
-    auto last = std::make_shared<double>(0);
-    runner.AddHook([&, last](egraph::Runner& r) -> std::optional<std::string> {
-      double now = r.elapsed_seconds();
-      if (now - *last < 1) return std::nullopt;
-      *last = now;
-      std::string best = "none yet";
+    std::function<double()> clock = options.clock;
+    if (!clock) {
+      clock = [start = std::chrono::steady_clock::now()] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                             start)
+            .count();
+      };
+    }
+    double begin = clock();
+    runner.AddHook([&, clock, begin, last = begin](egraph::Runner& r) mutable
+                   -> std::optional<std::string> {
+      double now = clock();
+      if (now - last < 1) return std::nullopt;
+      last = now;
+      std::optional<double> best;
       if (auto extractor = egraph::GreedyExtractor::Create(g, **model);
           extractor.ok() && extractor->HasTerm(root)) {
-        best = absl::StrCat(extractor->Cost(root));
+        best = extractor->Cost(root);
       }
-      options.progress(absl::StrCat(
-          "saturate: ", func.name(), ": iteration ", r.iterations().size(),
-          ", ", g.NumNodes(), " e-nodes, ", g.NumClasses(),
-          " e-classes, best cost ", best, " (", now, " s)"));
+      options.progress(ProgressLine(func.name(), r.iterations().size(),
+                                    g.NumNodes(), g.NumClasses(), best,
+                                    now - begin));
       return std::nullopt;
     });
   }
@@ -220,6 +237,26 @@ absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
   if (!term.ok()) return term.status();
   module.Replace(body, *term);
   return report;
+}
+
+// A JSON number; null for infinities and NaN, which JSON has not.
+std::string JsonNumber(double value) {
+  return std::isfinite(value) ? absl::StrCat(value) : "null";
+}
+
+// A JSON string.
+std::string JsonString(absl::string_view text) {
+  std::string json = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') {
+      absl::StrAppend(&json, "\\", std::string(1, c));
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      absl::StrAppend(&json, absl::StrFormat("\\u%04x", c));
+    } else {
+      json.push_back(c);
+    }
+  }
+  return json + "\"";
 }
 
 }  // namespace
@@ -273,14 +310,14 @@ std::string StatsJson(const std::vector<FuncReport>& funcs) {
   std::string json = "{\"funcs\": [";
   for (size_t f = 0; f < funcs.size(); ++f) {
     const FuncReport& report = funcs[f];
-    absl::StrAppend(&json, f ? ", " : "", "{\"name\": \"", report.name,
-                    "\", \"stop\": \"", egraph::StopReasonName(report.stop),
-                    "\", \"e_nodes\": ", report.nodes,
-                    ", \"e_classes\": ", report.classes,
-                    ", \"input_cost\": ", report.input_cost,
-                    ", \"output_cost\": ", report.output_cost,
-                    ", \"extract_seconds\": ", report.extract_seconds,
-                    ", \"iterations\": [");
+    absl::StrAppend(
+        &json, f ? ", " : "", "{\"name\": ", JsonString(report.name),
+        ", \"stop\": ", JsonString(egraph::StopReasonName(report.stop)),
+        ", \"e_nodes\": ", report.nodes, ", \"e_classes\": ", report.classes,
+        ", \"input_cost\": ", JsonNumber(report.input_cost),
+        ", \"output_cost\": ", JsonNumber(report.output_cost),
+        ", \"extract_seconds\": ", report.extract_seconds,
+        ", \"iterations\": [");
     for (size_t i = 0; i < report.iterations.size(); ++i) {
       const egraph::Iteration& it = report.iterations[i];
       absl::StrAppend(
@@ -290,9 +327,9 @@ std::string StatsJson(const std::vector<FuncReport>& funcs) {
           ", \"apply_seconds\": ", it.apply_seconds,
           ", \"rebuild_seconds\": ", it.rebuild_seconds, ", \"applied\": {");
       for (size_t a = 0; a < it.applied.size(); ++a) {
-        absl::StrAppend(&json, a ? ", " : "", "\"",
-                        report.rule_names[it.applied[a].first],
-                        "\": ", it.applied[a].second);
+        absl::StrAppend(&json, a ? ", " : "",
+                        JsonString(report.rule_names[it.applied[a].first]),
+                        ": ", it.applied[a].second);
       }
       absl::StrAppend(&json, "}}");
     }
@@ -300,6 +337,50 @@ std::string StatsJson(const std::vector<FuncReport>& funcs) {
   }
   absl::StrAppend(&json, "]}\n");
   return json;
+}
+
+std::string ProgressLine(absl::string_view func, size_t iteration, size_t nodes,
+                         size_t classes, std::optional<double> best_cost,
+                         double seconds) {
+  return absl::StrCat(
+      "saturate: ", func, ": iteration ", iteration, ", ", nodes, " e-nodes, ",
+      classes, " e-classes, best cost ",
+      best_cost ? JsonNumber(*best_cost) : std::string("none yet"), " (",
+      absl::StrFormat("%.1f", seconds), " s)");
+}
+
+std::string LimitMessage(const FuncReport& report,
+                         const egraph::RunnerLimits& limits) {
+  std::string limit;
+  switch (report.stop) {
+    case egraph::StopReason::kIterationLimit:
+      limit = absl::StrCat("the iteration limit (--iter-limit ",
+                           limits.iterations, ")");
+      break;
+    case egraph::StopReason::kNodeLimit:
+      limit = absl::StrCat("the node limit (--node-limit ", limits.nodes, ")");
+      break;
+    case egraph::StopReason::kTimeLimit:
+      limit =
+          absl::StrCat("the time limit (--time-limit ", limits.seconds, ")");
+      break;
+    case egraph::StopReason::kOther:
+      limit = absl::StrCat("'", report.stop_message, "'");
+      break;
+    case egraph::StopReason::kNone:
+    case egraph::StopReason::kSaturated:
+      return "";
+  }
+  // The iteration that hit a limit in its course is not counted.
+  size_t full = 0;
+  for (const egraph::Iteration& iteration : report.iterations) {
+    if (iteration.stop == egraph::StopReason::kNone) ++full;
+  }
+  return absl::StrCat(
+      "saturate: ", report.name, ": stopped by ", limit, " after ", full,
+      " full iteration(s), ", report.nodes, " e-nodes, ", report.classes,
+      " e-classes, before saturation: the output is the cheapest equal "
+      "program found by then");
 }
 
 }  // namespace tessel::saturate

@@ -13,6 +13,7 @@
 #include "libs/ir/types.h"
 #include "libs/saturate/access_clauses.h"
 #include "libs/saturate/de_bruijn_terms.h"
+#include "libs/saturate/rule_sorts.h"
 #include "libs/support/source.h"
 
 namespace tessel::saturate {
@@ -275,6 +276,9 @@ absl::StatusOr<std::shared_ptr<const egraph::Applier>> TirBinding::CompileRight(
   if (!lhs.ok()) return lhs.status();
   auto rhs = ReadPattern(rule.rhs);
   if (!rhs.ok()) return rhs.status();
+  if (auto status = CheckRuleSorts(**lhs, **rhs, scope); !status.ok()) {
+    return status;
+  }
   absl::flat_hash_map<egraph::VarId, int64_t> lhs_depth;
   absl::Status status = absl::OkStatus();
   auto record_lhs = [&](auto& self, const ir::Node& node) -> void {

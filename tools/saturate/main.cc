@@ -41,6 +41,12 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   if (!module.ok()) return module.status();
   auto result = sat::Saturate(*module, options);
   if (!result.ok()) return result.status();
+  for (const sat::FuncReport& func : result->funcs) {
+    if (std::string limit = sat::LimitMessage(func, options.limits);
+        !limit.empty()) {
+      std::cerr << limit << "\n";
+    }
+  }
 
   if (options.explain) {
     for (const sat::FuncReport& func : result->funcs) {

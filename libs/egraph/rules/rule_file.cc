@@ -231,6 +231,12 @@ absl::StatusOr<std::vector<RuleSetDecl>> ParseRuleFile(
     const SourceRef& source) {
   auto forms = ReadSexprs(source);
   if (!forms.ok()) return forms.status();
+  // A file of no rule sets is a mistake (a wrong file, an empty one).
+  if (forms->empty()) {
+    return ErrorAt(Location{source, 0, 0},
+                   "the rule file has no rule sets: expected (ruleset NAME "
+                   "RULE...)");
+  }
   std::vector<RuleSetDecl> sets;
   absl::flat_hash_map<std::string, Location> set_names;
   for (const Sexpr& form : *forms) {

@@ -187,5 +187,12 @@ TEST(RuleFileTest, ReadsFilesAndReportsMissingOnes) {
   EXPECT_FALSE(missing.ok());
 }
 
+// A file of no rule sets (empty, or only comments) is an error.
+TEST(RuleFileTest, EmptyFile) {
+  EXPECT_EQ(ParseError("; nothing\n"),
+            "t.rules: error: the rule file has no rule sets: expected "
+            "(ruleset NAME RULE...)");
+}
+
 }  // namespace
 }  // namespace tessel::egraph::rules

@@ -107,7 +107,7 @@ bool RunSuite(const Options& options, const lang::Language& language,
       goals += "(WRONG)";
       ++sums->wrong_goals;
     }
-    std::printf("%-26s %-15s %4zu %8zu %7zu %8zu %8.3f %7.3f %7.3f %8.3f %-9s",
+    std::printf("%-26s %-15s %4zu %8zu %7zu %8zu %9.6f %9.6f %9.6f %9.6f %-9s",
                 test.name.c_str(), StopName(best).c_str(), t.iterations,
                 t.nodes, t.classes, t.hashcons, t.search_seconds,
                 t.apply_seconds, t.rebuild_seconds, t.total_seconds,
@@ -123,7 +123,7 @@ bool RunSuite(const Options& options, const lang::Language& language,
     if (!diff.empty()) ++sums->mismatches;
     std::printf(" %s", diff.empty() ? "same" : ("DIFFERS: " + diff).c_str());
     if (egg->seconds >= 0) {
-      std::printf(" egg %.3f s", egg->seconds);
+      std::printf(" egg %.6f s", egg->seconds);
       if (egg->seconds > 0) {
         std::printf(", ratio %.2f", t.total_seconds / egg->seconds);
       }
@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
                     "checked at the end)"
                   : "test (each test's runner, stop when the goals are proved)",
               options.dir.c_str());
-  std::printf("%-26s %-15s %4s %8s %7s %8s %8s %7s %7s %8s %-9s %s\n", "test",
+  std::printf("%-26s %-15s %4s %8s %7s %8s %9s %9s %9s %9s %-9s %s\n", "test",
               "stop", "iter", "e-nodes", "classes", "hashcons", "search",
               "apply", "rebuild", "total s", "goals", "vs egg");
   bench::Sums sums;
