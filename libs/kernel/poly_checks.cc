@@ -1,97 +1,81 @@
 #include "libs/kernel/poly_checks.h"
 
-#include <cctype>
 #include <charconv>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "isl/cpp.h"
+#include "libs/poly/model.h"
 
 namespace tessel::kernel {
 namespace {
 
-// isl sees the domain variables as d0, d1, ... and tensor dimensions as a0,
-// a1, ...: kernel names may be isl keywords (`min`, `and`), and positional
-// names make counterexamples easy to read back.
-std::string VarName(size_t v) { return absl::StrCat("d", v); }
-
-std::string IslTuple(absl::string_view space, size_t count,
-                     std::string (*name)(size_t)) {
-  std::vector<std::string> names;
-  for (size_t i = 0; i < count; ++i) names.push_back(name(i));
-  return absl::StrCat(space, "[", absl::StrJoin(names, ", "), "]");
-}
-
-// "2*d0 + d1 - 1", in isl's syntax.
-std::string IslAffine(const AffineExpr& expr) {
-  std::string text;
-  auto append = [&text](int64_t coeff, absl::string_view var) {
-    if (text.empty()) {
-      absl::StrAppend(&text, coeff < 0 ? "-" : "");
-    } else {
-      absl::StrAppend(&text, coeff < 0 ? " - " : " + ");
-    }
-    uint64_t magnitude = coeff < 0 ? 0 - static_cast<uint64_t>(coeff)
-                                   : static_cast<uint64_t>(coeff);
-    absl::StrAppend(&text, magnitude, var.empty() ? "" : "*", var);
-  };
-  for (size_t v = 0; v < expr.coeffs.size(); ++v) {
-    if (expr.coeffs[v] != 0) append(expr.coeffs[v], VarName(v));
-  }
-  if (expr.constant != 0 || text.empty()) append(expr.constant, "");
-  return text;
-}
-
-std::string IslDomain(const Statement& statement) {
-  std::vector<std::string> bounds;
+// A statement's domain, { [d0, d1, ...] : 0 <= dv < extent v }: kernel
+// sizes are bound, so it has no parameters.
+isl::set Domain(isl::ctx ctx, const Statement& statement) {
+  isl::space space = isl::space::unit(ctx).add_unnamed_tuple(
+      static_cast<unsigned>(statement.vars.size()));
+  isl::set domain = isl::set::universe(space);
+  isl::multi_aff vars = isl::multi_aff::identity_on_domain(space);
+  isl::pw_aff zero(isl::aff::zero_on_domain(space));
   for (size_t v = 0; v < statement.vars.size(); ++v) {
-    bounds.push_back(
-        absl::StrCat("0 <= ", VarName(v), " < ", statement.vars[v].extent));
+    isl::pw_aff var(vars.at(static_cast<int>(v)));
+    domain =
+        domain.intersect(var.ge_set(zero))
+            .intersect(var.lt_set(zero.add_constant(statement.vars[v].extent)));
   }
-  std::string tuple = IslTuple("S", statement.vars.size(), VarName);
-  if (bounds.empty()) return absl::StrCat("{ ", tuple, " }");
-  return absl::StrCat("{ ", tuple, " : ", absl::StrJoin(bounds, " and "), " }");
+  return domain;
 }
 
-std::string IslAccess(const Statement& statement, const Access& access) {
-  std::vector<std::string> indices;
+// `expr` on the statement's domain space.
+isl::pw_aff Affine(const isl::set& domain, const AffineExpr& expr) {
+  isl::multi_aff vars = isl::multi_aff::identity_on_domain(domain.space());
+  isl::aff value = isl::aff::zero_on_domain(domain.space());
+  for (size_t v = 0; v < expr.coeffs.size(); ++v) {
+    if (expr.coeffs[v] == 0) continue;
+    value = value.add(vars.at(static_cast<int>(v))
+                          .scale(isl::val(domain.ctx(), expr.coeffs[v])));
+  }
+  return isl::pw_aff(value.add_constant(isl::val(domain.ctx(), expr.constant)));
+}
+
+// The access as a map from the domain to the tensor's index space, on the
+// domain.
+isl::map AccessMap(const isl::set& domain, const Access& access) {
+  std::vector<isl::pw_aff> indices;
   for (const AffineExpr& index : access.indices) {
-    indices.push_back(IslAffine(index));
+    indices.push_back(Affine(domain, index));
   }
-  return absl::StrCat("{ ", IslTuple("S", statement.vars.size(), VarName),
-                      " -> A[", absl::StrJoin(indices, ", "), "] }");
+  return poly::ToTensor(domain, indices, "A");
 }
 
-std::string DimName(size_t d) { return absl::StrCat("a", d); }
-
-std::string IslBounds(const Tensor& tensor) {
-  std::vector<std::string> bounds;
+// The elements of `tensor`, { A[a0, ...] : 0 <= ad < extent d }.
+isl::set Elements(isl::ctx ctx, const Tensor& tensor) {
+  isl::space space = isl::space::unit(ctx).add_named_tuple(
+      "A", static_cast<unsigned>(tensor.dims.size()));
+  isl::set elements = isl::set::universe(space);
+  isl::multi_aff dims = isl::multi_aff::identity_on_domain(space);
+  isl::pw_aff zero(isl::aff::zero_on_domain(space));
   for (size_t d = 0; d < tensor.dims.size(); ++d) {
-    bounds.push_back(absl::StrCat("0 <= ", DimName(d), " < ", tensor.dims[d]));
+    isl::pw_aff dim(dims.at(static_cast<int>(d)));
+    elements = elements.intersect(dim.ge_set(zero))
+                   .intersect(dim.lt_set(zero.add_constant(tensor.dims[d])));
   }
-  std::string tuple = IslTuple("A", tensor.dims.size(), DimName);
-  if (bounds.empty()) return absl::StrCat("{ ", tuple, " }");
-  return absl::StrCat("{ ", tuple, " : ", absl::StrJoin(bounds, " and "), " }");
+  return elements;
 }
 
-// Reads the values of d0, d1, ... out of a counterexample such as
-// "d0 = 3, d1 = 0" (any surrounding isl notation is skipped).
-std::vector<int64_t> ParsePoint(absl::string_view text, size_t num_vars) {
-  std::vector<int64_t> point(num_vars, 0);
-  const char* end = text.data() + text.size();
-  for (const char* p = text.data(); p < end; ++p) {
-    bool starts_name = *p == 'd' && (p == text.data() || !std::isalnum(p[-1]));
-    if (!starts_name) continue;
-    size_t v = 0;
-    auto name = std::from_chars(p + 1, end, v);
-    if (name.ec != std::errc() || v >= num_vars) continue;
-    const char* q = name.ptr;
-    while (q < end && *q == ' ') ++q;
-    if (q == end || *q != '=') continue;
-    ++q;
-    while (q < end && *q == ' ') ++q;
-    std::from_chars(q, end, point[v]);
+// The decimals of a point (poly::FirstPoint) as integers: coordinates of a
+// kernel's domain, which fit in 64 bits.
+std::vector<int64_t> Integers(const std::vector<std::string>& decimals) {
+  std::vector<int64_t> values;
+  for (const std::string& decimal : decimals) {
+    int64_t value = 0;
+    std::from_chars(decimal.data(), decimal.data() + decimal.size(), value);
+    values.push_back(value);
   }
-  return point;
+  return values;
 }
 
 std::string DescribePoint(const Statement& statement,
@@ -118,12 +102,17 @@ std::string DescribeElement(const Tensor& tensor, const Access& access,
 absl::Status CheckInBounds(poly::Context& ctx, const Kernel& kernel,
                            const Statement& statement, const Access& access) {
   const Tensor& tensor = kernel.tensors[access.tensor];
-  auto outside =
-      poly::FindOutOfBounds(ctx, IslDomain(statement),
-                            IslAccess(statement, access), IslBounds(tensor));
+  isl::ctx isl(ctx.get());
+  // The first domain point whose element lies outside the tensor.
+  auto outside = poly::FirstPoint(isl, [&] {
+    isl::set domain = Domain(isl, statement);
+    isl::set beyond = isl::set::universe(Elements(isl, tensor).space())
+                          .subtract(Elements(isl, tensor));
+    return AccessMap(domain, access).intersect_range(beyond).domain();
+  });
   if (!outside.ok()) return outside.status();
   if (!outside->has_value()) return absl::OkStatus();
-  std::vector<int64_t> point = ParsePoint(**outside, statement.vars.size());
+  std::vector<int64_t> point = Integers(**outside);
   return ErrorAt(
       access.loc,
       absl::StrCat("access out of bounds: at ", DescribePoint(statement, point),
@@ -133,18 +122,20 @@ absl::Status CheckInBounds(poly::Context& ctx, const Kernel& kernel,
 
 absl::Status CheckWritesOnce(poly::Context& ctx, const Kernel& kernel,
                              const Statement& statement) {
-  auto collision = poly::FindCollision(ctx, IslDomain(statement),
-                                       IslAccess(statement, statement.target));
+  isl::ctx isl(ctx.get());
+  // The first pair x <lex y of domain points with one target element.
+  auto collision = poly::FirstPoint(isl, [&] {
+    isl::map target = AccessMap(Domain(isl, statement), statement.target);
+    isl::map earlier =
+        isl::manage(isl_map_lex_lt(target.domain().space().release()));
+    return target.apply_range(target.reverse()).intersect(earlier).wrap();
+  });
   if (!collision.ok()) return collision.status();
   if (!collision->has_value()) return absl::OkStatus();
-  // "POINT and POINT".
-  absl::string_view text = **collision;
-  size_t split = text.find(" and ");
-  if (split == absl::string_view::npos) split = text.size();
-  std::vector<int64_t> first =
-      ParsePoint(text.substr(0, split), statement.vars.size());
-  std::vector<int64_t> second =
-      ParsePoint(text.substr(split), statement.vars.size());
+  std::vector<int64_t> both = Integers(**collision);
+  size_t vars = statement.vars.size();
+  std::vector<int64_t> first(both.begin(), both.begin() + vars);
+  std::vector<int64_t> second(both.begin() + vars, both.end());
   const Tensor& tensor = kernel.tensors[statement.target.tensor];
   return ErrorAt(
       statement.op_loc,
@@ -157,9 +148,13 @@ absl::Status CheckWritesOnce(poly::Context& ctx, const Kernel& kernel,
 
 absl::StatusOr<bool> CoversTarget(poly::Context& ctx, const Kernel& kernel,
                                   const Statement& statement) {
-  return poly::CoversExactly(
-      ctx, IslDomain(statement), IslAccess(statement, statement.target),
-      IslBounds(kernel.tensors[statement.target.tensor]));
+  isl::ctx isl(ctx.get());
+  return poly::Ask<bool>(isl, [&]() -> absl::StatusOr<bool> {
+    isl::set image =
+        AccessMap(Domain(isl, statement), statement.target).range();
+    return image.is_equal(
+        Elements(isl, kernel.tensors[statement.target.tensor]));
+  });
 }
 
 }  // namespace tessel::kernel

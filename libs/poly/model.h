@@ -78,6 +78,15 @@ absl::StatusOr<T> Ask(isl::ctx ctx, Body body) {
   }
 }
 
+// A map from `domain`'s space to a zero-dimensional tensor space `name`.
+isl::map ToScalar(const isl::set& domain, const std::string& name);
+
+// The map `indices` define, from their domain to tensor space `name`
+// (ToScalar's without indices), restricted to `domain`.
+isl::map ToTensor(const isl::set& domain,
+                  const std::vector<isl::pw_aff>& indices,
+                  const std::string& name);
+
 // The lexicographically least point of the set `build` gives (a set
 // without parameters; built inside the question), its coordinates as
 // decimals; nullopt when it is empty.

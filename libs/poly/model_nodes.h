@@ -34,14 +34,6 @@ const ir::Node* RecvOf(const ir::Node& node);
 // root behind it (other nodes are returned as they are).
 const ir::Node& Unalias(const ir::Node& view);
 
-// A map from `domain`'s space to a zero-dimensional tensor space `name`.
-isl::map ToScalar(const isl::set& domain, const std::string& name);
-
-// The map `indices` define, from their domain to tensor space `name`.
-isl::map ToTensor(const isl::set& domain,
-                  const std::vector<isl::pw_aff>& indices,
-                  const std::string& name);
-
 // `map` without its `extra` domain dimensions after the `loops` of `stmt`
 // (the dimensions of its domain), its domain still named after `stmt`.
 isl::map ProjectOutExtra(isl::map map, const ir::Node& stmt, size_t loops,
