@@ -172,40 +172,52 @@ class ApplyEveryTime : public Applier {
   std::shared_ptr<const Applier> inner_;
 };
 
-TEST_F(RunnerTest, ApplyingNewMatchesOnlyChangesNothing) {
-  auto make_rules = [this](bool every_time) {
-    std::vector<Rewrite> rules = {
-        Rule("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
-        Rule("comm-mul", "(* ?a ?b)", "(* ?b ?a)"),
-        Rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)"),
-        Rule("distribute", "(* ?a (+ ?b ?c))", "(+ (* ?a ?b) (* ?a ?c))"),
-        Rule("factor", "(+ (* ?a ?b) (* ?a ?c))", "(* ?a (+ ?b ?c))"),
-        Rule("add-zero", "?a", "(+ ?a 0)"),
-    };
-    if (every_time) {
-      for (Rewrite& r : rules) {
-        r.applier = std::make_shared<ApplyEveryTime>(r.applier);
+class ApplyOnceTest : public RunnerTest {
+ protected:
+  // Runs `rules` on `term` as they are and with every applier applying
+  // every match every time, under the simple scheduler if `simple`, else
+  // the backoff one, and expects the same sizes after every iteration.
+  void ExpectSameAsApplyingEveryMatch(const char* term,
+                                      const std::vector<Rewrite>& rules,
+                                      RunnerLimits limits, bool simple) {
+    std::vector<std::vector<size_t>> sizes;
+    for (bool every_time : {false, true}) {
+      std::vector<Rewrite> run = rules;
+      if (every_time) {
+        for (Rewrite& r : run) {
+          r.applier = std::make_shared<ApplyEveryTime>(r.applier);
+        }
       }
+      EGraph g(&ops_, &payloads_);
+      g.AddTerm(T(term));
+      SimpleScheduler simple_scheduler;
+      Runner runner(&g, run, limits, simple ? &simple_scheduler : nullptr);
+      runner.Run();
+      std::vector<size_t> s;
+      for (const Iteration& it : runner.iterations()) {
+        s.push_back(it.nodes);
+        s.push_back(it.classes);
+        s.push_back(it.hashcons);
+      }
+      sizes.push_back(s);
+      EXPECT_TRUE(g.Verify().ok());
     }
-    return rules;
-  };
-  std::vector<std::vector<size_t>> sizes;
-  for (bool every_time : {false, true}) {
-    EGraph g(&ops_, &payloads_);
-    g.AddTerm(T("(* (+ x 3) (+ y (* x 2)))"));
-    std::vector<Rewrite> rules = make_rules(every_time);
-    Runner runner(&g, rules, {8, 200'000, 60});
-    runner.Run();
-    std::vector<size_t> s;
-    for (const Iteration& it : runner.iterations()) {
-      s.push_back(it.nodes);
-      s.push_back(it.classes);
-      s.push_back(it.hashcons);
-    }
-    sizes.push_back(s);
-    EXPECT_TRUE(g.Verify().ok());
+    EXPECT_EQ(sizes[0], sizes[1]);
   }
-  EXPECT_EQ(sizes[0], sizes[1]);
+};
+
+TEST_F(ApplyOnceTest, ApplyingNewMatchesOnlyChangesNothing) {
+  ExpectSameAsApplyingEveryMatch(
+      "(* (+ x 3) (+ y (* x 2)))",
+      {
+          Rule("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
+          Rule("comm-mul", "(* ?a ?b)", "(* ?b ?a)"),
+          Rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)"),
+          Rule("distribute", "(* ?a (+ ?b ?c))", "(+ (* ?a ?b) (* ?a ?c))"),
+          Rule("factor", "(+ (* ?a ?b) (* ?a ?c))", "(* ?a (+ ?b ?c))"),
+          Rule("add-zero", "?a", "(+ ?a 0)"),
+      },
+      {8, 200'000, 60}, /*simple=*/false);
 }
 
 // The same for rules with conditions that change their minds as classes
@@ -213,7 +225,7 @@ TEST_F(RunnerTest, ApplyingNewMatchesOnlyChangesNothing) {
 // again, and merges that move the root e-node of an applied match do not
 // make it new; the e-graph is still the one that applying every match
 // every time gives.
-TEST_F(RunnerTest, RetryingOnlyFailedMatchesChangesNothing) {
+TEST_F(ApplyOnceTest, RetryingOnlyFailedMatchesChangesNothing) {
   // ?a's class has a + e-node (turns true for x once add-zero ran).
   Condition has_plus = [](EGraph& g, ClassId, const Subst& s) {
     for (NodeId n : g.Nodes(g.Find(s[0]))) {
@@ -225,41 +237,18 @@ TEST_F(RunnerTest, RetryingOnlyFailedMatchesChangesNothing) {
   Condition small_root = [](EGraph& g, ClassId root, const Subst&) {
     return g.Nodes(g.Find(root)).size() < 4;
   };
-  auto make_rules = [&](bool every_time) {
-    std::vector<Rewrite> rules;
-    rules.push_back(Rule("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"));
-    rules.push_back(Rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)"));
-    rules.push_back(Rule("comm-mul-if", "(* ?a ?b)", "(* ?b ?a)", {has_plus}));
-    rules.push_back(Rule("distribute-if", "(* ?a (+ ?b ?c))",
-                         "(+ (* ?a ?b) (* ?a ?c))", {small_root}));
-    rules.push_back(
-        Rule("factor", "(+ (* ?a ?b) (* ?a ?c))", "(* ?a (+ ?b ?c))"));
-    rules.push_back(Rule("add-zero", "?a", "(+ ?a 0)"));
-    if (every_time) {
-      for (Rewrite& r : rules) {
-        r.applier = std::make_shared<ApplyEveryTime>(r.applier);
-      }
-    }
-    return rules;
-  };
-  std::vector<std::vector<size_t>> sizes;
-  for (bool every_time : {false, true}) {
-    EGraph g(&ops_, &payloads_);
-    g.AddTerm(T("(* (+ x 3) (+ y (* x (+ 2 z))))"));
-    std::vector<Rewrite> rules = make_rules(every_time);
-    SimpleScheduler simple;
-    Runner runner(&g, rules, {5, 200'000, 60}, &simple);
-    runner.Run();
-    std::vector<size_t> s;
-    for (const Iteration& it : runner.iterations()) {
-      s.push_back(it.nodes);
-      s.push_back(it.classes);
-      s.push_back(it.hashcons);
-    }
-    sizes.push_back(s);
-    EXPECT_TRUE(g.Verify().ok());
-  }
-  EXPECT_EQ(sizes[0], sizes[1]);
+  ExpectSameAsApplyingEveryMatch(
+      "(* (+ x 3) (+ y (* x (+ 2 z))))",
+      {
+          Rule("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
+          Rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)"),
+          Rule("comm-mul-if", "(* ?a ?b)", "(* ?b ?a)", {has_plus}),
+          Rule("distribute-if", "(* ?a (+ ?b ?c))", "(+ (* ?a ?b) (* ?a ?c))",
+               {small_root}),
+          Rule("factor", "(+ (* ?a ?b) (* ?a ?c))", "(* ?a (+ ?b ?c))"),
+          Rule("add-zero", "?a", "(+ ?a 0)"),
+      },
+      {5, 200'000, 60}, /*simple=*/true);
 }
 
 }  // namespace
