@@ -10,8 +10,18 @@
 #
 # usage: check-kernel.sh KERNEL.tk [-D NAME=VALUE]... [--seed N] [--work DIR]
 #                        [--cc COMPILER]
-# The tools are taken from PATH (scripts/demo.sh puts Bazel's on it).
+# The tools are taken from PATH (scripts/demo.sh puts Bazel's on it); when
+# one is missing there, they are built and Bazel's are used.
 set -euo pipefail
+
+if ! command -v parse > /dev/null || ! command -v run-sim > /dev/null ||
+   ! command -v emit-c > /dev/null; then
+  root="$(cd "$(dirname "$0")/.." && pwd)"
+  (cd "$root" && scripts/bazel.sh build //tools/parse //tools/run-sim \
+    //tools/emit-c >&2)
+  bin=$(cd "$root" && bazel info bazel-bin 2> /dev/null)
+  PATH="$bin/tools/parse:$bin/tools/run-sim:$bin/tools/emit-c:$PATH"
+fi
 
 kernel=""
 defines=()
