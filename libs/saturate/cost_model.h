@@ -1,4 +1,4 @@
-// Cost models as data (docs/saturate.md, "Rules and cost models"): LIAR's
+// Cost models as data (formats/rules/README.md, "Cost models"): LIAR's
 // Listings 6-8 and every target's model are files of
 //
 //   (costmodel NAME [(extends BASE)]
