@@ -203,17 +203,9 @@ void LambdaAnalysis::Modify(EGraph& g, ClassId id) {
 }
 
 LambdaLanguage::LambdaLanguage()
-    : ops_(std::make_unique<OpTable>()),
-      payloads_(std::make_unique<PayloadTable>()) {
-  symbolic_ = std::make_unique<SymbolicLanguage>(ops_.get(), payloads_.get());
-  absl::flat_hash_map<std::string, size_t> arities;
-  for (const auto& [name, arity] : kOps) {
-    ops_->Intern(name);
-    arities[name] = arity;
-  }
-  binding_ = std::make_unique<rules::SymbolicBinding>(
-      symbolic_.get(), std::move(arities), CheckLeaf);
-  binding_->DefineCondition(
+    : Language(kOps, SymbolicLanguage::Numbers::kAsWritten, CheckLeaf) {
+  rules::SymbolicBinding& binding = mutable_binding();
+  binding.DefineCondition(
       "is-const",
       [](const Call& call, RuleScope& scope) -> absl::StatusOr<Condition> {
         if (absl::Status s = scope.ExpectArgs(call, 1); !s.ok()) return s;
@@ -225,23 +217,15 @@ LambdaLanguage::LambdaLanguage()
               .constant.has_value();
         });
       });
-  binding_->DefineApplier(
+  binding.DefineApplier(
       "capture-avoid",
-      [symbol_op = symbolic_->symbol_op()](const Call& call, RuleScope& scope) {
+      [symbol_op = symbolic().symbol_op()](const Call& call, RuleScope& scope) {
         return MakeCaptureAvoid(symbol_op, call, scope);
       });
 }
 
-AnalyzedEGraph LambdaLanguage::NewEGraph(bool explanations,
-                                         bool analysis) const {
-  AnalyzedEGraph result;
-  result.egraph = std::make_unique<EGraph>(ops_.get(), payloads_.get());
-  if (analysis) {
-    result.analysis = std::make_unique<LambdaAnalysis>(*ops_, *symbolic_);
-    result.egraph->AddAnalysis(result.analysis.get());
-  }
-  if (explanations) result.egraph->EnableExplanations();
-  return result;
+std::unique_ptr<Analysis> LambdaLanguage::NewAnalysis() const {
+  return std::make_unique<LambdaAnalysis>(ops(), symbolic());
 }
 
 size_t LambdaLanguage::Conflicts(const Analysis& analysis) const {

@@ -60,18 +60,10 @@ class LambdaLanguage : public Language {
   LambdaLanguage();
 
   absl::string_view name() const override { return "lambda"; }
-  const rules::SymbolicBinding& binding() const override { return *binding_; }
-  AnalyzedEGraph NewEGraph(bool explanations = false,
-                           bool analysis = true) const override;
 
  protected:
+  std::unique_ptr<Analysis> NewAnalysis() const override;
   size_t Conflicts(const Analysis& analysis) const override;
-
- private:
-  std::unique_ptr<OpTable> ops_;
-  std::unique_ptr<PayloadTable> payloads_;
-  std::unique_ptr<SymbolicLanguage> symbolic_;
-  std::unique_ptr<rules::SymbolicBinding> binding_;
 };
 
 }  // namespace tessel::egraph::lang

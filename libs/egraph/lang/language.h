@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "libs/egraph/analysis.h"
 #include "libs/egraph/egraph.h"
 #include "libs/egraph/rules/symbolic_binding.h"
@@ -25,19 +27,22 @@ struct AnalyzedEGraph {
   std::unique_ptr<EGraph> egraph;
 };
 
+// A language: its ops and payloads, the symbolic reading of its terms,
+// and the rule binding its rule files compile with. A subclass defines its
+// conditions and appliers on binding() and gives its analysis.
 class Language {
  public:
-  virtual ~Language() = default;
+  virtual ~Language();
 
   virtual absl::string_view name() const = 0;
-  virtual const rules::SymbolicBinding& binding() const = 0;
-  const SymbolicLanguage& symbolic() const { return binding().language(); }
+  const rules::SymbolicBinding& binding() const { return *binding_; }
+  const SymbolicLanguage& symbolic() const { return *symbolic_; }
 
   // A new empty e-graph, with the language's analysis unless `analysis` is
   // false (egg's tests that use the `()` analysis; conditions that read the
   // analysis must not run on such an e-graph).
-  virtual AnalyzedEGraph NewEGraph(bool explanations = false,
-                                   bool analysis = true) const = 0;
+  AnalyzedEGraph NewEGraph(bool explanations = false,
+                           bool analysis = true) const;
   // Merges of two classes with different constants seen by the analysis of
   // `g` (egg aborts on the first one; here the run goes on and reports
   // them, since one means the rules are unsound).
@@ -46,8 +51,25 @@ class Language {
   }
 
  protected:
+  // The language of the ops `ops` (name, arity), with numbers read as
+  // `numbers` and leaves checked by `check_leaf`.
+  Language(absl::Span<const std::pair<const char*, size_t>> ops,
+           SymbolicLanguage::Numbers numbers,
+           rules::SymbolicBinding::LeafCheck check_leaf);
+
+  const OpTable& ops() const { return *ops_; }
+  rules::SymbolicBinding& mutable_binding() { return *binding_; }
+
+  // The language's analysis, for a new e-graph.
+  virtual std::unique_ptr<Analysis> NewAnalysis() const = 0;
   // The conflicts an analysis of this language counted.
   virtual size_t Conflicts(const Analysis& analysis) const = 0;
+
+ private:
+  std::unique_ptr<OpTable> ops_;
+  std::unique_ptr<PayloadTable> payloads_;
+  std::unique_ptr<SymbolicLanguage> symbolic_;
+  std::unique_ptr<rules::SymbolicBinding> binding_;
 };
 
 // The analysis of type A attached to `g`, for conditions and appliers that

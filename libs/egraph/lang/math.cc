@@ -117,34 +117,24 @@ void ConstantFold::Modify(EGraph& g, ClassId id) {
 }
 
 MathLanguage::MathLanguage()
-    : ops_(std::make_unique<OpTable>()),
-      payloads_(std::make_unique<PayloadTable>()) {
-  symbolic_ = std::make_unique<SymbolicLanguage>(
-      ops_.get(), payloads_.get(), SymbolicLanguage::Numbers::kFloat);
-  absl::flat_hash_map<std::string, size_t> arities;
-  for (const auto& [name, arity] : kOps) {
-    ops_->Intern(name);
-    arities[name] = arity;
-  }
-  binding_ = std::make_unique<rules::SymbolicBinding>(
-      symbolic_.get(), std::move(arities), CheckLeaf);
-  const OpId symbol_op = symbolic_->symbol_op();
+    : Language(kOps, SymbolicLanguage::Numbers::kFloat, CheckLeaf) {
+  rules::SymbolicBinding& binding = mutable_binding();
+  const OpId symbol_op = symbolic().symbol_op();
 
-  binding_->DefineCondition("is-not-zero",
-                            OnVar([](const EGraph& g, ClassId x) {
-                              const std::optional<double>& c = Constant(g, x);
-                              return !c.has_value() || *c != 0;
-                            }));
-  binding_->DefineCondition("is-const", OnVar([](const EGraph& g, ClassId x) {
-                              return Constant(g, x).has_value();
-                            }));
-  binding_->DefineCondition("is-sym",
-                            OnVar([symbol_op](const EGraph& g, ClassId x) {
-                              return HasSymbol(g, x, symbol_op);
-                            }));
+  binding.DefineCondition("is-not-zero", OnVar([](const EGraph& g, ClassId x) {
+                            const std::optional<double>& c = Constant(g, x);
+                            return !c.has_value() || *c != 0;
+                          }));
+  binding.DefineCondition("is-const", OnVar([](const EGraph& g, ClassId x) {
+                            return Constant(g, x).has_value();
+                          }));
+  binding.DefineCondition("is-sym",
+                          OnVar([symbol_op](const EGraph& g, ClassId x) {
+                            return HasSymbol(g, x, symbol_op);
+                          }));
   // (is-const-or-distinct-var ?c ?x): ?c is a constant or a symbol other
   // than ?x.
-  binding_->DefineCondition(
+  binding.DefineCondition(
       "is-const-or-distinct-var",
       [symbol_op](const Call& call,
                   RuleScope& scope) -> absl::StatusOr<Condition> {
@@ -162,16 +152,8 @@ MathLanguage::MathLanguage()
       });
 }
 
-AnalyzedEGraph MathLanguage::NewEGraph(bool explanations, bool analysis) const {
-  AnalyzedEGraph result;
-  result.egraph = std::make_unique<EGraph>(ops_.get(), payloads_.get());
-  if (analysis) {
-    result.analysis =
-        std::make_unique<ConstantFold>(symbolic_->number_op(), *ops_);
-    result.egraph->AddAnalysis(result.analysis.get());
-  }
-  if (explanations) result.egraph->EnableExplanations();
-  return result;
+std::unique_ptr<Analysis> MathLanguage::NewAnalysis() const {
+  return std::make_unique<ConstantFold>(symbolic().number_op(), ops());
 }
 
 size_t MathLanguage::Conflicts(const Analysis& analysis) const {

@@ -42,18 +42,10 @@ class MathLanguage : public Language {
   MathLanguage();
 
   absl::string_view name() const override { return "math"; }
-  const rules::SymbolicBinding& binding() const override { return *binding_; }
-  AnalyzedEGraph NewEGraph(bool explanations = false,
-                           bool analysis = true) const override;
 
  protected:
+  std::unique_ptr<Analysis> NewAnalysis() const override;
   size_t Conflicts(const Analysis& analysis) const override;
-
- private:
-  std::unique_ptr<OpTable> ops_;
-  std::unique_ptr<PayloadTable> payloads_;
-  std::unique_ptr<SymbolicLanguage> symbolic_;
-  std::unique_ptr<rules::SymbolicBinding> binding_;
 };
 
 }  // namespace tessel::egraph::lang
