@@ -103,24 +103,14 @@ std::string Pattern::ToString(const OpTable& ops, const PayloadTable& payloads,
   return nodes_.empty() ? "" : print(print, root());
 }
 
-ClassId Instantiate(EGraph& g, const Pattern& pattern, const Subst& subst) {
-  absl::InlinedVector<ClassId, 16> ids(pattern.size());
-  absl::InlinedVector<ClassId, 8> kids;
-  for (uint32_t i = 0; i < pattern.size(); ++i) {
-    const Pattern::Node& n = pattern.node(i);
-    if (n.is_var()) {
-      ids[i] = subst[n.var];
-      continue;
-    }
-    kids.clear();
-    for (uint32_t c : pattern.children(i)) kids.push_back(ids[c]);
-    ids[i] = g.AddOccurrence(n.op, n.payload, kids);
-  }
-  return ids[pattern.root()];
-}
+namespace {
 
-std::optional<ClassId> LookupInstance(const EGraph& g, const Pattern& pattern,
-                                      const Subst& subst) {
+// The class of each node of `pattern` under `subst`, bottom-up, a node's
+// from its children's by `node_class` (which may fail: nullopt).
+template <typename NodeClass>
+std::optional<ClassId> ClassOfInstance(const Pattern& pattern,
+                                       const Subst& subst,
+                                       NodeClass node_class) {
   absl::InlinedVector<ClassId, 16> ids(pattern.size());
   absl::InlinedVector<ClassId, 8> kids;
   for (uint32_t i = 0; i < pattern.size(); ++i) {
@@ -131,11 +121,31 @@ std::optional<ClassId> LookupInstance(const EGraph& g, const Pattern& pattern,
     }
     kids.clear();
     for (uint32_t c : pattern.children(i)) kids.push_back(ids[c]);
-    std::optional<ClassId> id = g.Lookup(n.op, n.payload, kids);
+    std::optional<ClassId> id = node_class(n, kids);
     if (!id) return std::nullopt;
     ids[i] = *id;
   }
   return ids[pattern.root()];
+}
+
+}  // namespace
+
+ClassId Instantiate(EGraph& g, const Pattern& pattern, const Subst& subst) {
+  return *ClassOfInstance(
+      pattern, subst,
+      [&g](const Pattern::Node& n,
+           absl::Span<const ClassId> kids) -> std::optional<ClassId> {
+        return g.AddOccurrence(n.op, n.payload, kids);
+      });
+}
+
+std::optional<ClassId> LookupInstance(const EGraph& g, const Pattern& pattern,
+                                      const Subst& subst) {
+  return ClassOfInstance(
+      pattern, subst,
+      [&g](const Pattern::Node& n, absl::Span<const ClassId> kids) {
+        return g.Lookup(n.op, n.payload, kids);
+      });
 }
 
 }  // namespace tessel::egraph
