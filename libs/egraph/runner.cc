@@ -64,7 +64,9 @@ Runner::~Runner() = default;
 double Runner::elapsed_seconds() const { return start_ ? Seconds(*start_) : 0; }
 
 StopReason Runner::CheckLimits() const {
-  if (start_ && CoarseNow() - coarse_start_ > limits_.seconds) {
+  // At least, not more than: the coarse clock reads the same for its first
+  // few milliseconds, and a limit of 0 must stop before any rule runs.
+  if (start_ && CoarseNow() - coarse_start_ >= limits_.seconds) {
     return StopReason::kTimeLimit;
   }
   if (egraph_->HashconsSize() > limits_.nodes) return StopReason::kNodeLimit;

@@ -56,9 +56,11 @@ TEST_F(RunnerTest, NodeLimit) {
 TEST_F(RunnerTest, TimeLimitZeroStopsAtOnce) {
   std::vector<Rewrite> rules = {Rule("wrap", "?a", "(f ?a)")};
   Add("x");
-  Runner runner(&g_, rules, {1000, 1'000'000, -1});
+  Runner runner(&g_, rules, {1000, 1'000'000, 0});
   EXPECT_EQ(runner.Run(), StopReason::kTimeLimit);
+  // Stopped before the first rule: one (empty) iteration, nothing added.
   EXPECT_EQ(runner.iterations().size(), 1u);
+  EXPECT_EQ(g_.NumNodes(), 1u);
 }
 
 TEST_F(RunnerTest, HookStopsTheRun) {
