@@ -46,14 +46,10 @@ class MatchMachine {
                const RetrySet* retry = nullptr)
       : p_(p),
         g_(g),
-        limit_(limit),
-        old_before_(old_before),
-        retry_(retry != nullptr && !retry->empty() ? retry : nullptr),
-        root_moves_(retry != nullptr),
-        out_(out),
+        sink_(limit, old_before, retry, out),
         tuples_(tuples),
         regs_(p.num_regs_, kNoId) {
-    if (out_) subst_.assign(out->num_vars(), kNoId);
+    if (out) subst_.assign(out->num_vars(), kNoId);
   }
   ~MatchMachine();
 
@@ -70,7 +66,7 @@ class MatchMachine {
     return true;
   }
 
-  size_t found() const { return found_; }
+  size_t found() const { return sink_.found(); }
 
   void SearchAll() {
     if (p_.root_is_var_) {
@@ -221,9 +217,7 @@ class MatchMachine {
   }
 
   // The stamp of the e-node at the root of a match.
-  uint32_t RootStampOf(NodeId n) const {
-    return root_moves_ ? g_.Stamp(n) : g_.RootStamp(n);
-  }
+  uint32_t RootStampOf(NodeId n) const { return sink_.RootStamp(g_, n); }
 
   bool Yield(uint32_t stamp) {
     if (tuples_) {
@@ -231,33 +225,24 @@ class MatchMachine {
         if (p_.var_reg_[v] != kNoId) tuples_->push_back(regs_[p_.var_reg_[v]]);
       }
       tuples_->push_back(stamp);
-    } else if (stamp >= old_before_ || retry_ != nullptr) {
+    } else if (sink_.MayAppend(stamp)) {
       for (VarId v = 0; v < p_.num_vars_; ++v) {
         if (p_.var_reg_[v] != kNoId) subst_[v] = regs_[p_.var_reg_[v]];
       }
-      absl::Span<const ClassId> subst(subst_.data(), p_.num_vars_);
-      if (stamp >= old_before_ ||
-          retry_->contains(MatchHash(regs_[0], subst))) {
-        out_->Append(regs_[0], subst_);
-      }
+      sink_.Offer(regs_[0], subst_, p_.num_vars_, stamp);
     }
-    return ++found_ >= limit_;
+    return sink_.Count();
   }
 
   const CompiledPattern& p_;
   const EGraph& g_;
-  size_t limit_;
-  uint32_t old_before_;
-  const RetrySet* retry_;  // null if empty
-  bool root_moves_;        // see CompiledPattern::Search
-  Matches* out_;
+  MatchSink sink_;
   std::vector<ClassId>* tuples_;
   // Inline: a search of a small e-graph costs less than three allocations.
   absl::InlinedVector<ClassId, 16> regs_;
   absl::InlinedVector<ClassId, 8> subst_;
   absl::InlinedVector<ClassId, 4> ground_classes_;
   uint32_t ground_stamp_ = 0;
-  size_t found_ = 0;
   struct BlockCache;
   std::vector<std::unique_ptr<BlockCache>> blocks_;  // by block, made lazily
 };

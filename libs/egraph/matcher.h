@@ -56,6 +56,51 @@ using RetrySet = absl::flat_hash_set<uint64_t>;
 // kNoId for those it does not use.
 uint64_t MatchHash(ClassId root, absl::Span<const ClassId> subst);
 
+// The bookkeeping of one search under CompiledPattern::Search's contract,
+// shared by the matchers (this one and relational.h): every match counts
+// towards the limit; new ones are appended, old ones only if retried.
+class MatchSink {
+ public:
+  MatchSink(size_t limit, uint32_t old_before, const RetrySet* retry,
+            Matches* out)
+      : limit_(limit),
+        old_before_(old_before),
+        retry_(retry != nullptr && !retry->empty() ? retry : nullptr),
+        root_moves_(retry != nullptr),
+        out_(out) {}
+
+  // The stamp of the e-node at the root of a match (see Search: with a
+  // retry set, a root that moved makes the match new).
+  uint32_t RootStamp(const EGraph& g, NodeId n) const {
+    return root_moves_ ? g.Stamp(n) : g.RootStamp(n);
+  }
+  // Whether a match with `stamp` may be appended; if so the caller fills in
+  // its substitution and offers it.
+  bool MayAppend(uint32_t stamp) const {
+    return stamp >= old_before_ || retry_ != nullptr;
+  }
+  // Appends the match if it is new or retried. `subst` has the output's
+  // slots, the first `num_vars` of them the pattern's.
+  void Offer(ClassId root, absl::Span<const ClassId> subst, uint32_t num_vars,
+             uint32_t stamp) {
+    if (stamp >= old_before_ ||
+        retry_->contains(MatchHash(root, subst.first(num_vars)))) {
+      out_->Append(root, subst);
+    }
+  }
+  // Counts a match; true once the limit is reached.
+  bool Count() { return ++found_ >= limit_; }
+  size_t found() const { return found_; }
+
+ private:
+  size_t limit_;
+  uint32_t old_before_;
+  const RetrySet* retry_;  // null if empty
+  bool root_moves_;
+  Matches* out_;
+  size_t found_ = 0;
+};
+
 class CompiledPattern {
  public:
   CompiledPattern() = default;

@@ -14,6 +14,7 @@
 #include "libs/egraph/egraph.h"
 #include "libs/egraph/matcher.h"
 #include "libs/egraph/pattern.h"
+#include "libs/egraph/relational.h"
 #include "libs/support/source.h"
 
 namespace tessel::egraph {
@@ -78,10 +79,20 @@ struct Rewrite {
   // idempotent applier. Matches whose conditions failed are retried (a
   // condition may hold later, as analysis data grows): see RetrySet.
   bool ApplyOnce() const { return applier->Idempotent(); }
+  // Searches the left side (CompiledPattern::Search's contract) with
+  // `relational` if set, else with `searcher`.
+  size_t Search(const EGraph& g, size_t limit, Matches* out,
+                uint32_t old_before, const RetrySet* retry) const {
+    return relational ? relational->Search(g, limit, out, old_before, retry)
+                      : searcher.Search(g, limit, out, old_before, retry);
+  }
 
   std::string name;
   Pattern lhs;
   CompiledPattern searcher;
+  // Set to search with the relational matcher instead, to compare the two
+  // (egg_bench --matcher relational).
+  std::shared_ptr<const RelationalPattern> relational;
   std::vector<Condition> conditions;
   std::shared_ptr<const Applier> applier;
   VarTable vars;  // names of the variables, for messages

@@ -26,8 +26,7 @@ std::optional<size_t> SimpleScheduler::Search(size_t, const EGraph& g, size_t,
                                               const Rewrite& rule, Since since,
                                               Matches* out) {
   out->Clear();
-  return rule.searcher.Search(g, kUnlimited, out, since.old_before,
-                              since.retry);
+  return rule.Search(g, kUnlimited, out, since.old_before, since.retry);
 }
 
 BackoffScheduler::RuleStats& BackoffScheduler::StatsFor(
@@ -99,8 +98,7 @@ std::optional<size_t> BackoffScheduler::Search(size_t iteration,
   if (iteration < s.banned_until) return std::nullopt;
   size_t threshold = SaturatingShift(s.match_limit, s.times_banned);
   size_t limit = threshold == kUnlimited ? kUnlimited : threshold + 1;
-  size_t found =
-      rule.searcher.Search(g, limit, out, since.old_before, since.retry);
+  size_t found = rule.Search(g, limit, out, since.old_before, since.retry);
   if (found > threshold) {
     size_t ban = SaturatingShift(s.ban_length, s.times_banned);
     ++s.times_banned;

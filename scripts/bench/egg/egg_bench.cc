@@ -3,7 +3,8 @@
 // run did and took beside the figures egg 0.9.5 reported for the same test.
 // See README.md; scripts/bench/egg.sh builds and runs it.
 //
-//   egg_bench [--dir DIR] [--mode popl|test] [--repeat N] [TEST...]
+//   egg_bench [--dir DIR] [--mode popl|test] [--repeat N]
+//             [--matcher compiled|relational] [TEST...]
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -25,13 +26,14 @@ struct Options {
   std::string dir = "scripts/bench/egg";
   Mode mode = Mode::kPopl;
   int repeat = 1;
+  Matcher matcher = Matcher::kCompiled;
   absl::flat_hash_set<std::string> only;
 };
 
 void Usage() {
   std::fprintf(stderr,
                "usage: egg_bench [--dir DIR] [--mode popl|test] [--repeat N] "
-               "[TEST...]\n");
+               "[--matcher compiled|relational] [TEST...]\n");
   std::exit(2);
 }
 
@@ -53,6 +55,11 @@ Options ParseOptions(int argc, char** argv) {
       if (!absl::SimpleAtoi(value(), &options.repeat) || options.repeat < 1) {
         Usage();
       }
+    } else if (arg == "--matcher") {
+      std::string matcher = value();
+      if (matcher != "compiled" && matcher != "relational") Usage();
+      options.matcher =
+          matcher == "compiled" ? Matcher::kCompiled : Matcher::kRelational;
     } else if (!arg.empty() && arg[0] == '-') {
       Usage();
     } else {
@@ -91,7 +98,8 @@ bool RunSuite(const Options& options, const lang::Language& language,
     // The best of --repeat runs; every run must do the same work.
     Outcome best;
     for (int r = 0; r < options.repeat; ++r) {
-      auto outcome = RunTest(test, options.mode, language, library);
+      auto outcome = RunTest(test, options.mode, language, library,
+                             /*progress=*/nullptr, options.matcher);
       if (!outcome.ok()) {
         std::fprintf(stderr, "%s\n",
                      std::string(outcome.status().message()).c_str());

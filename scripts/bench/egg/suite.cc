@@ -6,6 +6,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/egraph/matcher.h"
+#include "libs/egraph/relational.h"
 #include "libs/egraph/scheduler.h"
 #include "libs/sexpr/reader.h"
 
@@ -189,10 +190,15 @@ std::string StopName(const Outcome& outcome) {
 absl::StatusOr<Outcome> RunTest(
     const EggTest& test, Mode mode, const lang::Language& language,
     const rules::RuleLibrary& library,
-    const std::function<void(const Runner&)>& progress) {
+    const std::function<void(const Runner&)>& progress, Matcher matcher) {
   const rules::SymbolicBinding& binding = language.binding();
   auto rewrites = library.Compile(test.rule_sets, binding);
   if (!rewrites.ok()) return rewrites.status();
+  if (matcher == Matcher::kRelational) {
+    for (Rewrite& rule : *rewrites) {
+      rule.relational = std::make_shared<RelationalPattern>(rule.lhs);
+    }
+  }
   std::vector<CompiledPattern> goals;
   for (const Sexpr& goal : test.goals) {
     VarTable vars;

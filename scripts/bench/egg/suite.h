@@ -67,12 +67,19 @@ struct Outcome {
 // The stop as EggFigures::stop spells it.
 std::string StopName(const Outcome& outcome);
 
+// Which e-matcher searches the rules' left sides.
+enum class Matcher {
+  kCompiled,    // CompiledPattern (the engine's)
+  kRelational,  // RelationalPattern (generic join), to compare
+};
+
 // Runs `test` in `mode` with the rules of `library` compiled for
 // `language`. `progress`, if set, is called after every iteration.
 absl::StatusOr<Outcome> RunTest(
     const EggTest& test, Mode mode, const lang::Language& language,
     const rules::RuleLibrary& library,
-    const std::function<void(const Runner&)>& progress = nullptr);
+    const std::function<void(const Runner&)>& progress = nullptr,
+    Matcher matcher = Matcher::kCompiled);
 
 // "" if `outcome` stopped as egg did with the same iterations, e-nodes and
 // e-classes; otherwise what differs, e.g. "nodes 143 (egg 142)".
