@@ -19,6 +19,7 @@
 #include "libs/egraph/rules/compile.h"
 #include "libs/egraph/scheduler.h"
 #include "libs/ir/op.h"
+#include "libs/ir/share.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
 #include "libs/saturate/builtin_rules.h"
@@ -295,14 +296,27 @@ absl::StatusOr<SaturateResult> Saturate(const ir::Module& input,
   }
   // Every tool verifies its output: an extracted term that does not verify
   // is saturate's bug, and is reported, not written.
-  SourceRef output = MakeSource("<saturate output>", ir::PrintModule(*work));
-  auto verified = ir::ReadModule(output);
-  if (!verified.ok()) {
-    return absl::InternalError(absl::StrCat(
-        "saturate extracted a module that does not verify (a bug): ",
-        verified.status().message(), "\n", output->text()));
+  auto verify = [](const ir::Module& module) -> absl::StatusOr<ir::Module> {
+    SourceRef output = MakeSource("<saturate output>", ir::PrintModule(module));
+    auto verified = ir::ReadModule(output);
+    if (!verified.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "saturate extracted a module that does not verify (a bug): ",
+          verified.status().message(), "\n", output->text()));
+    }
+    return verified;
+  };
+  auto extracted = verify(*work);
+  if (!extracted.ok()) return extracted.status();
+  // Extracted terms are trees: a value they use twice is computed once.
+  for (ir::Node* form : extracted->forms()) {
+    if (form->is(ir::Op::kFunc)) {
+      ir::ShareRepeatedValues(*extracted, form->operands().back());
+    }
   }
-  result.module = *std::move(verified);
+  auto shared = verify(*extracted);
+  if (!shared.ok()) return shared.status();
+  result.module = *std::move(shared);
   return result;
 }
 
