@@ -2,9 +2,12 @@
 // De Bruijn indices of the uses, and that the result verifies.
 #include "libs/ir/share.h"
 
+#include <random>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
+#include "libs/ir/de_bruijn.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
 #include "libs/sexpr/printer.h"
@@ -68,6 +71,70 @@ TEST(ShareTest, ARepeatedValueInsideANamedOneIsNamedToo) {
             "%0)) (index %2 %0))))) (build 4 (lam (+ (index %1 %0) (index a "
             "%0)))))) " +
                 scaled + ")");
+}
+
+// Undoes the lets around `root` by beta reduction (de_bruijn.h).
+Node* Unshare(Module& module, Node* root) {
+  while (root->is(Op::kApp)) {
+    Node* body = root->operand(0)->operand(0);
+    Node* value = root->operand(1);
+    module.Detach(body);
+    Node* result = Instantiate(module, body, *value);
+    module.Replace(root, result);
+    root = result;
+  }
+  return root;
+}
+
+// Random vectors over `a`, drawn partly from the ones made before, so that
+// subterms repeat, at several depths under lams.
+std::string RandomVector(std::mt19937& rng, int depth,
+                         std::vector<std::string>& made) {
+  if (depth == 0) return "a";
+  if (!made.empty() && rng() % 3 == 0) return made[rng() % made.size()];
+  std::string v;
+  switch (rng() % 3) {
+    case 0:
+      v = "(build 4 (lam (* s (index " + RandomVector(rng, depth - 1, made) +
+          " %0))))";
+      break;
+    case 1:
+      v = "(build 4 (lam (+ (index " + RandomVector(rng, depth - 1, made) +
+          " %0) (index " + RandomVector(rng, depth - 1, made) + " %0))))";
+      break;
+    default:
+      // A sum whose terms read both lams' arguments: a value with free
+      // variables, which must stay in place.
+      v = "(build 4 (lam (ifold 4 0.0 (lam (lam (+ %0 (* (index " +
+          RandomVector(rng, depth - 1, made) + " %1) (index a %2))))))))";
+      break;
+  }
+  made.push_back(v);
+  return v;
+}
+
+TEST(ShareTest, BetaReducingTheLetsGivesBackTheTerm) {
+  std::mt19937 rng(7);
+  int named = 0;
+  for (int round = 0; round < 200; ++round) {
+    std::vector<std::string> made;
+    std::string body = RandomVector(rng, 4, made);
+    auto module = ReadModule(MakeSource(
+        "f.tir",
+        "(func @f ((a (f32 4)) (s f32)) ((r (f32 4)))\n  " + body + ")"));
+    ASSERT_TRUE(module.ok()) << module.status() << "\n" << body;
+    Node* func = module->Find("@f");
+    const Node* original = module->Clone(func->operands().back());
+    Node* root = ShareRepeatedValues(*module, func->operands().back());
+    for (Node* at = root; at->is(Op::kApp); at = at->operand(0)->operand(0)) {
+      ++named;
+    }
+    auto reread = ReadModule(MakeSource("shared.tir", PrintModule(*module)));
+    ASSERT_TRUE(reread.ok()) << reread.status() << "\n" << body;
+    EXPECT_TRUE(AlphaEquivalent(original, Unshare(*module, root))) << body;
+  }
+  // The generator repeats values often enough to test something.
+  EXPECT_GT(named, 100);
 }
 
 }  // namespace
