@@ -128,6 +128,39 @@ bool IsDimensionOperator(Op op) {
   }
 }
 
+bool IsArithmetic(Op op) {
+  switch (op) {
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kDiv:
+    case Op::kMax:
+    case Op::kMin:
+    case Op::kNeg:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsComparison(Op op) {
+  switch (op) {
+    case Op::kLt:
+    case Op::kLe:
+    case Op::kGt:
+    case Op::kGe:
+    case Op::kEq:
+    case Op::kNe:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsCondition(Op op) {
+  return IsComparison(op) || op == Op::kAnd || op == Op::kOr || op == Op::kNot;
+}
+
 int HeaderOperands(const Sexpr& form) {
   std::optional<Op> op = FindOp(form.head());
   return op ? Info(*op).header : -1;

@@ -81,6 +81,14 @@ std::optional<Op> FindOp(absl::string_view head);
 // (formats/tir/README.md, "Types"): + - * / % neg min max.
 bool IsDimensionOperator(Op op);
 
+// Arithmetic on numbers (and, at the tensor level, elementwise on arrays):
+// + - * / max min neg.
+bool IsArithmetic(Op op);
+// A comparison: < <= > >= == !=.
+bool IsComparison(Op op);
+// The ops whose value is a condition: comparisons, and, or, not.
+bool IsCondition(Op op);
+
 // The canonical printer's layout rule for TIR (printer.h, HeaderRule): how
 // many operands of `form` stay on its head's line, from the op table.
 int HeaderOperands(const Sexpr& form);

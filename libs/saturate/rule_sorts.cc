@@ -36,21 +36,6 @@ const char* Describe(Shape shape) {
 // value may, or anywhere (a side's root; literal operands).
 enum class Place { kAny, kFunction, kValue };
 
-bool IsArithmetic(ir::Op op) {
-  switch (op) {
-    case ir::Op::kAdd:
-    case ir::Op::kSub:
-    case ir::Op::kMul:
-    case ir::Op::kDiv:
-    case ir::Op::kMax:
-    case ir::Op::kMin:
-    case ir::Op::kNeg:
-      return true;
-    default:
-      return false;
-  }
-}
-
 class SortChecker {
  public:
   explicit SortChecker(const egraph::rules::RuleScope& scope) : scope_(scope) {}
@@ -85,6 +70,7 @@ class SortChecker {
   }
 
   Shape ShapeOf(const ir::Node& node) const {
+    if (ir::IsCondition(node.op())) return Shape::kBool;
     switch (node.op()) {
       case ir::Op::kLam:
         return Shape::kLam;
@@ -94,16 +80,6 @@ class SortChecker {
         return Shape::kArray;
       case ir::Op::kTuple:
         return Shape::kTuple;
-      case ir::Op::kLt:
-      case ir::Op::kLe:
-      case ir::Op::kGt:
-      case ir::Op::kGe:
-      case ir::Op::kEq:
-      case ir::Op::kNe:
-      case ir::Op::kAnd:
-      case ir::Op::kOr:
-      case ir::Op::kNot:
-        return Shape::kBool;
       default:
         return Shape::kUnknown;
     }
@@ -148,7 +124,7 @@ class SortChecker {
       return expect(0, "a tuple",
                     {Shape::kScalar, Shape::kArray, Shape::kBool});
     }
-    if (IsArithmetic(node.op())) {
+    if (ir::IsArithmetic(node.op())) {
       for (size_t i = 0; i < node.num_operands(); ++i) {
         if (auto status = expect(i, "a number or an array",
                                  {Shape::kTuple, Shape::kBool});

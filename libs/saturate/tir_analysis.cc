@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "libs/egraph/egraph.h"
+#include "libs/ir/op.h"
 #include "libs/ir/types.h"
 #include "libs/ir/verify/access.h"
 
@@ -85,6 +86,7 @@ std::optional<ir::Type> TirAnalysis::TypeOf(
     return Get(g, node.children[i]).type;
   };
   auto integer = [&](size_t i) { return Get(g, node.children[i]).integer; };
+  if (ir::IsCondition(meaning.op)) return ir::Type::Control(ControlType::kBool);
   switch (meaning.op) {
     case ir::Op::kConst:
       return meaning.literal_type;
@@ -141,16 +143,6 @@ std::optional<ir::Type> TirAnalysis::TypeOf(
     case ir::Op::kCast:
       return ir::Type::Elem(
           *ParseElemType(encoding_->payloads().Text(node.payload)));
-    case ir::Op::kLt:
-    case ir::Op::kLe:
-    case ir::Op::kGt:
-    case ir::Op::kGe:
-    case ir::Op::kEq:
-    case ir::Op::kNe:
-    case ir::Op::kAnd:
-    case ir::Op::kOr:
-    case ir::Op::kNot:
-      return ir::Type::Control(ControlType::kBool);
     case ir::Op::kLibCall:
       return CallTypeOf(g, node);
     default:

@@ -4,6 +4,7 @@
 // polyhedral model (libs/poly/model.h) translates it for isl, told by
 // ReadControlConfig what each configuration read sees.
 #include "absl/strings/str_cat.h"
+#include "libs/ir/op.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/proc.h"
 #include "libs/support/source.h"
@@ -109,6 +110,10 @@ absl::StatusOr<Type> ProcVerifier::ControlOperation(Node& expr,
     return absl::OkStatus();
   };
   absl::string_view head = Spelling(expr.op());
+  if (IsComparison(expr.op())) {
+    if (auto status = operands(); !status.ok()) return status;
+    return Typed(expr, BoolType());
+  }
   switch (expr.op()) {
     case Op::kAdd:
     case Op::kSub:
@@ -117,14 +122,6 @@ absl::StatusOr<Type> ProcVerifier::ControlOperation(Node& expr,
     case Op::kNeg:
       if (auto status = operands(); !status.ok()) return status;
       return Typed(expr, IndexType());
-    case Op::kLt:
-    case Op::kLe:
-    case Op::kGt:
-    case Op::kGe:
-    case Op::kEq:
-    case Op::kNe:
-      if (auto status = operands(); !status.ok()) return status;
-      return Typed(expr, BoolType());
     case Op::kMul:
       if (auto status = operands(); !status.ok()) return status;
       // Quasi-affine: one factor is a literal.

@@ -5,6 +5,7 @@
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "libs/ir/op.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/proc.h"
 #include "libs/support/source.h"

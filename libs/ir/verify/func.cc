@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/ir/edit.h"
+#include "libs/ir/op.h"
 #include "libs/ir/verify/access.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/func_verifier.h"
@@ -154,6 +155,10 @@ absl::StatusOr<TermType> FuncVerifier::Dispatch(Node& term,
       return status;
     }
   }
+  if (IsComparison(term.op())) {
+    return ErrorAt(term.loc(),
+                   "a comparison is not a data value; use (select COND A B)");
+  }
   switch (term.op()) {
     case Op::kConst: {
       auto [it, inserted] = const_groups_.try_emplace(&term, -1);
@@ -189,15 +194,6 @@ absl::StatusOr<TermType> FuncVerifier::Dispatch(Node& term,
       return InferTuple(term, expected);
     case Op::kLibCall:
       return InferLibCall(term);
-    case Op::kLt:
-    case Op::kLe:
-    case Op::kGt:
-    case Op::kGe:
-    case Op::kEq:
-    case Op::kNe:
-      return ErrorAt(term.loc(),
-                     "a comparison is not a data value; use "
-                     "(select COND A B)");
     case Op::kLoad:
       // (NAME I...) reads an element at the loop level; here NAME is no
       // operator.

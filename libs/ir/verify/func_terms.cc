@@ -1,6 +1,7 @@
 // The terms of a func: build, ifold, app, index, tuples, scalar operations
 // and the conditions of select.
 #include "absl/strings/str_cat.h"
+#include "libs/ir/op.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/func_verifier.h"
 

@@ -120,20 +120,6 @@ bool IsVectorOp(Op op) {
   }
 }
 
-bool IsComparison(Op op) {
-  switch (op) {
-    case Op::kLt:
-    case Op::kLe:
-    case Op::kGt:
-    case Op::kGe:
-    case Op::kEq:
-    case Op::kNe:
-      return true;
-    default:
-      return false;
-  }
-}
-
 absl::StatusOr<ScalarType> InferScalarOperation(
     Node& expr, std::optional<ElemType> expected, OperandTyper operand,
     ConditionChecker condition) {

@@ -71,8 +71,6 @@ bool IsScalarOperation(Op op);
 // Is `op` one of the vector level's own ops (transfer-read, broadcast, fma,
 // contract, extract, insert, reduction)? (transfer-write is a statement.)
 bool IsVectorOp(Op op);
-// Is `op` a comparison: < <= > >= == !=?
-bool IsComparison(Op op);
 
 // Types the scalar operation `expr` (IsScalarOperation(expr.op())) and its
 // operands. The caller gives `expr` itself its type.

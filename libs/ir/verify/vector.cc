@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/ir/keywords.h"
+#include "libs/ir/op.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/proc.h"
 #include "libs/support/source.h"
@@ -23,21 +24,7 @@ std::vector<int64_t> ShapeOf(const Type& type) {
   return shape;
 }
 
-bool IsElementwise(Op op) {
-  switch (op) {
-    case Op::kAdd:
-    case Op::kSub:
-    case Op::kMul:
-    case Op::kDiv:
-    case Op::kMax:
-    case Op::kMin:
-    case Op::kNeg:
-    case Op::kFma:
-      return true;
-    default:
-      return false;
-  }
-}
+bool IsElementwise(Op op) { return IsArithmetic(op) || op == Op::kFma; }
 
 absl::string_view ContractOperandName(size_t i) {
   return i == 0 ? "A" : i == 1 ? "B" : "ACC";
