@@ -7,6 +7,7 @@
 #ifndef TESSEL_LIBS_EGRAPH_SEGMENTED_VECTOR_H_
 #define TESSEL_LIBS_EGRAPH_SEGMENTED_VECTOR_H_
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -35,14 +36,22 @@ class SegmentedVector {
   // Grows to at least `n` elements (new ones value-initialized); never
   // shrinks.
   void GrowTo(size_t n) {
-    while (capacity_ < n) {
-      // Segment k > 0 holds kFirstSize << (k - 1) elements, so that it
-      // starts at kFirstSize << (k - 1) and capacities stay powers of two.
-      size_t size = segments_.empty() ? kFirstSize : capacity_;
-      segments_.emplace_back(size);
-      capacity_ += size;
+    while (size_ < n) {
+      if (size_ == capacity_) {
+        // Segment k > 0 holds kFirstSize << (k - 1) elements, so that it
+        // starts at kFirstSize << (k - 1) and capacities stay powers of two.
+        // Its memory is reserved, and elements are constructed only as the
+        // vector grows into them: a fresh segment of a big e-graph is mostly
+        // unused, and touching all of it cost page faults for nothing.
+        size_t size = segments_.empty() ? kFirstSize : capacity_;
+        segments_.emplace_back().reserve(size);
+        capacity_ += size;
+      }
+      BigVector<T>& last = segments_.back();
+      size_t grow = std::min(n - size_, last.capacity() - last.size());
+      last.resize(last.size() + grow);
+      size_ += grow;
     }
-    if (n > size_) size_ = n;
   }
   T& emplace_back() {
     GrowTo(size_ + 1);

@@ -27,6 +27,25 @@ TEST(SegmentedVectorTest, ElementsStayPutAcrossSegments) {
   EXPECT_EQ(v[v.size() - 1], 0u);
 }
 
+TEST(SegmentedVectorTest, GrowingIntoAReservedSegmentKeepsItsElements) {
+  // Segments are reserved whole and filled as the vector grows: growing to
+  // the middle of one and on past it must neither move nor reset elements.
+  constexpr size_t kFirst = SegmentedVector<uint64_t>::kFirstSize;
+  SegmentedVector<uint64_t> v;
+  v.GrowTo(5 * kFirst / 2);  // the middle of the third segment
+  v[5 * kFirst / 2 - 1] = 42;
+  const uint64_t* last = &v[5 * kFirst / 2 - 1];
+  v.emplace_back() = 43;
+  v.GrowTo(9 * kFirst);
+  EXPECT_EQ(v.size(), 9 * kFirst);
+  EXPECT_EQ(&v[5 * kFirst / 2 - 1], last);
+  EXPECT_EQ(v[5 * kFirst / 2 - 1], 42u);
+  EXPECT_EQ(v[5 * kFirst / 2], 43u);
+  EXPECT_EQ(v[5 * kFirst / 2 + 1], 0u);
+  v.GrowTo(kFirst);  // never shrinks
+  EXPECT_EQ(v.size(), 9 * kFirst);
+}
+
 TEST(HugePagesTest, BigVectorsGrowAndKeepTheirValues) {
   // Crosses the huge-page threshold several times.
   BigVector<uint32_t> v;
