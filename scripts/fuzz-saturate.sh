@@ -20,7 +20,7 @@ work="${3:-$(mktemp -d)}"
 mkdir -p "$work"
 passed=0 failed=0
 for ((seed = first; seed < first + count; seed++)); do
-  dir="$work/linalg$seed"
+  dir="$work/seed$seed"
   mkdir -p "$dir"
   /usr/bin/python3 "$here/random_linalg_kernel.py" "$seed" > "$dir/kernel.tk"
   /usr/bin/python3 "$here/random_glenside_kernel.py" "$seed" > "$dir/glenside.tir"
