@@ -18,6 +18,26 @@ here="$(cd "$(dirname "$0")" && pwd)"
 first="$1" count="$2"
 work="${3:-$(mktemp -d)}"
 mkdir -p "$work"
+
+# check INPUT TARGET: extracts INPUT with TARGET's rules into $dir/TARGET.tir
+# (the e-graph into $dir/TARGET.dot) and compares it with INPUT under
+# run-sim on the inputs of $seed.
+check() {
+  local input="$1" target="$2" flags=(--dot "$dir/$2.dot")
+  [ "$target" = default ] || flags+=(--target "$target")
+  if ! saturate "$input" "${flags[@]}" -o "$dir/$target.tir" \
+      2> "$dir/$target.log"; then
+    echo "seed $seed failed: saturate $target: $(head -n 1 "$dir/$target.log")"
+    return 1
+  fi
+  if ! run-sim "$input" --seed "$seed" --compare "$dir/$target.tir" \
+      >> "$dir/$target.log" 2>&1; then
+    echo "seed $seed failed: run-sim finds saturate $target's output" \
+      "different: $(grep -m 1 -v ': ok$' "$dir/$target.log")"
+    return 1
+  fi
+}
+
 passed=0 failed=0
 for ((seed = first; seed < first + count; seed++)); do
   dir="$work/seed$seed"
@@ -25,24 +45,6 @@ for ((seed = first; seed < first + count; seed++)); do
   /usr/bin/python3 "$here/random_linalg_kernel.py" "$seed" > "$dir/kernel.tk"
   /usr/bin/python3 "$here/random_glenside_kernel.py" "$seed" > "$dir/glenside.tir"
   ok=true
-  # check INPUT TARGET: extracts INPUT with TARGET's rules into
-  # $dir/TARGET.tir (the e-graph into $dir/TARGET.dot) and compares it with
-  # INPUT under run-sim.
-  check() {
-    local input="$1" target="$2" flags=(--dot "$dir/$2.dot")
-    [ "$target" = default ] || flags+=(--target "$target")
-    if ! saturate "$input" "${flags[@]}" -o "$dir/$target.tir" \
-        2> "$dir/$target.log"; then
-      echo "seed $seed failed: saturate $target: $(head -n 1 "$dir/$target.log")"
-      return 1
-    fi
-    if ! run-sim "$input" --seed "$seed" --compare "$dir/$target.tir" \
-        >> "$dir/$target.log" 2>&1; then
-      echo "seed $seed failed: run-sim finds saturate $target's output" \
-        "different: $(grep -m 1 -v ': ok$' "$dir/$target.log")"
-      return 1
-    fi
-  }
   if ! parse --emit=terms "$dir/kernel.tk" -o "$dir/terms.tir" \
       2> "$dir/parse.log"; then
     echo "seed $seed failed: parse: $(head -n 1 "$dir/parse.log")"
