@@ -320,8 +320,7 @@ bool EGraph::Union(ClassId a, ClassId b, Justification why) {
   classes_[other].nodes.shrink_to_fit();
   classes_[other].parents.clear();
   classes_[other].parents.shrink_to_fit();
-  pending_.insert(pending_.end(), absorbed.parents.begin(),
-                  absorbed.parents.end());
+  pending_.append(absorbed.parents.begin(), absorbed.parents.end());
   DidMerge merged;
   for (Analysis* an : analyses_)
     merged = merged | an->MergeClasses(root, other);

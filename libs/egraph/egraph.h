@@ -29,6 +29,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "libs/egraph/analysis.h"
+#include "libs/egraph/big_vector.h"
 #include "libs/egraph/huge_pages.h"
 #include "libs/egraph/ids.h"
 #include "libs/egraph/symbols.h"

@@ -52,7 +52,7 @@ void Explainer::AddId(NodeId id, OpId op, PayloadId payload,
   }
   ids_.push_back({op, payload, static_cast<uint32_t>(children_.size()),
                   static_cast<uint32_t>(children.size())});
-  children_.insert(children_.end(), children.begin(), children.end());
+  children_.append(children.begin(), children.end());
   edges_.push_back({id, {}, true});
 }
 

@@ -21,6 +21,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "libs/egraph/egraph.h"
+#include "libs/egraph/big_vector.h"
 #include "libs/egraph/huge_pages.h"
 
 namespace tessel::egraph {

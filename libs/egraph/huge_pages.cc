@@ -30,4 +30,21 @@ void* Map(size_t bytes) {
 
 void Unmap(void* p, size_t bytes) { munmap(p, bytes); }
 
+void* Grow(void* p, size_t old_bytes, size_t new_bytes) {
+  void* grown = mremap(p, old_bytes, new_bytes, 0);
+  if (grown != MAP_FAILED) {
+    madvise(grown, new_bytes, MADV_HUGEPAGE);
+    return grown;
+  }
+  // Moving onto a block that Map aligned keeps the pages huge.
+  void* block = Map(new_bytes);
+  void* moved = mremap(p, old_bytes, old_bytes, MREMAP_MAYMOVE | MREMAP_FIXED,
+                       block);
+  if (moved == MAP_FAILED) {
+    Unmap(block, new_bytes);
+    throw std::bad_alloc();
+  }
+  return block;
+}
+
 }  // namespace tessel::egraph::huge_pages_internal

@@ -1,15 +1,15 @@
-// An allocator for the e-graph's big per-id arrays (node records, union-find,
-// hash-cons table, matches): blocks of 2 MiB and more are mapped on their own
-// and marked for transparent huge pages, so that filling them costs one page
-// fault per 2 MiB instead of one per 4 KiB. With a million e-nodes, 4 KiB
-// faults took a sixth of egg's math_simplify_root benchmark (each vector
-// doubling touches fresh memory). Smaller blocks come from the usual heap.
+// Huge-page memory for the e-graph's big tables: HugePageAllocator for
+// containers (the hash-cons table, segmented per-class tables), Map and Grow
+// for BigVector (big_vector.h). Blocks of 2 MiB and more are mapped on their
+// own and marked for transparent huge pages, so that filling them costs one
+// page fault per 2 MiB instead of one per 4 KiB. With a million e-nodes,
+// 4 KiB faults took a sixth of egg's math_simplify_root benchmark. Smaller
+// blocks come from the usual heap.
 #ifndef TESSEL_LIBS_EGRAPH_HUGE_PAGES_H_
 #define TESSEL_LIBS_EGRAPH_HUGE_PAGES_H_
 
 #include <cstddef>
 #include <memory>
-#include <vector>
 
 namespace tessel::egraph {
 
@@ -19,6 +19,12 @@ inline constexpr size_t kHugePage = size_t{2} << 20;
 // std::bad_alloc when the system refuses.
 void* Map(size_t bytes);
 void Unmap(void* p, size_t bytes);
+// Grows the block `p` of `old_bytes` mapped by Map to `new_bytes` (both
+// multiples of kHugePage) and returns its address: in place when the
+// addresses after it are free, else by moving its pages (not their
+// contents) to the start of a new block. Either way the old pages are kept,
+// and only the new tail is fresh memory.
+void* Grow(void* p, size_t old_bytes, size_t new_bytes);
 }  // namespace huge_pages_internal
 
 template <typename T>
@@ -56,10 +62,6 @@ class HugePageAllocator {
     return (bytes + kHugePage - 1) / kHugePage * kHugePage;
   }
 };
-
-// A std::vector whose big buffers are huge-page backed.
-template <typename T>
-using BigVector = std::vector<T, HugePageAllocator<T>>;
 
 }  // namespace tessel::egraph
 

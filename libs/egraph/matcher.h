@@ -11,7 +11,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/types/span.h"
 #include "libs/egraph/egraph.h"
-#include "libs/egraph/huge_pages.h"
+#include "libs/egraph/big_vector.h"
 #include "libs/egraph/ids.h"
 #include "libs/egraph/pattern.h"
 

@@ -47,7 +47,7 @@ class SegmentedVector {
         segments_.emplace_back().reserve(size);
         capacity_ += size;
       }
-      BigVector<T>& last = segments_.back();
+      std::vector<T, HugePageAllocator<T>>& last = segments_.back();
       size_t grow = std::min(n - size_, last.capacity() - last.size());
       last.resize(last.size() + grow);
       size_ += grow;
@@ -71,7 +71,7 @@ class SegmentedVector {
     return {top - kFirstBits + 1, i - (size_t{1} << top)};
   }
 
-  std::vector<BigVector<T>> segments_;
+  std::vector<std::vector<T, HugePageAllocator<T>>> segments_;
   size_t capacity_ = 0;
   size_t size_ = 0;
 };

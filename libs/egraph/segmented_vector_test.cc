@@ -4,7 +4,6 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "libs/egraph/huge_pages.h"
 
 namespace tessel::egraph {
 namespace {
@@ -44,18 +43,6 @@ TEST(SegmentedVectorTest, GrowingIntoAReservedSegmentKeepsItsElements) {
   EXPECT_EQ(v[5 * kFirst / 2 + 1], 0u);
   v.GrowTo(kFirst);  // never shrinks
   EXPECT_EQ(v.size(), 9 * kFirst);
-}
-
-TEST(HugePagesTest, BigVectorsGrowAndKeepTheirValues) {
-  // Crosses the huge-page threshold several times.
-  BigVector<uint32_t> v;
-  for (uint32_t i = 0; i < 3'000'000; ++i) v.push_back(i ^ 0x5a5a5a5au);
-  for (uint32_t i = 0; i < 3'000'000; i += 4099) {
-    ASSERT_EQ(v[i], i ^ 0x5a5a5a5au);
-  }
-  v.clear();
-  v.shrink_to_fit();
-  EXPECT_TRUE(v.empty());
 }
 
 }  // namespace
