@@ -1,6 +1,7 @@
 #include "libs/egraph/egraph.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <utility>
 
@@ -30,6 +31,11 @@ inline size_t HashNode(OpId op, PayloadId payload,
   h *= 0x94d049bb133111ebull;
   h ^= h >> 29;
   return h;
+}
+
+uint64_t NextSerial() {
+  static std::atomic<uint64_t> next{1};
+  return next++;
 }
 
 }  // namespace
@@ -97,6 +103,7 @@ EGraph::EGraph(const OpTable* ops, PayloadTable* payloads)
       store_(std::make_unique<Store>()),
       memo_(std::make_unique<Memo>(0, MemoHash{store_.get()},
                                    MemoEq{store_.get()})),
+      serial_(NextSerial()),
       reasons_({"given", "congruence"}) {}
 
 EGraph::~EGraph() = default;

@@ -62,6 +62,9 @@ class EGraph {
   EGraph& operator=(EGraph&&);
 
   const OpTable& ops() const { return *ops_; }
+  // A number no other e-graph of the process has (moves keep it), for
+  // caches of class ids that must not be read against another e-graph.
+  uint64_t serial() const { return serial_; }
   PayloadTable& payloads() const { return *payloads_; }
 
   // Attaches an analysis (not owned); only before the first Add.
@@ -329,6 +332,7 @@ class EGraph {
   std::vector<bool> analysis_queued_;  // in analysis_pending_
   std::vector<std::pair<SortKey, NodeId>> sort_scratch_;  // for SortNodes
 
+  uint64_t serial_;
   uint32_t epoch_ = 1;
   size_t num_classes_ = 0;
   size_t num_class_nodes_ = 0;

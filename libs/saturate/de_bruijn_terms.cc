@@ -145,6 +145,19 @@ std::optional<egraph::Term> ExtractAvoiding(const egraph::EGraph& g,
   return term;
 }
 
+const std::optional<egraph::Term>& AvoidingTerms::Get(
+    const egraph::EGraph& g, const TirEncoding& encoding, egraph::ClassId id,
+    int64_t bound) {
+  if (g.serial() != graph_ || g.epoch() != epoch_) {
+    terms_.clear();
+    graph_ = g.serial();
+    epoch_ = g.epoch();
+  }
+  auto [it, inserted] = terms_.try_emplace({g.Find(id), bound});
+  if (inserted) it->second = ExtractAvoiding(g, encoding, id, bound);
+  return it->second;
+}
+
 egraph::Term ShiftTerm(const egraph::Term& term, TirEncoding& encoding,
                        int64_t by, int64_t cutoff) {
   egraph::Term shifted;

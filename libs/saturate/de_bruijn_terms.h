@@ -12,7 +12,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <utility>
 
+#include "absl/container/node_hash_map.h"
 #include "libs/egraph/egraph.h"
 #include "libs/egraph/term.h"
 #include "libs/saturate/tir_encoding.h"
@@ -26,6 +28,29 @@ namespace tessel::saturate {
 std::optional<egraph::Term> ExtractAvoiding(const egraph::EGraph& g,
                                             const TirEncoding& encoding,
                                             egraph::ClassId id, int64_t bound);
+
+// ExtractAvoiding's terms, kept while one e-graph stays in one epoch (one
+// iteration of the runner): a rule applied to thousands of matches asks
+// for the same few classes again and again (LIAR's kernels: four times
+// each, on average). A term taken out of a class stays equal to it, so a
+// kept term is always right; rules that add e-nodes later in the epoch
+// may only have made a smaller one.
+class AvoidingTerms {
+ public:
+  // ExtractAvoiding(g, encoding, id, bound), or the term it gave for the
+  // same class and bound earlier in this epoch. The reference is valid
+  // until a call for another e-graph or epoch.
+  const std::optional<egraph::Term>& Get(const egraph::EGraph& g,
+                                         const TirEncoding& encoding,
+                                         egraph::ClassId id, int64_t bound);
+
+ private:
+  uint64_t graph_ = 0;  // EGraph::serial
+  uint32_t epoch_ = 0;
+  absl::node_hash_map<std::pair<egraph::ClassId, int64_t>,
+                      std::optional<egraph::Term>>
+      terms_;
+};
 
 // Adds `by` to every variable of `term` that refers at least `cutoff` lams
 // out of it. `by` may be negative when no such variable refers to one of

@@ -1,6 +1,7 @@
 #include "libs/saturate/de_bruijn_terms.h"
 
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -191,6 +192,35 @@ TEST_F(DeBruijnTermsTest, ExtractAvoidingOnACycle) {
   g_.Union(var, loop);
   g_.Rebuild();
   EXPECT_FALSE(ExtractAvoiding(g_, encoding_, loop, 1).has_value());
+}
+
+// AvoidingTerms keeps a term for its class and bound while the e-graph's
+// epoch lasts, also once a smaller term has joined the class, and asks
+// again in the next epoch or for another e-graph.
+TEST_F(DeBruijnTermsTest, AvoidingTermsKeepsTermsForAnEpoch) {
+  AvoidingTerms terms;
+  egraph::ClassId large = g_.AddTerm(Parse("(+ (+ y y) %1)"));
+  g_.Rebuild();
+  const std::optional<egraph::Term>& first = terms.Get(g_, encoding_, large, 1);
+  ASSERT_TRUE(first.has_value());
+  EXPECT_EQ(*first, Parse("(+ (+ y y) %1)"));
+  EXPECT_FALSE(terms.Get(g_, encoding_, large, 2).has_value());
+
+  egraph::ClassId small = g_.AddTerm(Parse("(+ y %1)"));
+  g_.Union(large, small);
+  g_.Rebuild();
+  // Kept, under either id of the merged class: still a term of it.
+  EXPECT_EQ(*terms.Get(g_, encoding_, small, 1), Parse("(+ (+ y y) %1)"));
+  g_.AdvanceEpoch();
+  EXPECT_EQ(*terms.Get(g_, encoding_, large, 1), Parse("(+ y %1)"));
+
+  // Another e-graph with the same class ids and epoch is asked afresh.
+  egraph::EGraph other(&encoding_.ops(), &encoding_.payloads());
+  egraph::ClassId root = other.AddTerm(Parse("(+ (+ y y) %2)"));
+  while (other.epoch() < g_.epoch()) other.AdvanceEpoch();
+  other.Rebuild();
+  ASSERT_EQ(root, large);
+  EXPECT_EQ(*terms.Get(other, encoding_, root, 1), Parse("(+ (+ y y) %2)"));
 }
 
 }  // namespace

@@ -84,12 +84,14 @@ class TirApplier : public egraph::Applier {
   TirApplier(const ir::Node* rhs,
              absl::flat_hash_map<const ir::Node*, egraph::VarId> var_of,
              absl::flat_hash_map<egraph::VarId, int64_t> lhs_depth,
-             TirEncoding* encoding, const TirAnalysis* analysis)
+             TirEncoding* encoding, const TirAnalysis* analysis,
+             std::shared_ptr<AvoidingTerms> avoiding)
       : rhs_(rhs),
         var_of_(std::move(var_of)),
         lhs_depth_(std::move(lhs_depth)),
         encoding_(encoding),
-        analysis_(analysis) {}
+        analysis_(analysis),
+        avoiding_(std::move(avoiding)) {}
 
   bool Apply(egraph::EGraph& g,
              const egraph::ApplyContext& match) const override {
@@ -146,7 +148,8 @@ class TirApplier : public egraph::Applier {
   std::optional<ClassId> Moved(egraph::EGraph& g, ClassId id, int64_t from,
                                int64_t to) const {
     if (from == to) return id;
-    std::optional<egraph::Term> term = ExtractAvoiding(g, *encoding_, id, from);
+    const std::optional<egraph::Term>& term =
+        avoiding_->Get(g, *encoding_, id, from);
     if (!term) return std::nullopt;
     return g.AddTerm(ShiftTerm(*term, *encoding_, to - from));
   }
@@ -156,20 +159,25 @@ class TirApplier : public egraph::Applier {
   absl::flat_hash_map<egraph::VarId, int64_t> lhs_depth_;
   TirEncoding* encoding_;
   const TirAnalysis* analysis_;
+  std::shared_ptr<AvoidingTerms> avoiding_;
 };
 
 // (apply beta ?body ?arg) on (app (lam ?body) ?arg): LIAR's R-BETAREDUCE.
 class BetaApplier : public egraph::Applier {
  public:
-  BetaApplier(egraph::VarId body, egraph::VarId arg, TirEncoding* encoding)
-      : body_(body), arg_(arg), encoding_(encoding) {}
+  BetaApplier(egraph::VarId body, egraph::VarId arg, TirEncoding* encoding,
+              std::shared_ptr<AvoidingTerms> avoiding)
+      : body_(body),
+        arg_(arg),
+        encoding_(encoding),
+        avoiding_(std::move(avoiding)) {}
 
   bool Apply(egraph::EGraph& g,
              const egraph::ApplyContext& match) const override {
-    std::optional<egraph::Term> body =
-        ExtractAvoiding(g, *encoding_, match.subst[body_], 0);
-    std::optional<egraph::Term> arg =
-        ExtractAvoiding(g, *encoding_, match.subst[arg_], 0);
+    const std::optional<egraph::Term>& body =
+        avoiding_->Get(g, *encoding_, match.subst[body_], 0);
+    const std::optional<egraph::Term>& arg =
+        avoiding_->Get(g, *encoding_, match.subst[arg_], 0);
     if (!body || !arg) return false;
     ClassId reduced = g.AddTerm(SubstituteTerm(*body, *arg, *encoding_));
     return g.Union(match.root, reduced, match.why);
@@ -179,6 +187,7 @@ class BetaApplier : public egraph::Applier {
   egraph::VarId body_;
   egraph::VarId arg_;
   TirEncoding* encoding_;
+  std::shared_ptr<AvoidingTerms> avoiding_;
 };
 
 // An integer-literal argument of a condition.
@@ -196,7 +205,8 @@ absl::StatusOr<int64_t> IntArg(const Call& call, size_t i,
 TirBinding::TirBinding(TirEncoding* encoding, const TirAnalysis* analysis)
     : encoding_(encoding),
       analysis_(analysis),
-      patterns_(std::make_unique<ir::Module>()) {
+      patterns_(std::make_unique<ir::Module>()),
+      avoiding_terms_(std::make_shared<AvoidingTerms>()) {
   DefineConditions();
   DefineAppliers();
   DefineAccessClauses(*this, encoding_, analysis_);
@@ -319,8 +329,9 @@ absl::StatusOr<std::shared_ptr<const egraph::Applier>> TirBinding::CompileRight(
   };
   record_rhs(record_rhs, **rhs);
   if (!status.ok()) return status;
-  return std::make_shared<TirApplier>(
-      *rhs, std::move(var_of), std::move(lhs_depth), encoding_, analysis_);
+  return std::make_shared<TirApplier>(*rhs, std::move(var_of),
+                                      std::move(lhs_depth), encoding_,
+                                      analysis_, avoiding_terms_);
 }
 
 void TirBinding::DefineConditions() {
@@ -374,8 +385,9 @@ void TirBinding::DefineConditions() {
 
 void TirBinding::DefineAppliers() {
   TirEncoding* encoding = encoding_;
+  std::shared_ptr<AvoidingTerms> avoiding = avoiding_terms_;
   DefineApplier("beta",
-                [encoding](const Call& call, RuleScope& scope)
+                [encoding, avoiding](const Call& call, RuleScope& scope)
                     -> absl::StatusOr<std::shared_ptr<const egraph::Applier>> {
                   if (auto status = scope.ExpectArgs(call, 2); !status.ok()) {
                     return status;
@@ -384,7 +396,8 @@ void TirBinding::DefineAppliers() {
                   if (!body.ok()) return body.status();
                   auto arg = scope.BoundVar(call.args[1]);
                   if (!arg.ok()) return arg.status();
-                  return std::make_shared<BetaApplier>(*body, *arg, encoding);
+                  return std::make_shared<BetaApplier>(*body, *arg, encoding,
+                                                       avoiding);
                 });
 }
 

@@ -10,6 +10,7 @@
 
 #include "libs/egraph/rules/binding.h"
 #include "libs/ir/node.h"
+#include "libs/saturate/de_bruijn_terms.h"
 #include "libs/saturate/tir_analysis.h"
 #include "libs/saturate/tir_encoding.h"
 
@@ -44,6 +45,8 @@ class TirBinding : public egraph::rules::Binding {
   const TirAnalysis* analysis_;
   // Holds the patterns read; rules keep pointers into it.
   std::unique_ptr<ir::Module> patterns_;
+  // Shared by the appliers that move terms across lams (de_bruijn_terms.h).
+  std::shared_ptr<AvoidingTerms> avoiding_terms_;
 };
 
 }  // namespace tessel::saturate
