@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <memory>
 #include <new>
 #include <type_traits>
 #include <utility>
@@ -83,16 +84,6 @@ class BigVector {
   }
   void pop_back() { --size_; }
   void clear() { size_ = 0; }
-  void reserve(size_t n) {
-    if (n > capacity_) Reserve(n);
-  }
-  // New elements are value-initialized.
-  void resize(size_t n) { resize(n, T()); }
-  void resize(size_t n, const T& value) {
-    if (n > capacity_) Reserve(n);
-    std::uninitialized_fill(data_ + std::min(n, size_), data_ + n, value);
-    size_ = n;
-  }
   // Appends [first, last), which must not be in this vector.
   template <typename It>
   void append(It first, It last) {
@@ -106,12 +97,6 @@ class BigVector {
     std::memmove(static_cast<void*>(first), last, (end() - last) * sizeof(T));
     size_ -= last - first;
     return first;
-  }
-  void shrink_to_fit() {
-    if (size_ > 0) return;
-    Release(data_, capacity_);
-    data_ = nullptr;
-    capacity_ = 0;
   }
 
  private:
