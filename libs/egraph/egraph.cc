@@ -15,22 +15,12 @@ namespace {
 
 using Children = absl::InlinedVector<ClassId, 8>;
 
-// A multiply-xorshift mix; the hash-cons table needs every output bit to
-// depend on every input word (absl splits the hash into probe position and
-// control byte).
+// A multiply-xorshift mix; the hash-cons table takes both the probe
+// position and the bits it compares from the low 32 bits of the hash, so
+// every one of them must depend on every input word.
 inline uint64_t Mix(uint64_t h, uint64_t v) {
   h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
   return h * 0xbf58476d1ce4e5b9ull;
-}
-
-inline size_t HashNode(OpId op, PayloadId payload,
-                       absl::Span<const ClassId> children) {
-  uint64_t h = Mix(op, (uint64_t{payload} << 32) | children.size());
-  for (ClassId c : children) h = Mix(h, c);
-  h ^= h >> 31;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 29;
-  return h;
 }
 
 uint64_t NextSerial() {
@@ -40,7 +30,7 @@ uint64_t NextSerial() {
 
 }  // namespace
 
-// --- Hash-cons table functors ----------------------------------------------
+// --- Node store and hash-cons keys -----------------------------------------
 
 NodeId EGraph::Store::Append(OpId op, PayloadId payload,
                              absl::Span<const ClassId> children,
@@ -64,33 +54,27 @@ NodeId EGraph::Store::Append(OpId op, PayloadId payload,
 }
 
 EGraph::NodeKey EGraph::KeyOf(NodeId n) const {
-  ENodeRef r = store_->Get(n);
+  ENodeRef r = store_.Get(n);
   return {r.op, r.payload, r.children};
 }
 
-size_t EGraph::MemoHash::operator()(NodeId n) const {
-  ENodeRef r = store->Get(n);
-  return HashNode(r.op, r.payload, r.children);
+uint64_t EGraph::Hash(const NodeKey& key) {
+  uint64_t h = Mix(key.op, (uint64_t{key.payload} << 32) | key.children.size());
+  for (ClassId c : key.children) h = Mix(h, c);
+  h ^= h >> 31;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 29;
+  return h;
 }
 
-size_t EGraph::MemoHash::operator()(const NodeKey& k) const {
-  return HashNode(k.op, k.payload, k.children);
-}
-
-bool EGraph::MemoEq::operator()(NodeId a, NodeId b) const {
-  if (a == b) return true;
-  ENodeRef y = store->Get(b);
-  return (*this)(a, NodeKey{y.op, y.payload, y.children});
-}
-
-bool EGraph::MemoEq::operator()(NodeId a, const NodeKey& b) const {
-  ENodeRef x = store->Get(a);
-  if (x.op != b.op || x.payload != b.payload ||
-      x.children.size() != b.children.size()) {
+bool EGraph::Is(NodeId n, const NodeKey& key) const {
+  ENodeRef x = store_.Get(n);
+  if (x.op != key.op || x.payload != key.payload ||
+      x.children.size() != key.children.size()) {
     return false;
   }
-  for (size_t i = 0; i < b.children.size(); ++i) {
-    if (x.children[i] != b.children[i]) return false;
+  for (size_t i = 0; i < key.children.size(); ++i) {
+    if (x.children[i] != key.children[i]) return false;
   }
   return true;
 }
@@ -100,9 +84,6 @@ bool EGraph::MemoEq::operator()(NodeId a, const NodeKey& b) const {
 EGraph::EGraph(const OpTable* ops, PayloadTable* payloads)
     : ops_(ops),
       payloads_(payloads),
-      store_(std::make_unique<Store>()),
-      memo_(std::make_unique<Memo>(0, MemoHash{store_.get()},
-                                   MemoEq{store_.get()})),
       serial_(NextSerial()),
       reasons_({"given", "congruence"}) {}
 
@@ -111,12 +92,12 @@ EGraph::EGraph(EGraph&&) = default;
 EGraph& EGraph::operator=(EGraph&&) = default;
 
 void EGraph::AddAnalysis(Analysis* analysis) {
-  assert(store_->empty() && "attach analyses before adding e-nodes");
+  assert(store_.empty() && "attach analyses before adding e-nodes");
   analyses_.push_back(analysis);
 }
 
 void EGraph::EnableExplanations() {
-  assert(store_->empty() && "enable explanations before adding e-nodes");
+  assert(store_.empty() && "enable explanations before adding e-nodes");
   if (!explainer_) explainer_ = std::make_unique<Explainer>();
 }
 
@@ -128,7 +109,7 @@ ReasonId EGraph::InternReason(absl::string_view name) {
   return reasons_.size() - 1;
 }
 
-size_t EGraph::HashconsSize() const { return memo_->size(); }
+size_t EGraph::HashconsSize() const { return memo_.size(); }
 
 absl::Span<const NodeId> EGraph::NodesWithOp(OpId op) const {
   if (op >= op_nodes_.size()) return {};
@@ -148,9 +129,9 @@ absl::Span<const NodeId> EGraph::NodesWithOpIn(ClassId id, OpId op) const {
     return {};
   }
   size_t begin = 0;
-  while (begin < nodes.size() && store_->Op(nodes[begin]) < op) ++begin;
+  while (begin < nodes.size() && store_.Op(nodes[begin]) < op) ++begin;
   size_t end = begin;
-  while (end < nodes.size() && store_->Op(nodes[end]) == op) ++end;
+  while (end < nodes.size() && store_.Op(nodes[end]) == op) ++end;
   return nodes.subspan(begin, end - begin);
 }
 
@@ -167,7 +148,7 @@ ClassId EGraph::Find(ClassId id) const {
 NodeId EGraph::NewNode(OpId op, PayloadId payload,
                        absl::Span<const ClassId> canonical,
                        absl::Span<const ClassId> original) {
-  NodeId n = store_->Append(op, payload, canonical, epoch_);
+  NodeId n = store_.Append(op, payload, canonical, epoch_);
   AppendIdSlot();
   classes_[n].nodes.push_back(n);
   op_masks_[n] = OpBit(op);
@@ -210,22 +191,16 @@ ClassId EGraph::Add(OpId op, PayloadId payload,
 
 std::optional<NodeId> EGraph::FindOrReserve(const NodeKey& key) {
   // The table holds the id the new e-node will have before the e-node is
-  // stored; nothing hashes that id in between.
-  const NodeId next = store_->size();
-  bool reserved = false;
-  auto it = memo_->lazy_emplace(key, [&](const Memo::constructor& make) {
-    make(next);
-    reserved = true;
-  });
-  if (reserved) return std::nullopt;
-  return *it;
+  // stored; nothing reads that id in between.
+  return memo_.FindOrInsert(Hash(key), store_.size(),
+                            [&](NodeId n) { return Is(n, key); });
 }
 
 ClassId EGraph::AddOccurrence(OpId op, PayloadId payload,
                               absl::Span<const ClassId> children) {
   if (!explainer_) return Add(op, payload, children);
   if (std::optional<NodeId> exact = explainer_->FindExactOrReserve(
-          op, payload, children, store_->size())) {
+          op, payload, children, store_.size())) {
     return *exact;
   }
   Children original(children.begin(), children.end());
@@ -237,7 +212,7 @@ ClassId EGraph::AddOccurrence(OpId op, PayloadId payload,
   // existing class, linked to that e-node by congruence. It is not an e-node
   // of the class (not hash-consed, no parents), only a term to explain.
   NodeId existing = *found;
-  NodeId o = store_->Append(op, payload, original, epoch_);
+  NodeId o = store_.Append(op, payload, original, epoch_);
   AppendIdSlot();
   state_[o] = NodeState::kDead;
   parent_[o] = Find(existing);
@@ -261,9 +236,8 @@ std::optional<NodeId> EGraph::LookupNode(
     OpId op, PayloadId payload, absl::Span<const ClassId> children) const {
   Children canonical(children.begin(), children.end());
   for (ClassId& c : canonical) c = Find(c);
-  auto it = memo_->find(NodeKey{op, payload, canonical});
-  if (it == memo_->end()) return std::nullopt;
-  return *it;
+  const NodeKey key{op, payload, canonical};
+  return memo_.Find(Hash(key), [&](NodeId n) { return Is(n, key); });
 }
 
 std::optional<ClassId> EGraph::Lookup(
@@ -335,7 +309,7 @@ bool EGraph::Union(ClassId a, ClassId b, Justification why) {
   if (merged.into_changed) QueueAnalysis(kept.parents);
   if (merged.from_changed) QueueAnalysis(absorbed.parents);
   // The absorbed e-nodes are in a new class: matches through them are new.
-  for (NodeId n : absorbed.nodes) store_->SetStamp(n, epoch_);
+  for (NodeId n : absorbed.nodes) store_.SetStamp(n, epoch_);
   kept.nodes.insert(kept.nodes.end(), absorbed.nodes.begin(),
                     absorbed.nodes.end());
   kept.parents.insert(kept.parents.end(), absorbed.parents.begin(),
@@ -352,7 +326,7 @@ void EGraph::RemoveNodesIf(ClassId id, absl::FunctionRef<bool(NodeId)> remove) {
     if (state_[n] != NodeState::kInClass || !remove(n)) return false;
     state_[n] = NodeState::kPruned;
     --num_class_nodes_;
-    ++op_stale_[store_->Op(n)];
+    ++op_stale_[store_.Op(n)];
     return true;
   });
   nodes.erase(end, nodes.end());

@@ -5,12 +5,12 @@
 //
 // Storage is flat: an e-node is a 24-byte record (op, payload, up to two
 // children inline, more in a shared pool, two stamps); the hash-cons table
-// holds node ids and hashes the records; every class keeps the ids of its
-// e-nodes and of its parents, a 64-bit summary of its ops and, when big, a
-// directory of its ops. Between Rebuild calls (while rules are applied)
-// children may be stale and class node lists unsorted; after Rebuild every
-// child is canonical, every class's node list is sorted by (op, payload, arity,
-// children) and the per-op indexes are exact. Searching requires a clean
+// holds node ids with some bits of their hashes (hashcons_table.h); every class
+// keeps the ids of its e-nodes and of its parents, a 64-bit summary of its ops
+// and, when big, a directory of its ops. Between Rebuild calls (while rules are
+// applied) children may be stale and class node lists unsorted; after Rebuild
+// every child is canonical, every class's node list is sorted by (op, payload,
+// arity, children) and the per-op indexes are exact. Searching requires a clean
 // (rebuilt) e-graph.
 #ifndef TESSEL_LIBS_EGRAPH_EGRAPH_H_
 #define TESSEL_LIBS_EGRAPH_EGRAPH_H_
@@ -22,7 +22,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/container/inlined_vector.h"
 #include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
@@ -30,6 +29,7 @@
 #include "absl/types/span.h"
 #include "libs/egraph/analysis.h"
 #include "libs/egraph/big_vector.h"
+#include "libs/egraph/hashcons_table.h"
 #include "libs/egraph/huge_pages.h"
 #include "libs/egraph/ids.h"
 #include "libs/egraph/symbols.h"
@@ -131,7 +131,7 @@ class EGraph {
   // node limit counts these, as egg's total_size does.
   size_t HashconsSize() const;
   // Ids handed out so far (e-nodes, and explanation occurrences).
-  size_t NumIds() const { return store_->size(); }
+  size_t NumIds() const { return store_.size(); }
 
   // --- Reading (after Rebuild) --------------------------------------------
 
@@ -158,7 +158,7 @@ class EGraph {
   uint64_t OpMask(ClassId id) const { return op_masks_[id]; }
   static uint64_t OpBit(OpId op) { return uint64_t{1} << (op & 63); }
 
-  ENodeRef Node(NodeId n) const { return store_->Get(n); }
+  ENodeRef Node(NodeId n) const { return store_.Get(n); }
   // Whether e-node `n` is in a class (not pruned, not a congruent duplicate,
   // not an explanation occurrence).
   bool InClass(NodeId n) const { return state_[n] == NodeState::kInClass; }
@@ -170,14 +170,14 @@ class EGraph {
   // e-nodes all have stamps older than epoch E existed in that form at E.
   uint32_t epoch() const { return epoch_; }
   void AdvanceEpoch() { ++epoch_; }
-  uint32_t Stamp(NodeId n) const { return store_->Stamp(n); }
+  uint32_t Stamp(NodeId n) const { return store_.Stamp(n); }
   // The epoch in which e-node `n` was created or had its children changed,
   // not counting moves. For the e-node at the root of a match this is
   // enough: moving it only renames the matched class, and a match applied
   // before (its right side unioned with the old class) changes nothing when
   // applied again under the new name. Merges therefore do not make every
   // match rooted in the absorbed class new.
-  uint32_t RootStamp(NodeId n) const { return store_->RootStamp(n); }
+  uint32_t RootStamp(NodeId n) const { return store_.RootStamp(n); }
 
   // --- Reasons and explanations ---------------------------------------------
 
@@ -210,9 +210,7 @@ class EGraph {
   };
   // The node store: 24 bytes per e-node with up to two children inline (most
   // e-nodes), more in a shared pool, so that reading an e-node while
-  // matching or hash-consing touches one cache line. It lives behind a
-  // pointer so that the hash-cons table's functors, which read it, survive
-  // moving the e-graph.
+  // matching or hash-consing touches one cache line.
   class Store {
    public:
     NodeId Append(OpId op, PayloadId payload,
@@ -258,21 +256,6 @@ class EGraph {
     PayloadId payload;
     absl::Span<const ClassId> children;
   };
-  struct MemoHash {
-    using is_transparent = void;
-    const Store* store;
-    size_t operator()(NodeId n) const;
-    size_t operator()(const NodeKey& k) const;
-  };
-  struct MemoEq {
-    using is_transparent = void;
-    const Store* store;
-    bool operator()(NodeId a, NodeId b) const;
-    bool operator()(NodeId a, const NodeKey& b) const;
-    bool operator()(const NodeKey& a, NodeId b) const { return (*this)(b, a); }
-  };
-  using Memo =
-      absl::flat_hash_set<NodeId, MemoHash, MemoEq, HugePageAllocator<NodeId>>;
   // Classes with more e-nodes than this get an op directory, so that the
   // matcher finds the e-nodes of an op in a big class without a search.
   static constexpr size_t kOpDirectoryMin = 8;
@@ -284,6 +267,9 @@ class EGraph {
   };
 
   NodeKey KeyOf(NodeId n) const;
+  static uint64_t Hash(const NodeKey& key);
+  // Whether e-node `n` is `key`.
+  bool Is(NodeId n, const NodeKey& key) const;
   // The hash-consed e-node equal to `key` (canonical children); if there is
   // none, puts the id of the next new e-node in the table (one probe for
   // both) and the caller must make it with NewNode.
@@ -315,12 +301,12 @@ class EGraph {
   PayloadTable* payloads_;
   std::vector<Analysis*> analyses_;
 
-  std::unique_ptr<Store> store_;
+  Store store_;
   BigVector<NodeState> state_;
   mutable BigVector<ClassId> parent_;  // union-find
   SegmentedVector<ClassRec> classes_;  // meaningful for canonical ids
   BigVector<uint64_t> op_masks_;       // OpMask, by canonical id
-  std::unique_ptr<Memo> memo_;
+  HashconsTable memo_;
   std::vector<BigVector<NodeId>> op_nodes_;  // by op; compacted in Rebuild
   std::vector<uint32_t> op_stale_;           // removed entries per op
   BigVector<ClassId> class_list_;            // canonical ids after Rebuild

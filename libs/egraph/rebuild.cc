@@ -14,28 +14,31 @@ namespace tessel::egraph {
 // to another one means their classes are congruent.
 void EGraph::RepairNode(NodeId n, size_t* unions) {
   if (state_[n] == NodeState::kDead) return;
-  absl::Span<ClassId> kids = store_->MutableChildren(n);
+  absl::Span<ClassId> kids = store_.MutableChildren(n);
   bool stale = false;
   for (ClassId k : kids) stale |= Find(k) != k;
   if (!stale) return;
-  memo_->erase(n);  // hashed by its current (stale) children
+  memo_.Erase(Hash(KeyOf(n)), n);  // hashed by its current (stale) children
   for (ClassId& k : kids) k = Find(k);
-  store_->SetStamps(n, epoch_);
+  store_.SetStamps(n, epoch_);
   MarkDirty(Find(n));
-  auto [it, inserted] = memo_->insert(n);
-  if (inserted) return;
+  const NodeKey key = KeyOf(n);
+  const uint64_t hash = Hash(key);
+  auto equal = [&](NodeId m) { return Is(m, key); };
+  std::optional<NodeId> existing = memo_.FindOrInsert(hash, n, equal);
+  if (!existing) return;
   // Keep the e-node that is in a class (a pruned one stays only hash-consed).
-  NodeId keep = *it;
+  NodeId keep = *existing;
   NodeId drop = n;
   if (state_[keep] != NodeState::kInClass &&
       state_[drop] == NodeState::kInClass) {
     std::swap(keep, drop);
-    memo_->erase(it);
-    memo_->insert(keep);
+    memo_.Erase(hash, drop);
+    memo_.FindOrInsert(hash, keep, equal);
   }
   if (state_[drop] == NodeState::kInClass) {
     --num_class_nodes_;
-    ++op_stale_[store_->Op(drop)];
+    ++op_stale_[store_.Op(drop)];
   }
   state_[drop] = NodeState::kDead;
   MarkDirty(Find(drop));
@@ -43,7 +46,7 @@ void EGraph::RepairNode(NodeId n, size_t* unions) {
 }
 
 EGraph::SortKey EGraph::SortKeyOf(NodeId n) const {
-  ENodeRef r = store_->Get(n);
+  ENodeRef r = store_.Get(n);
   const size_t arity = r.children.size();
   auto child = [&](size_t i) -> ClassId {
     return i < arity ? r.children[i] : 0;
@@ -101,7 +104,7 @@ void EGraph::RebuildClasses() {
                 nodes.end());
     SortNodes(nodes);
     uint64_t mask = 0;
-    for (NodeId n : nodes) mask |= OpBit(store_->Op(n));
+    for (NodeId n : nodes) mask |= OpBit(store_.Op(n));
     op_masks_[c] = mask;
     auto& directory = classes_[c].op_directory;
     if (nodes.size() <= kOpDirectoryMin) {
@@ -112,7 +115,7 @@ void EGraph::RebuildClasses() {
       directory = std::make_unique<std::vector<std::pair<OpId, uint32_t>>>();
     directory->clear();
     for (uint32_t i = 0; i < nodes.size(); ++i) {
-      OpId op = store_->Op(nodes[i]);
+      OpId op = store_.Op(nodes[i]);
       if (directory->empty() || directory->back().first != op) {
         directory->push_back({op, i});
       }
@@ -189,8 +192,7 @@ absl::Status EGraph::Verify() const {
       in_class += classes_[id].nodes.size();
     }
     if (state_[id] == NodeState::kDead) {
-      auto it = memo_->find(id);
-      if (it != memo_->end() && *it == id) {
+      if (memo_.Find(Hash(KeyOf(id)), [id](NodeId n) { return n == id; })) {
         return fail("dead node ", id, " hash-consed");
       }
       continue;
@@ -199,8 +201,8 @@ absl::Status EGraph::Verify() const {
     for (ClassId c : KeyOf(id).children) {
       if (Find(c) != c) return fail("node ", id, " has a stale child");
     }
-    auto it = memo_->find(KeyOf(id));
-    if (it == memo_->end() || *it != id) {
+    const NodeKey key = KeyOf(id);
+    if (memo_.Find(Hash(key), [&](NodeId n) { return Is(n, key); }) != id) {
       return fail("node ", id, " missing from the hash-cons table");
     }
   }
@@ -211,8 +213,8 @@ absl::Status EGraph::Verify() const {
   if (in_class != num_class_nodes_) {
     return fail("node count ", num_class_nodes_, " actual ", in_class);
   }
-  if (hashconsed != memo_->size()) {
-    return fail("hash-cons size ", memo_->size(), " actual ", hashconsed);
+  if (hashconsed != memo_.size()) {
+    return fail("hash-cons size ", memo_.size(), " actual ", hashconsed);
   }
   size_t indexed = 0;
   for (const auto& list : op_nodes_) {
