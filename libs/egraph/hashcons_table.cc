@@ -5,9 +5,8 @@
 namespace tessel::egraph {
 
 void HashconsTable::Grow() {
-  std::vector<Slot, HugePageAllocator<Slot>> old(
-      slots_.empty() ? 16 : 2 * slots_.size(), Slot{0, kEmpty});
-  old.swap(slots_);
+  const size_t slots = slots_.empty() ? 16 : 2 * slots_.size();
+  const Slots old = std::exchange(slots_, Slots(slots, Slot{0, kEmpty}));
   mask_ = slots_.size() - 1;
   for (const Slot& s : old) {
     if (s.id == kEmpty) continue;

@@ -58,13 +58,6 @@ class HashconsTable {
   // Removes `id`, stored under `hash`; returns whether it was there.
   bool Erase(uint64_t hash, NodeId id);
 
-  // Starts loading the slot where a lookup of `hash` begins.
-  void Prefetch(uint64_t hash) const {
-    if (!slots_.empty()) {
-      __builtin_prefetch(&slots_[static_cast<uint32_t>(hash) & mask_]);
-    }
-  }
-
  private:
   static constexpr NodeId kEmpty = ~NodeId{0};
   struct Slot {
@@ -76,7 +69,8 @@ class HashconsTable {
   // quarters, where linear probing's runs stay within a cache line or two.
   void Grow();
 
-  std::vector<Slot, HugePageAllocator<Slot>> slots_;
+  using Slots = std::vector<Slot, HugePageAllocator<Slot>>;
+  Slots slots_;
   size_t mask_ = 0;  // slots_.size() - 1 once there are slots
   size_t size_ = 0;
 };
