@@ -15,14 +15,6 @@ namespace {
 
 using Children = absl::InlinedVector<ClassId, 8>;
 
-// A multiply-xorshift mix; the hash-cons table takes both the probe
-// position and the bits it compares from the low 32 bits of the hash, so
-// every one of them must depend on every input word.
-inline uint64_t Mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  return h * 0xbf58476d1ce4e5b9ull;
-}
-
 uint64_t NextSerial() {
   static std::atomic<uint64_t> next{1};
   return next++;
@@ -56,15 +48,6 @@ NodeId EGraph::Store::Append(OpId op, PayloadId payload,
 EGraph::NodeKey EGraph::KeyOf(NodeId n) const {
   ENodeRef r = store_.Get(n);
   return {r.op, r.payload, r.children};
-}
-
-uint64_t EGraph::Hash(const NodeKey& key) {
-  uint64_t h = Mix(key.op, (uint64_t{key.payload} << 32) | key.children.size());
-  for (ClassId c : key.children) h = Mix(h, c);
-  h ^= h >> 31;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 29;
-  return h;
 }
 
 bool EGraph::Is(NodeId n, const NodeKey& key) const {

@@ -267,7 +267,9 @@ class EGraph {
   };
 
   NodeKey KeyOf(NodeId n) const;
-  static uint64_t Hash(const NodeKey& key);
+  static uint64_t Hash(const NodeKey& key) {
+    return HashENode(key.op, key.payload, key.children);
+  }
   // Whether e-node `n` is `key`.
   bool Is(NodeId n, const NodeKey& key) const;
   // The hash-consed e-node equal to `key` (canonical children); if there is

@@ -9,35 +9,6 @@
 
 namespace tessel::egraph {
 
-namespace {
-
-size_t HashKey(OpId op, PayloadId payload, absl::Span<const ClassId> children) {
-  uint64_t h = (uint64_t{op} << 32 | payload) * 0x9e3779b97f4a7c15ull;
-  for (ClassId c : children) h = (h ^ c) * 0xbf58476d1ce4e5b9ull;
-  return h ^ (h >> 31);
-}
-
-}  // namespace
-
-size_t Explainer::KeyHash::operator()(NodeId id) const {
-  Key k = ex->KeyOf(id);
-  return HashKey(k.op, k.payload, k.children);
-}
-size_t Explainer::KeyHash::operator()(const Key& k) const {
-  return HashKey(k.op, k.payload, k.children);
-}
-bool Explainer::KeyEq::operator()(NodeId a, NodeId b) const {
-  return a == b || (*this)(a, ex->KeyOf(b));
-}
-bool Explainer::KeyEq::operator()(NodeId a, const Key& b) const {
-  Key k = ex->KeyOf(a);
-  return k.op == b.op && k.payload == b.payload &&
-         std::equal(k.children.begin(), k.children.end(), b.children.begin(),
-                    b.children.end());
-}
-
-Explainer::Explainer() : exact_(0, KeyHash{this}, KeyEq{this}) {}
-
 Explainer::Key Explainer::KeyOf(NodeId id) const {
   return {ids_[id].op, ids_[id].payload, Children(id)};
 }
@@ -59,14 +30,13 @@ void Explainer::AddId(NodeId id, OpId op, PayloadId payload,
 std::optional<NodeId> Explainer::FindExactOrReserve(
     OpId op, PayloadId payload, absl::Span<const ClassId> children,
     NodeId next) {
-  bool reserved = false;
-  auto it = exact_.lazy_emplace(Key{op, payload, children},
-                                [&](const decltype(exact_)::constructor& make) {
-                                  make(next);
-                                  reserved = true;
-                                });
-  if (reserved) return std::nullopt;
-  return *it;
+  return exact_.FindOrInsert(
+      HashENode(op, payload, children), next, [&](NodeId id) {
+        Key k = KeyOf(id);
+        return k.op == op && k.payload == payload &&
+               std::equal(k.children.begin(), k.children.end(),
+                          children.begin(), children.end());
+      });
 }
 
 // Makes `id` the root of its tree by reversing the edges on its path.

@@ -17,12 +17,11 @@
 #include <optional>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "libs/egraph/egraph.h"
 #include "libs/egraph/big_vector.h"
-#include "libs/egraph/huge_pages.h"
+#include "libs/egraph/egraph.h"
+#include "libs/egraph/hashcons_table.h"
 
 namespace tessel::egraph {
 
@@ -34,11 +33,6 @@ class Explainer {
   // Congruences nest as deep as the terms; deeper ones are refused rather
   // than risking the stack.
   static constexpr size_t kMaxDepth = 10'000;
-
-  Explainer();
-  // The hash functors of exact_ point at this object.
-  Explainer(const Explainer&) = delete;
-  Explainer& operator=(const Explainer&) = delete;
 
   // The id of exactly this term (same op, payload and child ids), if any;
   // if none, reserves `next` for it (one probe for both), and the caller
@@ -78,19 +72,6 @@ class Explainer {
     PayloadId payload;
     absl::Span<const ClassId> children;
   };
-  struct KeyHash {
-    using is_transparent = void;
-    const Explainer* ex;
-    size_t operator()(NodeId id) const;
-    size_t operator()(const Key& k) const;
-  };
-  struct KeyEq {
-    using is_transparent = void;
-    const Explainer* ex;
-    bool operator()(NodeId a, NodeId b) const;
-    bool operator()(NodeId a, const Key& b) const;
-    bool operator()(const Key& a, NodeId b) const { return (*this)(b, a); }
-  };
   class Prover;
 
   Key KeyOf(NodeId id) const;
@@ -102,7 +83,7 @@ class Explainer {
   BigVector<IdRec> ids_;
   BigVector<ClassId> children_;
   BigVector<Edge> edges_;
-  absl::flat_hash_set<NodeId, KeyHash, KeyEq, HugePageAllocator<NodeId>> exact_;
+  HashconsTable exact_;  // every id, by its exact term
 };
 
 }  // namespace tessel::egraph

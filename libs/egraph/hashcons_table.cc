@@ -3,6 +3,25 @@
 #include <utility>
 
 namespace tessel::egraph {
+namespace {
+
+// A multiply-xorshift step.
+inline uint64_t Mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xbf58476d1ce4e5b9ull;
+}
+
+}  // namespace
+
+uint64_t HashENode(OpId op, PayloadId payload,
+                   absl::Span<const ClassId> children) {
+  uint64_t h = Mix(op, (uint64_t{payload} << 32) | children.size());
+  for (ClassId c : children) h = Mix(h, c);
+  h ^= h >> 31;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 29;
+  return h;
+}
 
 void HashconsTable::Grow() {
   const size_t slots = slots_.empty() ? 16 : 2 * slots_.size();

@@ -18,10 +18,17 @@
 #include <optional>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "libs/egraph/huge_pages.h"
 #include "libs/egraph/ids.h"
 
 namespace tessel::egraph {
+
+// The hash of an e-node (op, payload, child ids) for a HashconsTable, which
+// takes both the probe position and the bits it compares from the low 32
+// bits: every one of them depends on every input word.
+uint64_t HashENode(OpId op, PayloadId payload,
+                   absl::Span<const ClassId> children);
 
 class HashconsTable {
  public:
