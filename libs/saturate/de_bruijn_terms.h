@@ -17,14 +17,15 @@
 #include "absl/container/node_hash_map.h"
 #include "libs/egraph/egraph.h"
 #include "libs/egraph/term.h"
+#include "libs/saturate/avoiding_extractor.h"
 #include "libs/saturate/tir_encoding.h"
 
 namespace tessel::saturate {
 
 // The smallest term of class `id` in which no variable refers to one of the
 // `bound` lams around it (every free %K has K >= bound), or nullopt if the
-// class has none that can be found without going round a cycle. Classes
-// are read as they are between rebuilds (children through Find).
+// class has none. Classes are read as they are between rebuilds (children
+// through Find).
 std::optional<egraph::Term> ExtractAvoiding(const egraph::EGraph& g,
                                             const TirEncoding& encoding,
                                             egraph::ClassId id, int64_t bound);
@@ -32,7 +33,8 @@ std::optional<egraph::Term> ExtractAvoiding(const egraph::EGraph& g,
 // ExtractAvoiding's terms, kept while one e-graph stays in one epoch (one
 // iteration of the runner): a rule applied to thousands of matches asks
 // for the same few classes again and again (LIAR's kernels: four times
-// each, on average). A term taken out of a class stays equal to it, so a
+// each, on average), and one AvoidingExtractor answers them all, walking
+// each class once. A term taken out of a class stays equal to it, so a
 // kept term is always right; rules that add e-nodes later in the epoch
 // may only have made a smaller one.
 class AvoidingTerms {
@@ -50,6 +52,7 @@ class AvoidingTerms {
   absl::node_hash_map<std::pair<egraph::ClassId, int64_t>,
                       std::optional<egraph::Term>>
       terms_;
+  std::optional<AvoidingExtractor> extractor_;  // for this graph and epoch
 };
 
 // Adds `by` to every variable of `term` that refers at least `cutoff` lams

@@ -1,14 +1,17 @@
 #include "libs/saturate/de_bruijn_terms.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "libs/egraph/egraph.h"
 #include "libs/ir/de_bruijn.h"
 #include "libs/ir/node.h"
+#include "libs/saturate/avoiding_extractor.h"
 #include "libs/saturate/tir_encoding.h"
 #include "libs/sexpr/reader.h"
 #include "libs/support/source.h"
@@ -63,6 +66,21 @@ class DeBruijnTermsTest : public ::testing::Test {
     int64_t inner = node.is(ir::Op::kLam) ? depth + 1 : depth;
     for (const ir::Node* operand : node.operands()) {
       if (RefersTo(*operand, lo, hi, inner)) return true;
+    }
+    return false;
+  }
+
+  // The same on an e-graph term, for the lams [0, bound) around it.
+  bool TermRefersTo(const egraph::Term& term, uint32_t i, int64_t bound,
+                    int64_t depth = 0) const {
+    const egraph::Term::Node& node = term.node(i);
+    if (node.op == encoding_.var_op()) {
+      int64_t k = encoding_.VarIndex(node.payload) - depth;
+      return k >= 0 && k < bound;
+    }
+    int64_t inner = encoding_.IsLam(node.op) ? depth + 1 : depth;
+    for (uint32_t child : term.children(i)) {
+      if (TermRefersTo(term, child, bound, inner)) return true;
     }
     return false;
   }
@@ -192,6 +210,72 @@ TEST_F(DeBruijnTermsTest, ExtractAvoidingOnACycle) {
   g_.Union(var, loop);
   g_.Rebuild();
   EXPECT_FALSE(ExtractAvoiding(g_, encoding_, loop, 1).has_value());
+}
+
+// A class whose only term goes through a class on a cycle: a walk that
+// reaches it from inside that cycle must not give up on it for good.
+TEST_F(DeBruijnTermsTest, ExtractAvoidingThroughACycleReachedFirst) {
+  // A = {y, (+ B y)} and B = {(+ A y)}: from (+ A B), A is entered first
+  // and reaches B with A still open.
+  egraph::ClassId a = g_.AddTerm(Parse("y"));
+  egraph::ClassId b = g_.AddTerm(Parse("(+ y y)"));
+  g_.Union(a, g_.AddTerm(Parse("(+ (+ y y) y)")));
+  egraph::ClassId root = g_.AddTerm(Parse("(+ y (+ y y))"));
+  g_.Rebuild();
+  ASSERT_NE(g_.Find(a), g_.Find(b));
+  auto term = ExtractAvoiding(g_, encoding_, root, 0);
+  ASSERT_TRUE(term.has_value());
+  EXPECT_EQ(*term, Parse("(+ y (+ y y))"));
+}
+
+// Round a cycle through a lam the window moves on: X = {%2, (lam X)} has
+// no term free of the three lams around it at the top, but three lams down
+// %2 refers to the term's own outermost lam.
+TEST_F(DeBruijnTermsTest, ExtractAvoidingRoundALamCycle) {
+  egraph::ClassId x = g_.AddTerm(Parse("%2"));
+  g_.Union(x, g_.AddTerm(Parse("(lam %2)")));
+  g_.Rebuild();
+  auto term = ExtractAvoiding(g_, encoding_, x, 3);
+  ASSERT_TRUE(term.has_value());
+  EXPECT_EQ(*term, Parse("(lam (lam (lam %2)))"));
+  // Two lams around: %2 is outside both.
+  EXPECT_EQ(*ExtractAvoiding(g_, encoding_, x, 2), Parse("%2"));
+}
+
+// One extractor asked about many classes and bounds, in any order, finds
+// terms as small as a fresh extractor for each: what it settled for one
+// question holds for the next. Random unions make cycles, through lams
+// too.
+TEST_F(DeBruijnTermsTest, OneExtractorAnswersAsFreshOnes) {
+  int found = 0;
+  for (int trial = 0; trial < 20; ++trial) {
+    egraph::EGraph g(&encoding_.ops(), &encoding_.payloads());
+    std::vector<egraph::ClassId> classes;
+    for (int i = 0; i < 30; ++i) {
+      classes.push_back(g.AddTerm(encoding_.ToTerm(*Random(4, 1))));
+    }
+    for (int i = 0; i < 10; ++i) {
+      g.Union(classes[rng_() % classes.size()],
+              classes[rng_() % classes.size()]);
+    }
+    g.Rebuild();
+    std::shuffle(classes.begin(), classes.end(), rng_);
+    AvoidingExtractor shared(g, encoding_);
+    for (egraph::ClassId id : classes) {
+      for (int64_t bound = 0; bound < 4; ++bound) {
+        std::optional<egraph::Term> fresh =
+            ExtractAvoiding(g, encoding_, id, bound);
+        std::optional<egraph::Term> kept = shared.Extract(id, bound);
+        ASSERT_EQ(kept.has_value(), fresh.has_value());
+        if (!kept.has_value()) continue;
+        ++found;
+        EXPECT_EQ(kept->size(), fresh->size());
+        EXPECT_FALSE(TermRefersTo(*kept, kept->root(), bound));
+        EXPECT_EQ(g.LookupTerm(*kept), g.Find(id));
+      }
+    }
+  }
+  EXPECT_GT(found, 1000);
 }
 
 // AvoidingTerms keeps a term for its class and bound while the e-graph's

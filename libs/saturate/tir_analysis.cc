@@ -75,7 +75,7 @@ VarSet TirAnalysis::FreeOf(const egraph::EGraph& g,
   }
   VarSet free = 0;
   for (egraph::ClassId child : node.children) free |= Get(g, child).free;
-  if (encoding_->Meaning(node.op).op == ir::Op::kLam) return UnderLam(free);
+  if (encoding_->IsLam(node.op)) return UnderLam(free);
   return free;
 }
 

@@ -51,6 +51,9 @@ class TirEncoding {
   // (`LIB.NAME`); interned if new.
   std::optional<egraph::OpId> OpNamed(absl::string_view head);
   const OpMeaning& Meaning(egraph::OpId op) const { return meanings_[op]; }
+  // Whether `op` binds a De Bruijn variable (its child is under one more
+  // lam).
+  bool IsLam(egraph::OpId op) const { return meanings_[op].op == ir::Op::kLam; }
 
   egraph::OpId ref_op() const { return ref_op_; }
   egraph::OpId var_op() const { return var_op_; }
