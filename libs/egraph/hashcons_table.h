@@ -1,5 +1,6 @@
-// The e-graph's hash-cons table: a set of e-node ids keyed by their e-nodes,
-// which live elsewhere (the e-graph's node store). Open addressing with
+// A hash-cons table: a set of e-node ids keyed by their e-nodes, which live
+// elsewhere (the e-graph's node store; the explanation forest's exact
+// terms, explain.h, keep their table too). Open addressing with
 // linear probing over 8-byte slots that hold an id and 32 bits of its
 // e-node's hash. Probing compares those bits before it reads an e-node, so
 // a lookup touches one slot's cache line, plus the e-node it finds; growing
@@ -7,7 +8,8 @@
 // set, used before, keeps control bytes apart from slots and rehashes
 // through the e-nodes: on egg's math_simplify_root benchmark its rehashing
 // alone took 6% of the run, and this table cut the apply phase from about
-// 1.8 s to 1.3 s.
+// 1.8 s to 1.3 s (and the explanation forest's, diff_power_harder from
+// 0.58 s to 0.48 s).
 //
 // The caller hashes e-nodes and says which stored id is equal to the one it
 // looks for; the table never sees an e-node.
