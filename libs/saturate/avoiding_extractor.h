@@ -29,6 +29,7 @@
 #include <optional>
 #include <queue>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
