@@ -1,12 +1,12 @@
 // A vector of trivially copyable elements for the e-graph's big per-id
 // arrays (node records, union-find, per-op e-node lists, matches). It grows
-// as std::vector does, by doubling, but a buffer of 2 MiB and more is
-// huge-page backed (huge_pages.h) and grows by moving its pages to a bigger
-// block (mremap), not by copying its elements into fresh memory. On the
-// development machine (a VM) the first write to a page is what costs:
-// zeroing fresh memory took a quarter of egg's math_simplify_root
-// benchmark, most of it for the copies that every doubling of a
-// std::vector makes.
+// as std::vector does, by doubling, but a buffer of 2 MiB and more is a
+// block mapped on its own (mapped_blocks.h) and grows by moving its pages
+// to a bigger block (mremap), not by copying its elements into fresh
+// memory. On the development machine (a VM) the first write to a page is
+// what costs: zeroing fresh memory took a quarter of egg's
+// math_simplify_root benchmark, most of it for the copies that every
+// doubling of a std::vector makes.
 #ifndef TESSEL_LIBS_EGRAPH_BIG_VECTOR_H_
 #define TESSEL_LIBS_EGRAPH_BIG_VECTOR_H_
 
@@ -20,7 +20,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "libs/egraph/huge_pages.h"
+#include "libs/egraph/mapped_blocks.h"
 
 namespace tessel::egraph {
 
@@ -100,30 +100,30 @@ class BigVector {
   }
 
  private:
-  static constexpr size_t kHugePage = huge_pages_internal::kHugePage;
-  static bool IsHuge(size_t capacity) {
-    return capacity * sizeof(T) >= kHugePage;
+  static constexpr size_t kBlock = mapped_blocks_internal::kBlock;
+  static bool IsMapped(size_t capacity) {
+    return capacity * sizeof(T) >= kBlock;
   }
   static size_t Rounded(size_t bytes) {
-    return (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    return (bytes + kBlock - 1) / kBlock * kBlock;
   }
 
   // Grows the capacity to at least `n`, doubling it at least.
   void Reserve(size_t n) {
     size_t capacity = std::max({n, 2 * capacity_, size_t{16}});
-    if (!IsHuge(capacity)) {
+    if (!IsMapped(capacity)) {
       void* grown = std::realloc(data_, capacity * sizeof(T));
       if (grown == nullptr) throw std::bad_alloc();
       data_ = static_cast<T*>(grown);
     } else {
-      // A huge-page block's capacity is all of it.
+      // A mapped block's capacity is all of it.
       size_t bytes = Rounded(capacity * sizeof(T));
       capacity = bytes / sizeof(T);
-      if (IsHuge(capacity_)) {
-        data_ = static_cast<T*>(huge_pages_internal::Grow(
+      if (IsMapped(capacity_)) {
+        data_ = static_cast<T*>(mapped_blocks_internal::Grow(
             data_, Rounded(capacity_ * sizeof(T)), bytes));
       } else {
-        T* block = static_cast<T*>(huge_pages_internal::Map(bytes));
+        T* block = static_cast<T*>(mapped_blocks_internal::Map(bytes));
         if (size_ > 0)
           std::memcpy(static_cast<void*>(block), data_, size_ * sizeof(T));
         std::free(data_);
@@ -134,8 +134,8 @@ class BigVector {
   }
   static void Release(T* data, size_t capacity) {
     if (data == nullptr) return;
-    if (IsHuge(capacity)) {
-      huge_pages_internal::Unmap(data, Rounded(capacity * sizeof(T)));
+    if (IsMapped(capacity)) {
+      mapped_blocks_internal::Unmap(data, Rounded(capacity * sizeof(T)));
     } else {
       std::free(data);
     }

@@ -10,9 +10,9 @@ namespace {
 
 uint32_t Value(uint32_t i) { return i ^ 0x5a5a5a5au; }
 
-TEST(BigVectorTest, GrowsPastHugePagesAndKeepsItsValues) {
-  // 3 million elements cross the huge-page threshold and then grow a
-  // huge-page block several times (in place or by moving its pages).
+TEST(BigVectorTest, GrowsPastMappedBlocksAndKeepsItsValues) {
+  // 3 million elements cross the mapped-block threshold and then grow a
+  // mapped block several times (in place or by moving its pages).
   BigVector<uint32_t> v;
   for (uint32_t i = 0; i < 3'000'000; ++i) v.push_back(Value(i));
   ASSERT_EQ(v.size(), 3'000'000u);
@@ -55,9 +55,9 @@ TEST(BigVectorTest, AppendEraseCopyAndMove) {
   EXPECT_EQ(moved[3], 6u);
 }
 
-TEST(BigVectorTest, CopiesOfHugeVectorsAreIndependent) {
+TEST(BigVectorTest, CopiesOfMappedVectorsAreIndependent) {
   BigVector<uint64_t> v;
-  for (int i = 0; i < 600'000; ++i) v.push_back(3);  // a huge-page block
+  for (int i = 0; i < 600'000; ++i) v.push_back(3);  // a mapped block
   BigVector<uint64_t> copy = v;
   copy[0] = 4;
   EXPECT_EQ(v[0], 3u);

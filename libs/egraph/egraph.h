@@ -30,8 +30,8 @@
 #include "libs/egraph/analysis.h"
 #include "libs/egraph/big_vector.h"
 #include "libs/egraph/hashcons_table.h"
-#include "libs/egraph/huge_pages.h"
 #include "libs/egraph/ids.h"
+#include "libs/egraph/mapped_blocks.h"
 #include "libs/egraph/symbols.h"
 #include "libs/egraph/term.h"
 

@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "libs/egraph/huge_pages.h"
 #include "libs/egraph/ids.h"
+#include "libs/egraph/mapped_blocks.h"
 
 namespace tessel::egraph {
 
@@ -78,7 +78,7 @@ class HashconsTable {
   // quarters, where linear probing's runs stay within a cache line or two.
   void Grow();
 
-  using Slots = std::vector<Slot, HugePageAllocator<Slot>>;
+  using Slots = std::vector<Slot, MappedBlockAllocator<Slot>>;
   Slots slots_;
   size_t mask_ = 0;  // slots_.size() - 1 once there are slots
   size_t size_ = 0;

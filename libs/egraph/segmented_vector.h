@@ -3,7 +3,7 @@
 // std::vector every doubling would move (and for non-trivial elements,
 // move-construct) all of them. Segments double in size (4096 elements, then
 // 4096, 8192, 16384, ...), so that a small e-graph stays small and the big
-// segments of a big one are huge-page backed (huge_pages.h).
+// segments of a big one are blocks mapped on their own (mapped_blocks.h).
 #ifndef TESSEL_LIBS_EGRAPH_SEGMENTED_VECTOR_H_
 #define TESSEL_LIBS_EGRAPH_SEGMENTED_VECTOR_H_
 
@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "libs/egraph/huge_pages.h"
+#include "libs/egraph/mapped_blocks.h"
 
 namespace tessel::egraph {
 
@@ -47,7 +47,7 @@ class SegmentedVector {
         segments_.emplace_back().reserve(size);
         capacity_ += size;
       }
-      std::vector<T, HugePageAllocator<T>>& last = segments_.back();
+      std::vector<T, MappedBlockAllocator<T>>& last = segments_.back();
       size_t grow = std::min(n - size_, last.capacity() - last.size());
       last.resize(last.size() + grow);
       size_ += grow;
@@ -71,7 +71,7 @@ class SegmentedVector {
     return {top - kFirstBits + 1, i - (size_t{1} << top)};
   }
 
-  std::vector<std::vector<T, HugePageAllocator<T>>> segments_;
+  std::vector<std::vector<T, MappedBlockAllocator<T>>> segments_;
   size_t capacity_ = 0;
   size_t size_ = 0;
 };
