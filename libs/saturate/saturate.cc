@@ -167,6 +167,11 @@ absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
   for (const egraph::Rewrite& rewrite : *rewrites) {
     report.rule_names.push_back(rewrite.name);
   }
+  // Compile keeps the sets' order and every rule of each.
+  for (const std::string& set : rules.sets) {
+    report.rule_sets.insert(report.rule_sets.end(),
+                            rules.library.Find(set)->rules.size(), set);
+  }
   auto model = rules.costs.Compile(rules.cost_model, encoding, analysis);
   if (!model.ok()) return model.status();
 
@@ -361,6 +366,27 @@ std::string ProgressLine(absl::string_view func, size_t iteration, size_t nodes,
       classes, " e-classes, best cost ",
       best_cost ? JsonNumber(*best_cost) : std::string("none yet"), " (",
       absl::StrFormat("%.1f", seconds), " s)");
+}
+
+std::string IdleTargetNote(const FuncReport& report,
+                           absl::Span<const std::string> targets) {
+  std::vector<std::string> idle;
+  for (const std::string& target : targets) {
+    bool applied = false;
+    for (const egraph::Iteration& iteration : report.iterations) {
+      for (const auto& [rule, count] : iteration.applied) {
+        applied = applied || report.rule_sets[rule] == target;
+      }
+    }
+    if (!applied) idle.push_back(target);
+  }
+  if (idle.empty()) return "";
+  return absl::StrCat(
+      "saturate: note: ", report.name, ": no rule of target ",
+      absl::StrJoin(idle, ", "),
+      " applied, so the output calls none of its functions (each target's "
+      "rules are written for one level of TIR: docs/saturate.md, \"Rules "
+      "and cost models\")");
 }
 
 std::string LimitMessage(const FuncReport& report,

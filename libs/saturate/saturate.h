@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "libs/egraph/runner.h"
 #include "libs/ir/node.h"
 
@@ -46,6 +47,7 @@ struct SaturateOptions {
 struct FuncReport {
   std::string name;
   std::vector<std::string> rule_names;
+  std::vector<std::string> rule_sets;  // the set of each rule
   std::vector<egraph::Iteration> iterations;
   egraph::StopReason stop = egraph::StopReason::kNone;
   std::string stop_message;
@@ -83,6 +85,13 @@ std::string StatsJson(const std::vector<FuncReport>& funcs);
 std::string ProgressLine(absl::string_view func, size_t iteration, size_t nodes,
                          size_t classes, std::optional<double> best_cost,
                          double seconds);
+
+// What a run must say (on stderr in the tool) when no rule of some of
+// `targets` applied to a function, so that none of their calls can be in
+// its output (a gemmini run on build/ifold terms, whose rules match access
+// patterns, returns its input); empty when every target's rules applied.
+std::string IdleTargetNote(const FuncReport& report,
+                           absl::Span<const std::string> targets);
 
 // What a run that stopped at a limit must say (on stderr in the tool): the
 // limit, its flag and where the run was; its output is still an equal

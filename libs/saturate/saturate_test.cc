@@ -17,6 +17,7 @@ namespace {
 using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
+using ::testing::Not;
 
 constexpr absl::string_view kGemv = R"(
 (func @gemv ((alpha f32) (beta f32) (A (f32 8 4)) (x (f32 4)) (y0 (f32 8)))
@@ -51,6 +52,24 @@ TEST(SaturateTest, SaturatesToTheTargetsCalls) {
   EXPECT_EQ(report.stop, egraph::StopReason::kSaturated);
   EXPECT_LT(report.output_cost, report.input_cost);
   EXPECT_EQ(LimitMessage(report, Blas().limits), "");
+}
+
+// Gemmini's rules match access patterns, not gemv's build/ifold terms: the
+// run says so instead of returning the input without a word.
+TEST(SaturateTest, NotesTargetsWhoseRulesNeverApplied) {
+  SaturateOptions options = Blas();
+  auto blas = SaturateText(kGemv, options);
+  ASSERT_TRUE(blas.ok()) << blas.status();
+  EXPECT_EQ(IdleTargetNote(blas->funcs[0], options.targets), "");
+  options.targets = {"blas", "gemmini"};
+  auto result = SaturateText(kGemv, options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_THAT(ir::PrintModule(result->module), Not(HasSubstr("gemmini.")));
+  EXPECT_EQ(IdleTargetNote(result->funcs[0], options.targets),
+            "saturate: note: @gemv: no rule of target gemmini applied, so "
+            "the output calls none of its functions (each target's rules are "
+            "written for one level of TIR: docs/saturate.md, \"Rules and "
+            "cost models\")");
 }
 
 TEST(SaturateTest, IterationLimit) {

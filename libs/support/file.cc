@@ -96,7 +96,11 @@ absl::StatusOr<std::string> ReadFile(const std::string& path,
   if (path == "-") return ReadDescriptor(STDIN_FILENO, "<stdin>", max_bytes);
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
-    return absl::NotFoundError(absl::StrCat(path, ": error: cannot open file"));
+    const int error = errno;
+    std::string message =
+        absl::StrCat(path, ": error: cannot open file", Reason(error));
+    return error == ENOENT ? absl::NotFoundError(message)
+                           : absl::PermissionDeniedError(message);
   }
   auto bytes = ReadDescriptor(fd, path, max_bytes);
   close(fd);

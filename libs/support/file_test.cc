@@ -42,7 +42,8 @@ TEST(FileTest, MissingFileAndDirectoryAreNamed) {
   auto missing = ReadFile(TempPath("missing.tir"));
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
   EXPECT_EQ(missing.status().message(),
-            TempPath("missing.tir") + ": error: cannot open file");
+            TempPath("missing.tir") +
+                ": error: cannot open file (No such file or directory)");
 
   const std::string dir = TempPath("");
   auto directory = ReadFile(dir);

@@ -46,6 +46,10 @@ absl::Status Run(const tessel::CommandLine& command_line) {
         !limit.empty()) {
       std::cerr << limit << "\n";
     }
+    if (std::string idle = sat::IdleTargetNote(func, options.targets);
+        !idle.empty()) {
+      std::cerr << idle << "\n";
+    }
   }
 
   if (options.explain) {
