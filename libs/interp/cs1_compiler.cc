@@ -5,6 +5,7 @@
 
 #include "libs/interp/cs1_program.h"
 #include "libs/interp/diagnostics.h"
+#include "libs/interp/loop_plan.h"
 #include "libs/interp/loop_proc_compiler.h"
 
 namespace tessel {
@@ -138,6 +139,19 @@ absl::StatusOr<std::unique_ptr<PeProgram>> CompilePeProgram(
   if (auto status = compiler.CompilePeProgram(*out); !status.ok()) {
     return status;
   }
+  loop::PlanLoopProgram(out->procedures);
+  // The pe-program's frame comes after the procedures (Executor::FrameOf).
+  out->frame.index = static_cast<int32_t>(out->procedures.procs.size());
+  loop::Planner planner(out->frame);
+  for (Local& local : out->locals) {
+    if (!local.holds) continue;
+    for (loop::Expr& offset : local.holds->offsets) planner.PlanExpr(offset);
+  }
+  for (Task& task : out->tasks) {
+    if (task.cond) planner.PlanExpr(*task.cond);
+    planner.PlanStatement(task.call);
+  }
+  planner.Finish();
   return out;
 }
 

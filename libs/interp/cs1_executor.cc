@@ -62,12 +62,6 @@ void CopyElement(const HostTensor& from, int64_t at, HostTensor& to,
               bytes);
 }
 
-std::string ElementText(absl::string_view name,
-                        const std::vector<int64_t>& index) {
-  if (index.empty()) return std::string(name);
-  return absl::StrCat(name, "[", absl::StrJoin(index, ", "), "]");
-}
-
 std::string PeText(const cs1::PeProgram& program, const Frame& frame) {
   return absl::StrCat("PE (", frame.controls[program.x_slot], ", ",
                       frame.controls[program.y_slot], ")");
@@ -77,7 +71,7 @@ std::string PeText(const cs1::PeProgram& program, const Frame& frame) {
 
 bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
   const View& base = frame.views[ref.base];
-  const int64_t offset = Control(ref.offset, frame);
+  const int64_t offset = ControlValue(ref.offset, frame);
   if (failed_) return false;
   // The tensor is dense: its elements are contiguous from base.offset.
   int64_t count = 1;
@@ -135,7 +129,7 @@ absl::StatusOr<std::vector<HostTensor>> Executor::RunPeProgram(
         return ErrorAt(param.decl->loc(), tensor.status().message());
       global.tensor = *std::move(tensor);
     }
-    global.written.assign(global.tensor.num_elements(), param.read ? 1 : 0);
+    global.SetWritten(param.read);
   }
   for (int64_t y = 0; y < program.height; ++y) {
     for (int64_t x = 0; x < program.width; ++x) {
@@ -148,7 +142,8 @@ absl::StatusOr<std::vector<HostTensor>> Executor::RunPeProgram(
     const cs1::Param& param = program.params[p];
     if (!param.written) continue;
     Buffer& global = globals[p];
-    for (size_t e = 0; e < global.written.size(); ++e) {
+    for (size_t e = 0; global.unwritten > 0 && e < global.written.size();
+         ++e) {
       if (global.written[e]) continue;
       return ErrorAt(param.decl->loc(),
                      absl::StrCat("no PE gives back element ", e, " of '",
@@ -162,7 +157,7 @@ absl::StatusOr<std::vector<HostTensor>> Executor::RunPeProgram(
 void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
                      const std::vector<HostTensor>& inputs,
                      std::vector<Buffer>& globals) {
-  Frame frame = NewFrame(program.frame);
+  Frame& frame = FrameOf(program.frame);
   frame.controls[program.x_slot] = x;
   frame.controls[program.y_slot] = y;
   config_.assign(config_.size(), ConfigValue{});
@@ -179,7 +174,7 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
     frame.views[local.slot] = WholeView(*buffer);
     if (!local.holds) continue;
     for (const Expr& offset : local.holds->offsets) {
-      offsets[l].push_back(Control(offset, frame));
+      offsets[l].push_back(ControlValue(offset, frame));
     }
     if (failed_) return;
     const cs1::Param& param = program.params[local.holds->param];
@@ -190,7 +185,7 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
           int64_t at = Moved(param.shape, index, offsets[l], element);
           if (at >= 0) {
             CopyElement(inputs[local.holds->param], at, buffer->tensor, flat);
-            buffer->written[flat] = 1;
+            buffer->MarkWritten(flat);
           }
           return true;
         });
@@ -220,7 +215,7 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
             return false;
           }
           CopyElement(buffer.tensor, flat, global.tensor, at);
-          global.written[at] = 1;
+          global.MarkWritten(at);
           return true;
         });
     if (failed_) return;
@@ -244,13 +239,13 @@ void Executor::RunTask(const cs1::PeProgram& program, const cs1::Task& task,
     for (size_t k = 0; k < index.size(); ++k) {
       frame.controls[task.index_slots[k]] = index[k];
     }
-    if (task.cond && !Control(*task.cond, frame)) return !failed_;
+    if (task.cond && !ControlValue(*task.cond, frame)) return !failed_;
     if (auto status = ResetBuffer(param.elem, {}, value); !status.ok()) {
       Fail(task.decl, status.message());
       return false;
     }
     CopyElement(inputs[task.param], flat, value->tensor, 0);
-    value->written[0] = 1;
+    value->MarkWritten(0);
     frame.views[task.value_slot] = WholeView(*value);
     ExecStmt(task.call, frame);
     if (failed_) {
@@ -269,8 +264,20 @@ namespace cs1 {
 
 absl::StatusOr<std::vector<HostTensor>> RunPeProgram(
     const PeProgram& program, const std::vector<HostTensor>& inputs) {
-  loop::Executor executor(program.procedures);
-  return executor.RunPeProgram(program, inputs);
+  auto outputs = loop::Executor(program.procedures, /*batching=*/true)
+                     .RunPeProgram(program, inputs);
+  if (outputs.ok()) return outputs;
+  // Again iteration by iteration, for the first error in that order
+  // (loop_executor_internal.h).
+  auto sequential = loop::Executor(program.procedures, /*batching=*/false)
+                        .RunPeProgram(program, inputs);
+  if (sequential.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "internal error: a batched run failed where the iterations one by "
+        "one do not: ",
+        outputs.status().message()));
+  }
+  return sequential;
 }
 
 }  // namespace cs1

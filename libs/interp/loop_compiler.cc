@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/interp/diagnostics.h"
+#include "libs/interp/loop_plan.h"
 #include "libs/interp/loop_proc_compiler.h"
 
 namespace tessel {
@@ -326,6 +327,7 @@ absl::StatusOr<std::unique_ptr<LoopProgram>> CompileLoopProgram(
   auto compiled = compiler.Get(entry, entry);
   if (!compiled.ok()) return compiled.status();
   program->entry = *compiled;
+  PlanLoopProgram(*program);
   return program;
 }
 

@@ -1,5 +1,7 @@
 #include "libs/interp/loop_executor.h"
 
+#include <algorithm>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <utility>
@@ -14,12 +16,6 @@ namespace tessel {
 namespace loop {
 namespace {
 
-std::string ElementText(absl::string_view name,
-                        const absl::InlinedVector<int64_t, 4>& indices) {
-  if (indices.empty()) return std::string(name);
-  return absl::StrCat(name, "[", absl::StrJoin(indices, ", "), "]");
-}
-
 std::string ShapeText(const absl::InlinedVector<int64_t, 4>& dims) {
   return absl::StrCat("(", absl::StrJoin(dims, ", "), ")");
 }
@@ -33,25 +29,59 @@ bool IsDense(const View& view) {
   return true;
 }
 
+// The least and greatest element offsets of a view (its elements lie
+// between them).
+std::pair<int64_t, int64_t> Extent(const View& view) {
+  int64_t least = view.offset;
+  int64_t greatest = view.offset;
+  for (size_t k = 0; k < view.dims.size(); ++k) {
+    const int64_t span = (view.dims[k] - 1) * view.strides[k];
+    (span < 0 ? least : greatest) += span;
+  }
+  return {least, greatest};
+}
+
 }  // namespace
 
-// A dimension as its declaration writes it: "(+ n 1)", "4".
+void Buffer::SetWritten(bool all) {
+  written.assign(tensor.num_elements(), all ? 1 : 0);
+  unwritten = all ? 0 : tensor.num_elements();
+}
+
 std::string DimText(const Expr& dim) {
   return dim.op == ExprOp::kIntConst ? absl::StrCat(dim.value)
                                      : NodeText(*dim.where);
 }
 
-Frame NewFrame(const CompiledProc& proc) {
-  Frame frame;
-  frame.proc = &proc;
-  frame.controls.assign(proc.control_names.size(), 0);
-  frame.views.resize(proc.view_names.size());
-  frame.owned.resize(proc.view_names.size());
+std::string ElementText(absl::string_view name,
+                        absl::Span<const int64_t> indices) {
+  if (indices.empty()) return std::string(name);
+  return absl::StrCat(name, "[", absl::StrJoin(indices, ", "), "]");
+}
+
+std::unique_ptr<Frame> NewFrame(const CompiledProc& proc) {
+  auto frame = std::make_unique<Frame>();
+  frame->proc = &proc;
+  frame->controls.assign(proc.control_names.size(), 0);
+  frame->views.resize(proc.view_names.size());
+  frame->owned.resize(proc.view_names.size());
+  frame->arena.assign(proc.arena_words, 0);
+  // A literal's column holds it on every lane it may be read on.
+  for (const auto& [constant, lanes] : proc.constants) {
+    uint64_t* column = frame->arena.data() + constant->column;
+    if (constant->op == ExprOp::kIntConst) {
+      std::fill_n(reinterpret_cast<int64_t*>(column), lanes, constant->value);
+      continue;
+    }
+    element::WithElemType(constant->type, [&]<ElemType E>() {
+      const auto value = static_cast<element::Repr<E>>(
+          element::kIsFloat<E> ? constant->constant.f : constant->constant.i);
+      std::fill_n(reinterpret_cast<element::Repr<E>*>(column), lanes, value);
+    });
+  }
   return frame;
 }
 
-// Makes `buffer` a fresh, unwritten tensor of `shape`, reusing its storage
-// when the shape is unchanged (an alloc inside a loop runs every iteration).
 absl::Status ResetBuffer(ElemType elem, const std::vector<int64_t>& shape,
                          std::unique_ptr<Buffer>& buffer) {
   if (buffer == nullptr || buffer->tensor.elem != elem ||
@@ -61,7 +91,7 @@ absl::Status ResetBuffer(ElemType elem, const std::vector<int64_t>& shape,
     buffer = std::make_unique<Buffer>();
     buffer->tensor = *std::move(tensor);
   }
-  buffer->written.assign(buffer->tensor.num_elements(), 0);
+  buffer->SetWritten(false);
   return absl::OkStatus();
 }
 
@@ -79,6 +109,42 @@ View WholeView(Buffer& buffer) {
   return view;
 }
 
+Executor::Executor(const LoopProgram& program, bool batching)
+    : program_(program),
+      batching_(batching),
+      // The procedures, and a pe-program's own frame after them.
+      frames_(program.procs.size() + 1),
+      config_(program.config_slots.size()),
+      offsets_(kBatchLanes) {}
+
+Frame& Executor::FrameOf(const CompiledProc& proc) {
+  std::unique_ptr<Frame>& frame = frames_[proc.index];
+  if (frame == nullptr) frame = NewFrame(proc);
+  return *frame;
+}
+
+bool Executor::ParamDims(const CompiledParam& param, Frame& frame,
+                         absl::InlinedVector<int64_t, 4>& shape) {
+  for (const Expr& dim : param.dims) {
+    const int64_t value = ControlValue(dim, frame);
+    if (!failed_ && value <= 0) {
+      Fail(dim.where, absl::StrCat("dimension ", DimText(dim), " of '",
+                                   param.name(), "' is ", value,
+                                   ", not positive"));
+    }
+    if (failed_) return false;
+    shape.push_back(value);
+  }
+  return true;
+}
+
+absl::StatusOr<std::vector<int64_t>> Executor::ParamShape(
+    const CompiledParam& param, Frame& frame) {
+  absl::InlinedVector<int64_t, 4> shape;
+  if (!ParamDims(param, frame, shape)) return status_;
+  return std::vector<int64_t>(shape.begin(), shape.end());
+}
+
 absl::StatusOr<std::vector<HostTensor>> Executor::Run(
     std::vector<EntryArgument> args) {
   const CompiledProc& entry = *program_.entry;
@@ -87,7 +153,12 @@ absl::StatusOr<std::vector<HostTensor>> Executor::Run(
         absl::StrCat(entry.proc->name(), " takes ", entry.params.size(),
                      " arguments, ", args.size(), " are given"));
   }
-  Frame frame = EntryFrame(args);
+  Frame& frame = FrameOf(entry);
+  for (size_t i = 0; i < entry.params.size(); ++i) {
+    if (!entry.params[i].is_data()) {
+      frame.controls[entry.params[i].slot] = args[i].control;
+    }
+  }
   if (!CheckSizes(entry, frame, nullptr)) return status_;
   for (size_t i = 0; i < entry.params.size(); ++i) {
     const CompiledParam& param = entry.params[i];
@@ -107,7 +178,7 @@ absl::StatusOr<std::vector<HostTensor>> Executor::Run(
       }
       buffer = std::make_unique<Buffer>();
       buffer->tensor = std::move(tensor);
-      buffer->written.assign(buffer->tensor.num_elements(), 1);
+      buffer->SetWritten(true);
     } else if (auto status = ResetBuffer(param.elem, *shape, buffer);
                !status.ok()) {
       return ErrorAt(param.decl->loc(), status.message());
@@ -121,7 +192,8 @@ absl::StatusOr<std::vector<HostTensor>> Executor::Run(
   for (const CompiledParam& param : entry.params) {
     if (!param.is_written()) continue;
     Buffer& buffer = *frame.owned[param.slot];
-    for (size_t e = 0; e < buffer.written.size(); ++e) {
+    for (size_t e = 0; buffer.unwritten > 0 && e < buffer.written.size();
+         ++e) {
       if (buffer.written[e]) continue;
       absl::InlinedVector<int64_t, 4> index(buffer.tensor.shape.size());
       int64_t rest = static_cast<int64_t>(e);
@@ -145,7 +217,7 @@ bool Executor::CheckSizes(const CompiledProc& proc, const Frame& frame,
   for (size_t i = 0; i < proc.params.size(); ++i) {
     const CompiledParam& param = proc.params[i];
     if (param.kind != ir::ParamKind::kSize) continue;
-    int64_t value = frame.controls[param.slot];
+    const int64_t value = frame.controls[param.slot];
     if (value > 0) continue;
     const ir::Node* where =
         call != nullptr ? call->args[i].control.where : param.decl;
@@ -159,7 +231,7 @@ bool Executor::CheckSizes(const CompiledProc& proc, const Frame& frame,
 bool Executor::CheckAsserts(const CompiledProc& proc, Frame& frame,
                             const Stmt* call) {
   for (size_t i = 0; i < proc.asserts.size(); ++i) {
-    int64_t holds = Control(proc.asserts[i], frame);
+    const int64_t holds = ControlValue(proc.asserts[i], frame);
     if (failed_) return false;
     if (holds) continue;
     const ir::Node& assertion = *proc.assert_stmts[i];
@@ -186,17 +258,15 @@ void Executor::Exec(const std::vector<Stmt>& block, Frame& frame) {
 
 void Executor::ExecStmt(const Stmt& stmt, Frame& frame) {
   switch (stmt.op) {
-    case StmtOp::kFor: {
-      const int64_t lo = Control(stmt.exprs[0], frame);
-      const int64_t hi = Control(stmt.exprs[1], frame);
-      for (int64_t i = lo; i < hi && !failed_; ++i) {
-        frame.controls[stmt.slot] = i;
-        Exec(stmt.body, frame);
+    case StmtOp::kFor:
+      if (batching_ && stmt.region != nullptr) {
+        RunRegion(stmt, frame);
+      } else {
+        For(stmt, frame);
       }
       return;
-    }
     case StmtOp::kIf: {
-      const int64_t cond = Control(stmt.exprs[0], frame);
+      const int64_t cond = ControlValue(stmt.exprs[0], frame);
       if (failed_) return;
       Exec(cond ? stmt.body : stmt.orelse, frame);
       return;
@@ -205,36 +275,9 @@ void Executor::ExecStmt(const Stmt& stmt, Frame& frame) {
       Alloc(stmt, frame);
       return;
     case StmtOp::kAssign:
-    case StmtOp::kReduce: {
-      const View& view = frame.views[stmt.slot];
-      const size_t rank = stmt.exprs.size() - 1;
-      Scalar value = Data(stmt.exprs[rank], frame);
-      int64_t offset = 0;
-      if (!Locate(view, stmt.exprs.data(), rank, stmt.slot, frame, offset)) {
-        return;
-      }
-      if (failed_) return;
-      Buffer& buffer = *view.buffer;
-      uint8_t* address =
-          buffer.tensor.bytes.data() + offset * ElemTypeBytes(stmt.elem);
-      if (stmt.op == StmtOp::kReduce) {
-        if (!buffer.written[offset]) {
-          Fail(stmt.where,
-               absl::StrCat(
-                   "reduces into ",
-                   ElementText(frame.proc->view_names[stmt.slot],
-                               IndexValues(stmt.exprs.data(), rank, frame)),
-                   " before it is written"));
-          return;
-        }
-        Scalar sum;
-        Arith(ArithOp::kAdd, LoadScalar(stmt.elem, address), value, sum);
-        value = sum;
-      }
-      StoreScalar(value, address);
-      buffer.written[offset] = 1;
+    case StmtOp::kReduce:
+      Update(stmt, frame, LaneSet::Dense(1));
       return;
-    }
     case StmtOp::kLet: {
       View view;
       if (MakeView(stmt.window, frame, view)) {
@@ -249,9 +292,14 @@ void Executor::ExecStmt(const Stmt& stmt, Frame& frame) {
       const ConfigSlot& slot = program_.config_slots[stmt.slot];
       ConfigValue& value = config_[stmt.slot];
       if (slot.is_data) {
-        value.data = Data(stmt.exprs[0], frame);
+        const void* data = Data(stmt.exprs[0], frame, LaneSet::Dense(1));
+        value.data = element::WithElemType(slot.elem, [&]<ElemType E>() {
+          const auto lane = *static_cast<const element::Repr<E>*>(data);
+          return element::kIsFloat<E> ? Scalar::Float(E, lane)
+                                      : Scalar::Int(E, static_cast<int32_t>(lane));
+        });
       } else {
-        value.control = Control(stmt.exprs[0], frame);
+        value.control = ControlValue(stmt.exprs[0], frame);
       }
       value.set = !failed_;
       return;
@@ -265,10 +313,134 @@ void Executor::ExecStmt(const Stmt& stmt, Frame& frame) {
   }
 }
 
+void Executor::For(const Stmt& stmt, Frame& frame) {
+  const int64_t lo = ControlValue(stmt.exprs[0], frame);
+  const int64_t hi = ControlValue(stmt.exprs[1], frame);
+  // A region's variables are read from their columns (loop_plan.h).
+  int64_t* column = stmt.var_column >= 0
+                        ? reinterpret_cast<int64_t*>(frame.arena.data() +
+                                                     stmt.var_column)
+                        : &frame.controls[stmt.slot];
+  for (int64_t i = lo; i < hi && !failed_; ++i) {
+    frame.controls[stmt.slot] = i;
+    *column = i;
+    Exec(stmt.body, frame);
+  }
+}
+
+bool Executor::ViewsShareElements(const Region& region,
+                                  const Frame& frame) const {
+  for (size_t a = 0; a < region.views.size(); ++a) {
+    for (size_t b = a + 1; b < region.views.size(); ++b) {
+      if (!region.written[a] && !region.written[b]) continue;
+      const View& first = frame.views[region.views[a]];
+      const View& second = frame.views[region.views[b]];
+      if (first.buffer != second.buffer) continue;
+      auto [first_least, first_greatest] = Extent(first);
+      auto [second_least, second_greatest] = Extent(second);
+      if (first_least <= second_greatest && second_least <= first_greatest) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+void Executor::RunRegion(const Stmt& loop, Frame& frame) {
+  const Region& region = *loop.region;
+  const size_t depth = region.loops.size();
+  // The bounds, outermost first, as the iterations would compute them (an
+  // inner loop's only when the outer ones run).
+  absl::InlinedVector<int64_t, 4> lo(depth);
+  absl::InlinedVector<int64_t, 4> hi(depth);
+  for (size_t k = 0; k < depth; ++k) {
+    lo[k] = ControlValue(region.loops[k]->exprs[0], frame);
+    hi[k] = ControlValue(region.loops[k]->exprs[1], frame);
+    if (failed_ || lo[k] >= hi[k]) return;
+  }
+  if (ViewsShareElements(region, frame)) {
+    For(loop, frame);
+    return;
+  }
+  absl::InlinedVector<int64_t*, 4> columns(depth);
+  for (size_t k = 0; k < depth; ++k) {
+    columns[k] = reinterpret_cast<int64_t*>(frame.arena.data() +
+                                            region.var_columns[k]);
+  }
+  const std::vector<Stmt>& body = region.loops.back()->body;
+  // The iterations in order, as an odometer over the loops.
+  absl::InlinedVector<int64_t, 4> at(lo.begin(), lo.end());
+  bool done = false;
+  while (!done && !failed_) {
+    int32_t lanes = 0;
+    while (lanes < kBatchLanes && !done) {
+      // The innermost loop's iterations from `at` on, as many as fit.
+      const int64_t run = std::min<int64_t>(hi[depth - 1] - at[depth - 1],
+                                            kBatchLanes - lanes);
+      for (size_t k = 0; k + 1 < depth; ++k) {
+        std::fill_n(columns[k] + lanes, run, at[k]);
+      }
+      for (int64_t i = 0; i < run; ++i) {
+        columns[depth - 1][lanes + i] = at[depth - 1] + i;
+      }
+      lanes += static_cast<int32_t>(run);
+      at[depth - 1] += run;
+      for (size_t k = depth; k-- > 0 && at[k] == hi[k];) {
+        if (k == 0) {
+          done = true;
+          break;
+        }
+        at[k] = lo[k];
+        ++at[k - 1];
+      }
+    }
+    BatchBlock(body, frame, LaneSet::Dense(lanes));
+  }
+}
+
+void Executor::BatchBlock(const std::vector<Stmt>& block, Frame& frame,
+                          LaneSet lanes) {
+  for (const Stmt& stmt : block) {
+    if (failed_) return;
+    if (stmt.op != StmtOp::kIf) {
+      if (stmt.accumulates >= 0) {
+        Accumulate(stmt, frame, lanes);
+      } else {
+        Update(stmt, frame, lanes);
+      }
+      continue;
+    }
+    const int64_t* cond = Control(stmt.exprs[0], frame, lanes);
+    if (failed_) return;
+    for (bool holds : {true, false}) {
+      const std::vector<Stmt>& branch = holds ? stmt.body : stmt.orelse;
+      if (branch.empty()) continue;
+      const LaneSet chosen = Choose(cond, holds, lanes);
+      if (!chosen.empty()) BatchBlock(branch, frame, chosen);
+      Release(chosen);
+    }
+  }
+}
+
+LaneSet Executor::Choose(const int64_t* cond, bool holds, LaneSet lanes) {
+  if (selections_used_ == selections_.size()) {
+    selections_.emplace_back(kBatchLanes);
+  }
+  int32_t* sel = selections_[selections_used_++].data();
+  int32_t count = 0;
+  ForEachLane(lanes, [&](int32_t l) {
+    sel[count] = l;
+    count += (cond[l] != 0) == holds;
+  });
+  return LaneSet{sel, count};
+}
+
+void Executor::Release(LaneSet) { --selections_used_; }
+
 void Executor::Alloc(const Stmt& stmt, Frame& frame) {
   std::vector<int64_t> shape;
   for (const Expr& dim : stmt.exprs) {
-    int64_t value = Control(dim, frame);
+    const int64_t value = ControlValue(dim, frame);
     if (failed_) return;
     if (value <= 0) {
       Fail(dim.where, absl::StrCat("dimension ", DimText(dim), " of '",
@@ -288,11 +460,11 @@ void Executor::Alloc(const Stmt& stmt, Frame& frame) {
 
 void Executor::Call(const Stmt& stmt, Frame& caller) {
   const CompiledProc& callee = *stmt.callee;
-  Frame frame = NewFrame(callee);
+  Frame& frame = FrameOf(callee);
   for (size_t i = 0; i < callee.params.size(); ++i) {
     if (!stmt.args[i].is_data) {
       frame.controls[callee.params[i].slot] =
-          Control(stmt.args[i].control, caller);
+          ControlValue(stmt.args[i].control, caller);
     }
   }
   if (failed_) return;
@@ -300,17 +472,17 @@ void Executor::Call(const Stmt& stmt, Frame& caller) {
   for (size_t i = 0; i < callee.params.size(); ++i) {
     if (!stmt.args[i].is_data) continue;
     const CompiledParam& param = callee.params[i];
-    View view;
+    View& view = frame.views[param.slot];
     if (!MakeView(stmt.args[i].window, caller, view)) return;
-    auto shape = ParamShape(param, frame);
-    if (!shape.ok()) return;
+    absl::InlinedVector<int64_t, 4> shape;
+    if (!ParamDims(param, frame, shape)) return;
     const ir::Node* where = stmt.args[i].window.where;
-    if (!std::equal(view.dims.begin(), view.dims.end(), shape->begin(),
-                    shape->end())) {
+    if (view.dims != shape) {
       Fail(where, absl::StrCat("argument '", param.name(), "' of ",
                                callee.proc->name(), " has shape ",
                                ShapeText(view.dims), ", expected ",
-                               NumpyShapeText(*shape)));
+                               NumpyShapeText(std::vector<int64_t>(
+                                   shape.begin(), shape.end()))));
       return;
     }
     if (!param.is_window && !IsDense(view)) {
@@ -320,7 +492,6 @@ void Executor::Call(const Stmt& stmt, Frame& caller) {
                                "a dense tensor"));
       return;
     }
-    frame.views[param.slot] = std::move(view);
   }
   if (!CheckAsserts(callee, frame, &stmt)) return;
   Exec(callee.body, frame);
@@ -348,14 +519,15 @@ bool Executor::MakeView(const WindowRef& ref, Frame& frame, View& view) {
     view = base;
     return true;
   }
-  view.buffer = base.buffer;
-  view.offset = base.offset;
-  view.dims.clear();
-  view.strides.clear();
+  // `view` may be `base` itself (a let of a window of its own name in a
+  // loop): build apart.
+  View result;
+  result.buffer = base.buffer;
+  result.offset = base.offset;
   const std::string& name = frame.proc->view_names[ref.base];
   for (size_t k = 0; k < ref.selectors.size(); ++k) {
     const Selector& selector = ref.selectors[k];
-    const int64_t lo = Control(selector.lo, frame);
+    const int64_t lo = ControlValue(selector.lo, frame);
     if (selector.point) {
       if (failed_) return false;
       if (lo < 0 || lo >= base.dims[k]) {
@@ -364,10 +536,10 @@ bool Executor::MakeView(const WindowRef& ref, Frame& frame, View& view) {
                           " of '", name, "' (size ", base.dims[k], ")"));
         return false;
       }
-      view.offset += lo * base.strides[k];
+      result.offset += lo * base.strides[k];
       continue;
     }
-    const int64_t hi = Control(selector.hi, frame);
+    const int64_t hi = ControlValue(selector.hi, frame);
     if (failed_) return false;
     if (lo < 0 || hi > base.dims[k] || lo >= hi) {
       Fail(selector.where,
@@ -376,214 +548,43 @@ bool Executor::MakeView(const WindowRef& ref, Frame& frame, View& view) {
                         k, " of '", name, "' (size ", base.dims[k], ")"));
       return false;
     }
-    view.offset += lo * base.strides[k];
-    view.dims.push_back(hi - lo);
-    view.strides.push_back(base.strides[k]);
+    result.offset += lo * base.strides[k];
+    result.dims.push_back(hi - lo);
+    result.strides.push_back(base.strides[k]);
   }
+  view = std::move(result);
   return true;
-}
-
-absl::InlinedVector<int64_t, 4> Executor::IndexValues(const Expr* indices,
-                                                      size_t count,
-                                                      Frame& frame) {
-  absl::InlinedVector<int64_t, 4> values;
-  for (size_t k = 0; k < count; ++k) {
-    values.push_back(Control(indices[k], frame));
-  }
-  return values;
-}
-
-bool Executor::Locate(const View& view, const Expr* indices, size_t count,
-                      int32_t slot, Frame& frame, int64_t& offset) {
-  offset = view.offset;
-  for (size_t k = 0; k < count; ++k) {
-    const int64_t index = Control(indices[k], frame);
-    if (failed_) return false;
-    if (index < 0 || index >= view.dims[k]) {
-      Fail(indices[k].where,
-           absl::StrCat("index ", index, " is out of bounds for dimension ", k,
-                        " of '", frame.proc->view_names[slot], "' (size ",
-                        view.dims[k], ")"));
-      return false;
-    }
-    offset += index * view.strides[k];
-  }
-  return true;
-}
-
-int64_t Executor::ControlArith(const Expr& e, Frame& frame) {
-  const int64_t a = Control(e.args[0], frame);
-  const int64_t b = Control(e.args[1], frame);
-  int64_t result = 0;
-  bool ok = true;
-  switch (e.op) {
-    case ExprOp::kAddIndex:
-      ok = AddIndex(a, b, result);
-      break;
-    case ExprOp::kSubIndex:
-      ok = SubIndex(a, b, result);
-      break;
-    case ExprOp::kMulIndex:
-      ok = MulIndex(a, b, result);
-      break;
-    case ExprOp::kFloorDiv:
-    case ExprOp::kFloorMod:
-      if (b <= 0) {
-        if (!failed_) {
-          Fail(e.args[1].where, absl::StrCat("the divisor of a control "
-                                             "expression must be positive, "
-                                             "not ",
-                                             b));
-        }
-        return 0;
-      }
-      result = e.op == ExprOp::kFloorDiv ? FloorDiv(a, b) : FloorMod(a, b);
-      break;
-    default:
-      break;
-  }
-  if (!ok) Fail(e.where, "control arithmetic overflows 64 bits");
-  return result;
-}
-
-int64_t Executor::Control(const Expr& e, Frame& frame) {
-  switch (e.op) {
-    case ExprOp::kIntConst:
-      return e.value;
-    case ExprOp::kControlVar:
-      return frame.controls[e.slot];
-    case ExprOp::kAddIndex:
-    case ExprOp::kSubIndex:
-    case ExprOp::kMulIndex:
-    case ExprOp::kFloorDiv:
-    case ExprOp::kFloorMod:
-      return ControlArith(e, frame);
-    case ExprOp::kNegIndex: {
-      int64_t result = 0;
-      if (!SubIndex(0, Control(e.args[0], frame), result)) {
-        Fail(e.where, "control arithmetic overflows 64 bits");
-      }
-      return result;
-    }
-    case ExprOp::kMinIndex:
-      return std::min(Control(e.args[0], frame), Control(e.args[1], frame));
-    case ExprOp::kMaxIndex:
-      return std::max(Control(e.args[0], frame), Control(e.args[1], frame));
-    case ExprOp::kCompareIndex:
-      return CompareIntegers(e.compare, Control(e.args[0], frame),
-                             Control(e.args[1], frame));
-    case ExprOp::kCompareData:
-      return Compare(e.compare, Data(e.args[0], frame), Data(e.args[1], frame));
-    case ExprOp::kAnd:
-      return Control(e.args[0], frame) && Control(e.args[1], frame);
-    case ExprOp::kOr:
-      return Control(e.args[0], frame) || Control(e.args[1], frame);
-    case ExprOp::kNot:
-      return !Control(e.args[0], frame);
-    case ExprOp::kStride:
-      return frame.views[e.slot].strides[e.value];
-    case ExprOp::kReadControlConfig: {
-      const ConfigValue& value = config_[e.slot];
-      if (!value.set) {
-        const ConfigSlot& slot = program_.config_slots[e.slot];
-        Fail(e.where, absl::StrCat("reads ", slot.config, ".", slot.field,
-                                   " before it is written"));
-      }
-      return value.control;
-    }
-    default:
-      Fail(e.where, "internal error: a data expression used as control");
-      return 0;
-  }
-}
-
-void Executor::CheckScalar(ScalarError error, const Expr& e,
-                           const Scalar& operand) {
-  if (error == ScalarError::kNone) return;
-  if (error == ScalarError::kOutOfRange) {
-    Fail(e.where,
-         absl::StrCat("cannot cast ", ScalarText(operand), " to ",
-                      ElemTypeName(e.type), ": the value is out of its range"));
-    return;
-  }
-  Fail(e.where, ScalarErrorText(error));
-}
-
-Scalar Executor::Load(const Expr& e, Frame& frame) {
-  const View& view = frame.views[e.slot];
-  int64_t offset = 0;
-  if (!Locate(view, e.args.data(), e.args.size(), e.slot, frame, offset)) {
-    return Scalar{e.type};
-  }
-  const Buffer& buffer = *view.buffer;
-  if (!buffer.written[offset]) {
-    Fail(e.where, absl::StrCat("reads ",
-                               ElementText(frame.proc->view_names[e.slot],
-                                           IndexValues(e.args.data(),
-                                                       e.args.size(), frame)),
-                               " before it is written"));
-    return Scalar{e.type};
-  }
-  return LoadScalar(
-      e.type, buffer.tensor.bytes.data() + offset * ElemTypeBytes(e.type));
-}
-
-Scalar Executor::Data(const Expr& e, Frame& frame) {
-  switch (e.op) {
-    case ExprOp::kDataConst:
-      return e.constant;
-    case ExprOp::kLoad:
-      return Load(e, frame);
-    case ExprOp::kArith: {
-      const Scalar a = Data(e.args[0], frame);
-      const Scalar b = Data(e.args[1], frame);
-      Scalar result{e.type};
-      CheckScalar(Arith(e.arith, a, b, result), e, a);
-      return result;
-    }
-    case ExprOp::kNegate:
-      return Negate(Data(e.args[0], frame));
-    case ExprOp::kSelect:
-      // Only the chosen operand is evaluated, as with C's `?:`.
-      return Control(e.args[0], frame) ? Data(e.args[1], frame)
-                                       : Data(e.args[2], frame);
-    case ExprOp::kCast: {
-      const Scalar operand = Data(e.args[0], frame);
-      Scalar result{e.type};
-      CheckScalar(Cast(e.type, operand, result), e, operand);
-      return result;
-    }
-    case ExprOp::kReadDataConfig: {
-      const ConfigValue& value = config_[e.slot];
-      if (!value.set) {
-        const ConfigSlot& slot = program_.config_slots[e.slot];
-        Fail(e.where, absl::StrCat("reads ", slot.config, ".", slot.field,
-                                   " before it is written"));
-        return Scalar{e.type};
-      }
-      return value.data;
-    }
-    case ExprOp::kReduction:
-    case ExprOp::kExtractLane:
-      return VectorScalar(e, frame);
-    default:
-      Fail(e.where, "internal error: a control expression used as data");
-      return Scalar{e.type};
-  }
 }
 
 absl::StatusOr<std::vector<int64_t>> EntryParamShape(
     const LoopProgram& program, size_t index,
     const std::vector<EntryArgument>& args) {
-  Executor executor(program);
-  Frame frame = executor.EntryFrame(args);
-  return executor.ParamShape(program.entry->params[index], frame);
+  Executor executor(program, /*batching=*/false);
+  Frame& frame = executor.FrameOf(*program.entry);
+  const CompiledProc& entry = *program.entry;
+  for (size_t i = 0; i < entry.params.size() && i < args.size(); ++i) {
+    if (!entry.params[i].is_data()) {
+      frame.controls[entry.params[i].slot] = args[i].control;
+    }
+  }
+  return executor.ParamShape(entry.params[index], frame);
 }
 
 absl::StatusOr<std::vector<HostTensor>> RunEntry(
     const LoopProgram& program, std::vector<EntryArgument> args) {
-  Executor executor(program);
-  return executor.Run(std::move(args));
+  // The arguments again for a second run, which changes nothing in them.
+  std::vector<EntryArgument> again = args;
+  auto outputs = Executor(program, /*batching=*/true).Run(std::move(args));
+  if (outputs.ok()) return outputs;
+  auto sequential =
+      Executor(program, /*batching=*/false).Run(std::move(again));
+  if (sequential.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "internal error: a batched run failed where the iterations one by "
+        "one do not: ",
+        outputs.status().message()));
+  }
+  return sequential;
 }
 
 }  // namespace loop

@@ -1,7 +1,14 @@
 // The state of a running loop program and the executor's interface, shared
-// by its files: loop_executor.cc (statements, scalars, calls),
-// loop_vector_executor.cc (the vector level) and cs1_executor.cc (the CS-1
-// level). Internal to libs/interp.
+// by its files: loop_executor.cc (statements, regions, calls),
+// loop_expr_executor.cc (expressions), loop_vector_executor.cc (the vector
+// level) and cs1_executor.cc (the CS-1 level). Internal to libs/interp.
+//
+// The executor computes every expression for a set of lanes at once
+// (column_ops.h): the iterations of a batch of a region (loop_plan.h), the
+// lanes of a vector, or one. A run batches regions; when it fails, the
+// program runs again with every loop iteration by iteration, the order the
+// spec defines, so that the error reported is the first one met in that
+// order, whatever a batch met first.
 #ifndef TESSEL_LIBS_INTERP_LOOP_EXECUTOR_INTERNAL_H_
 #define TESSEL_LIBS_INTERP_LOOP_EXECUTOR_INTERNAL_H_
 
@@ -13,9 +20,9 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/strings/string_view.h"
+#include "libs/interp/column_ops.h"
 #include "libs/interp/loop_executor.h"
 #include "libs/interp/loop_program.h"
-#include "libs/interp/vector_ops.h"
 #include "libs/npy/host_tensor.h"
 
 namespace tessel {
@@ -29,6 +36,17 @@ namespace loop {
 struct Buffer {
   HostTensor tensor;
   std::vector<uint8_t> written;
+  // The elements not written yet: reads check the flags only while some
+  // are.
+  int64_t unwritten = 0;
+
+  void MarkWritten(int64_t offset) {
+    if (written[offset]) return;
+    written[offset] = 1;
+    --unwritten;
+  }
+  // Every element written (true) or none.
+  void SetWritten(bool all);
 };
 
 // A strided view of a buffer: what a data name stands for. Data is passed
@@ -40,12 +58,21 @@ struct View {
   absl::InlinedVector<int64_t, 4> strides;
 };
 
+// A procedure's frame, one per procedure for the whole run (there is no
+// recursion), so that a call allocates nothing.
 struct Frame {
   const CompiledProc* proc = nullptr;
   std::vector<int64_t> controls;
   std::vector<View> views;
   // The buffers this frame allocated, by view slot.
   std::vector<std::unique_ptr<Buffer>> owned;
+  // The columns of the procedure's expressions (loop_plan.h).
+  std::vector<uint64_t> arena;
+
+  template <typename T = uint64_t>
+  T* Column(const Expr& e) {
+    return reinterpret_cast<T*>(arena.data() + e.column);
+  }
 };
 
 struct ConfigValue {
@@ -59,42 +86,25 @@ struct ConfigValue {
 absl::Status ResetBuffer(ElemType elem, const std::vector<int64_t>& shape,
                          std::unique_ptr<Buffer>& buffer);
 View WholeView(Buffer& buffer);
-Frame NewFrame(const CompiledProc& proc);
+// A frame for `proc`, its literals' columns filled.
+std::unique_ptr<Frame> NewFrame(const CompiledProc& proc);
 // A dimension as its declaration writes it: "(+ n 1)", "4".
 std::string DimText(const Expr& dim);
+// "NAME[I, J]" (NAME alone without indices).
+std::string ElementText(absl::string_view name,
+                        absl::Span<const int64_t> indices);
 
 class Executor {
  public:
-  explicit Executor(const LoopProgram& program)
-      : program_(program), config_(program.config_slots.size()) {}
-
-  // Binds the control arguments of the entry into a new frame.
-  Frame EntryFrame(const std::vector<EntryArgument>& args) {
-    const CompiledProc& entry = *program_.entry;
-    Frame frame = NewFrame(entry);
-    for (size_t i = 0; i < entry.params.size() && i < args.size(); ++i) {
-      if (!entry.params[i].is_data()) {
-        frame.controls[entry.params[i].slot] = args[i].control;
-      }
-    }
-    return frame;
-  }
+  // Without `batching`, every loop runs iteration by iteration.
+  Executor(const LoopProgram& program, bool batching);
 
   absl::StatusOr<std::vector<int64_t>> ParamShape(const CompiledParam& param,
-                                                  Frame& frame) {
-    std::vector<int64_t> shape;
-    for (const Expr& dim : param.dims) {
-      int64_t value = Control(dim, frame);
-      if (!failed_ && value <= 0) {
-        Fail(dim.where,
-             absl::StrCat("dimension ", DimText(dim), " of '", param.name(),
-                          "' is ", value, ", not positive"));
-      }
-      shape.push_back(value);
-    }
-    if (failed_) return status_;
-    return shape;
-  }
+                                                  Frame& frame);
+  // The same without allocating; false (and the error) when one is not
+  // positive.
+  bool ParamDims(const CompiledParam& param, Frame& frame,
+                 absl::InlinedVector<int64_t, 4>& shape);
 
   absl::StatusOr<std::vector<HostTensor>> Run(std::vector<EntryArgument> args);
 
@@ -104,6 +114,9 @@ class Executor {
   // written, in order.
   absl::StatusOr<std::vector<HostTensor>> RunPeProgram(
       const cs1::PeProgram& program, const std::vector<HostTensor>& inputs);
+
+  // The frame of `proc`, made on first use.
+  Frame& FrameOf(const CompiledProc& proc);
 
  private:
   void Fail(const ir::Node* where, absl::string_view message) {
@@ -117,11 +130,25 @@ class Executor {
   bool CheckAsserts(const CompiledProc& proc, Frame& frame, const Stmt* call);
   // Appends "FILE:LINE:COL: note: NOTE" at `where` to the error.
   void AddNote(const ir::Node& where, absl::string_view note);
+
+  // Statements (loop_executor.cc), one iteration at a time...
   void Exec(const std::vector<Stmt>& block, Frame& frame);
   void ExecStmt(const Stmt& stmt, Frame& frame);
+  void For(const Stmt& stmt, Frame& frame);
   void Call(const Stmt& stmt, Frame& caller);
   void Alloc(const Stmt& stmt, Frame& frame);
   bool MakeView(const WindowRef& ref, Frame& frame, View& view);
+  // ... and a batch of iterations at a time.
+  void RunRegion(const Stmt& loop, Frame& frame);
+  bool ViewsShareElements(const Region& region, const Frame& frame) const;
+  void BatchBlock(const std::vector<Stmt>& block, Frame& frame, LaneSet lanes);
+  void Update(const Stmt& stmt, Frame& frame, LaneSet lanes);
+  void Accumulate(const Stmt& stmt, Frame& frame, LaneSet lanes);
+  // The lanes of `lanes` where `cond` is nonzero (or zero), in a selection
+  // buffer of this executor's that lives until the matching Release.
+  LaneSet Choose(const int64_t* cond, bool holds, LaneSet lanes);
+  void Release(LaneSet chosen);
+
   // The view a dsd describes, checked to lie in its tensor
   // (cs1_executor.cc).
   bool DescriptorView(const WindowRef& ref, Frame& frame, View& view);
@@ -132,36 +159,72 @@ class Executor {
              std::vector<Buffer>& globals);
   void RunTask(const cs1::PeProgram& program, const cs1::Task& task,
                const std::vector<HostTensor>& inputs, Frame& frame);
-  // The buffer offset of `view` at `indices`, which are bounds-checked.
-  bool Locate(const View& view, const Expr* indices, size_t count, int32_t slot,
-              Frame& frame, int64_t& offset);
-  absl::InlinedVector<int64_t, 4> IndexValues(const Expr* indices, size_t count,
-                                              Frame& frame);
-  int64_t Control(const Expr& e, Frame& frame);
-  int64_t ControlArith(const Expr& e, Frame& frame);
-  Scalar Data(const Expr& e, Frame& frame);
-  Scalar Load(const Expr& e, Frame& frame);
-  void CheckScalar(ScalarError error, const Expr& e, const Scalar& operand);
 
-  // The vector level (loop_vector_executor.cc).
-  Vec Vector(const Expr& e, Frame& frame);
-  // A vector variable, read whole.
-  Vec ReadVector(const Expr& e, Frame& frame);
-  Vec TransferRead(const Expr& e, Frame& frame);
-  // The lanes where a lane comparison (or and/or/not of them) holds.
-  std::vector<uint8_t> Mask(const Expr& e, Frame& frame);
-  // Scalars computed from vectors: reductions, a lane of extract.
-  Scalar VectorScalar(const Expr& e, Frame& frame);
+  // Expressions (loop_expr_executor.cc): their columns, computed on
+  // `lanes` (an expression that does not vary in a batch on its first
+  // lane, then copied to the others).
+  const int64_t* Control(const Expr& e, Frame& frame, LaneSet lanes);
+  const void* Data(const Expr& e, Frame& frame, LaneSet lanes);
+  // A control value on one lane, the first of `lane` (a literal or a
+  // variable at once: they are most control expressions).
+  int64_t ControlValue(const Expr& e, Frame& frame,
+                       LaneSet lane = LaneSet::Dense(1)) {
+    if (e.op == ExprOp::kIntConst) return e.value;
+    if (e.op == ExprOp::kControlVar && !e.varying) {
+      return frame.controls[e.slot];
+    }
+    return Control(e, frame, lane)[lane.first()];
+  }
+  void ComputeControl(const Expr& e, Frame& frame, LaneSet lanes,
+                      int64_t* out);
+  void ComputeData(const Expr& e, Frame& frame, LaneSet lanes, void* out);
+  void ControlArith(const Expr& e, Frame& frame, LaneSet lanes, int64_t* out);
+  void Logic(const Expr& e, Frame& frame, LaneSet lanes, int64_t* out);
+  void Select(const Expr& e, Frame& frame, LaneSet lanes, void* out);
+  void Load(const Expr& e, Frame& frame, LaneSet lanes, void* out);
+  // The offsets in `view`'s buffer of the element at `indices` on each
+  // lane, bounds-checked, into offsets_; only on the first lane when no
+  // index varies over the lanes.
+  bool Locate(const View& view, absl::Span<const Expr> indices, int32_t slot,
+              Frame& frame, LaneSet lanes);
+  void OutOfBounds(const Expr& index, size_t dim, int64_t value,
+                   int64_t extent, int32_t slot, Frame& frame);
+  // The indices of an element access on `lane`, computed already.
+  absl::InlinedVector<int64_t, 4> IndicesAt(absl::Span<const Expr> indices,
+                                            Frame& frame, int32_t lane);
+  void CastFailed(const Expr& e, ElemType from, const void* operand,
+                  int32_t lane);
+  void ReadConfig(const Expr& e, LaneSet lanes, void* out);
+
+  // The vector level (loop_vector_executor.cc): a vector expression's
+  // column holds all its lanes.
+  const void* Vector(const Expr& e, Frame& frame);
+  // The lanes where a lane comparison (or and/or/not of them) holds, as a
+  // column of 1s and 0s.
+  const int64_t* Mask(const Expr& e, Frame& frame);
+  // Scalars computed from vectors: reductions, a lane of extract, on one
+  // lane.
+  void VectorScalar(const Expr& e, Frame& frame, void* out);
+  // The lanes read, in `out` or where they are stored.
+  const void* ReadVector(const Expr& e, Frame& frame, void* out);
+  const void* TransferRead(const Expr& e, Frame& frame, void* out);
   void AssignVector(const Stmt& stmt, Frame& frame);
   void TransferWrite(const Stmt& stmt, Frame& frame);
-  // Where lane `lane` of a transfer of `shape` at `base` (the view's
-  // indices) falls in `view`, or false when it is outside.
-  static bool LaneOffset(const View& view, const std::vector<int64_t>& base,
-                         const std::vector<int64_t>& shape, int64_t lane,
-                         int64_t& offset);
+  // Checks the indices of a transfer of vectors of rank `lanes_rank` in the
+  // view's leading dimensions.
+  bool CheckTransferBase(absl::Span<const Expr> indices,
+                         absl::Span<const int64_t> base, size_t lanes_rank,
+                         int32_t slot, Frame& frame);
 
   const LoopProgram& program_;
+  const bool batching_;
+  std::vector<std::unique_ptr<Frame>> frames_;  // by CompiledProc::index
   std::vector<ConfigValue> config_;
+  // The offsets Locate computes, for one access at a time.
+  std::vector<int64_t> offsets_;
+  // Selection buffers of nested choices (ifs, selects, and/or), as a stack.
+  std::vector<std::vector<int32_t>> selections_;
+  size_t selections_used_ = 0;
   bool failed_ = false;
   absl::Status status_;
 };

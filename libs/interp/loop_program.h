@@ -3,13 +3,16 @@
 // to frame slots and literals converted to the values of their elaborated
 // types, so that running a kernel never walks the IR. Every node keeps the IR
 // node it came from (`where`), for diagnostics. Built by loop_compiler.h,
-// run by loop_executor.h. Internal to libs/interp.
+// planned by loop_plan.h (where each expression keeps its values, which
+// loops run a batch of iterations at a time), run by loop_executor.h.
+// Internal to libs/interp.
 #ifndef TESSEL_LIBS_INTERP_LOOP_PROGRAM_H_
 #define TESSEL_LIBS_INTERP_LOOP_PROGRAM_H_
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libs/interp/scalar.h"
@@ -83,6 +86,15 @@ struct Expr {
   std::vector<int64_t> shape;
   std::vector<int64_t> ints;
   std::vector<std::vector<int>> maps;
+
+  // Set by the planner. The executor computes an expression for many lanes
+  // at once (the iterations of a batch, the lanes of a vector, or one):
+  // its values are words [column, column + capacity) of its procedure's
+  // arena, one per lane, as column_ops.h lays them out.
+  int32_t column = -1;
+  // Whether its value may differ between the iterations of its batch
+  // (else it is computed once per batch, for the first).
+  bool varying = false;
 };
 
 // A data argument, a `let` or a window: view `base`, narrowed by one
@@ -127,6 +139,8 @@ enum class StmtOp : uint8_t {
   kTransferWrite,  // slot: the view; exprs: indices..., value
 };
 
+struct Region;
+
 struct Stmt {
   StmtOp op = StmtOp::kFor;
   const ir::Node* where = nullptr;
@@ -138,6 +152,35 @@ struct Stmt {
   WindowRef window;
   const CompiledProc* callee = nullptr;
   std::vector<CallArg> args;
+
+  // Set by the planner. On a kFor: the loop nest it starts, when that runs
+  // a batch of iterations at a time; on a kFor of a region's nest, the
+  // column of its variable, whose first lane holds the variable when the
+  // nest runs iteration by iteration.
+  std::unique_ptr<Region> region;
+  int32_t var_column = -1;
+  // On a kAssign in a region whose value is (OP TARGET X) or (OP X TARGET),
+  // TARGET reading the element assigned: TARGET's position (0 or 1) in the
+  // value; the batch then computes X for every iteration first and the
+  // accumulation in order.
+  int8_t accumulates = -1;
+};
+
+// A perfect loop nest whose iterations a batch runs together: the executor
+// computes each statement of the body for all iterations of a batch before
+// the next, which the planner has checked computes what running them one by
+// one does (loop_plan.h).
+struct Region {
+  // The loops, outermost first (the first holds the region); none's bounds
+  // use another's variable.
+  std::vector<const Stmt*> loops;
+  // Per loop, the column holding its variable for each iteration.
+  std::vector<int32_t> var_columns;
+  // The views the body accesses, and whether it writes them: two of them
+  // that share elements make the executor run the nest iteration by
+  // iteration.
+  std::vector<int32_t> views;
+  std::vector<bool> written;
 };
 
 struct CompiledParam {
@@ -161,6 +204,7 @@ struct CompiledParam {
 
 struct CompiledProc {
   const ir::Node* proc = nullptr;  // the Proc or Instr
+  int32_t index = -1;              // in its LoopProgram's procs
   std::vector<CompiledParam> params;
   std::vector<Expr> asserts;
   std::vector<const ir::Node*> assert_stmts;  // the Asserts, for diagnostics
@@ -168,6 +212,10 @@ struct CompiledProc {
   // Frame layout; the names are for diagnostics.
   std::vector<std::string> control_names;
   std::vector<std::string> view_names;
+  // Set by the planner: the words of the arena its expressions' columns
+  // take, and the literals, whose columns hold them from the start.
+  int32_t arena_words = 0;
+  std::vector<std::pair<const Expr*, int32_t>> constants;  // with lanes
 };
 
 // One field of one `config`, as a slot of the global configuration state.

@@ -169,6 +169,7 @@ absl::StatusOr<Expr> ProcCompiler::Mask(const ir::Node& e) {
         if (!mask.ok()) return mask.status();
         expr.args.push_back(*std::move(mask));
       }
+      expr.shape = expr.args[0].shape;  // the lanes it chooses
       return expr;
     }
     default:
@@ -181,7 +182,9 @@ absl::StatusOr<Expr> ProcCompiler::Mask(const ir::Node& e) {
   }
   expr.op = ExprOp::kMaskCompare;
   expr.compare = *compare;
-  return VectorOperands(e, std::move(expr), 0, 2);
+  auto compiled = VectorOperands(e, std::move(expr), 0, 2);
+  if (compiled.ok()) compiled->shape = compiled->args[0].shape;
+  return compiled;
 }
 
 absl::StatusOr<Expr> ProcCompiler::VectorScalar(const ir::Node& e) {

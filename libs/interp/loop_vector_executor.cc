@@ -1,227 +1,418 @@
-// The vector level run by the loop executor: vector variables live in
-// buffers of their shape (like tensors, so that vector parameters are .npy
-// files of that shape); transfers read and write the lanes that fall inside
-// their tensor and take PAD for, or drop, the others; every lane computes
-// what the scalar op computes (vector_ops.h).
+// The vector level run by the loop executor: a vector expression's column
+// holds all its lanes; vector variables live in buffers of their shape
+// (like tensors, so that vector parameters are .npy files of that shape);
+// transfers read and write the lanes that fall inside their tensor and take
+// PAD for, or drop, the others; every lane computes what the scalar op
+// computes (element_ops.h).
+#include <algorithm>
 #include <cstdint>
-#include <utility>
+#include <cstring>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
+
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_join.h"
 #include "libs/interp/diagnostics.h"
 #include "libs/interp/loop_executor_internal.h"
+#include "libs/interp/vector_ops.h"
 
 namespace tessel {
 namespace loop {
 namespace {
 
-Vec Zeros(const Expr& e) {
-  return Vec::Filled(e.type, e.shape, Scalar{e.type});
+// Visits the lanes of a transfer of a vector of `shape` at `base` (the
+// view's indices, its leading ones checked), in row-major lane order, as
+// runs along the last dimension: inside(lane, offset, count, step) for
+// `count` lanes from `lane` that fall inside `view`, at element offsets
+// `offset`, `offset + step`, ...; outside(lane, count) for lanes that do
+// not. Stops when a call returns false.
+template <typename Inside, typename Outside>
+void ForEachTransferRun(const View& view, absl::Span<const int64_t> base,
+                        absl::Span<const int64_t> shape, Inside inside,
+                        Outside outside) {
+  const size_t n = shape.size();
+  const size_t leading = view.dims.size() - n;
+  int64_t origin = view.offset;
+  for (size_t k = 0; k < leading; ++k) origin += base[k] * view.strides[k];
+  const int64_t inner = shape[n - 1];
+  const int64_t rows = NumLanes(shape) / inner;
+  // The last dimension's lanes inside the view: [first, last).
+  const int64_t b = base[leading + n - 1];
+  const int64_t step = view.strides[leading + n - 1];
+  const int64_t first = std::clamp<int64_t>(-b, 0, inner);
+  const int64_t last =
+      std::clamp<int64_t>(view.dims[leading + n - 1] - b, first, inner);
+  origin += (b + first) * step;
+  absl::InlinedVector<int64_t, 4> row(n - 1, 0);
+  for (int64_t r = 0; r < rows; ++r) {
+    // The row's offset, unless a leading vector dimension leaves the view.
+    int64_t offset = origin;
+    bool in_view = true;
+    for (size_t j = 0; j < row.size(); ++j) {
+      const int64_t index = base[leading + j] + row[j];
+      in_view = in_view && index >= 0 && index < view.dims[leading + j];
+      offset += index * view.strides[leading + j];
+    }
+    const int64_t lane = r * inner;
+    if (!in_view) {
+      if (!outside(lane, inner)) return;
+    } else if ((first > 0 && !outside(lane, first)) ||
+               (last > first &&
+                !inside(lane + first, offset, last - first, step)) ||
+               (last < inner && !outside(lane + last, inner - last))) {
+      return;
+    }
+    for (size_t j = row.size(); j-- > 0;) {
+      if (++row[j] < shape[j]) break;
+      row[j] = 0;
+    }
+  }
 }
 
-uint8_t* Address(const View& view, int64_t offset, ElemType elem) {
-  return view.buffer->tensor.bytes.data() + offset * ElemTypeBytes(elem);
+// The first of `count` elements at offset, offset + step, ... that is not
+// written yet, or -1.
+int64_t FirstUnwritten(const Buffer& buffer, int64_t offset, int64_t count,
+                       int64_t step) {
+  if (buffer.unwritten == 0) return -1;
+  for (int64_t i = 0; i < count; ++i) {
+    if (!buffer.written[offset + i * step]) return i;
+  }
+  return -1;
+}
+
+// Writes the lanes of a vector that fall inside the view (a vector
+// variable's buffer holds them all).
+template <ElemType E>
+void WriteLanes(const void* lanes, const View& view,
+                absl::Span<const int64_t> base,
+                absl::Span<const int64_t> shape) {
+  const auto* from = static_cast<const element::Repr<E>*>(lanes);
+  Buffer& buffer = *view.buffer;
+  uint8_t* data = buffer.tensor.bytes.data();
+  const size_t width = ElemTypeBytes(E);
+  ForEachTransferRun(
+      view, base, shape,
+      [&](int64_t lane, int64_t offset, int64_t count, int64_t step) {
+        if (step == 1 && sizeof(element::Repr<E>) == width) {
+          // memmove: `from` may be these very elements, read in place.
+          std::memmove(data + offset * width, from + lane, count * width);
+        } else {
+          for (int64_t i = 0; i < count; ++i) {
+            element::Store<E>(from[lane + i],
+                              data + (offset + i * step) * width);
+          }
+        }
+        if (buffer.unwritten > 0) {
+          for (int64_t i = 0; i < count; ++i) {
+            buffer.MarkWritten(offset + i * step);
+          }
+        }
+        return true;
+      },
+      // Lanes outside the tensor are masked off.
+      [](int64_t, int64_t) { return true; });
+}
+
+// Reads the lanes of a vector that fall inside the view into `out`, `pad`
+// elsewhere; false, with the lane, at the first element not written yet.
+template <ElemType E>
+bool ReadLanes(const View& view, absl::Span<const int64_t> base,
+               absl::Span<const int64_t> shape, element::Repr<E> pad,
+               void* out, int64_t& unwritten_lane) {
+  auto* result = static_cast<element::Repr<E>*>(out);
+  const Buffer& buffer = *view.buffer;
+  const uint8_t* data = buffer.tensor.bytes.data();
+  const int width = ElemTypeBytes(E);
+  bool ok = true;
+  ForEachTransferRun(
+      view, base, shape,
+      [&](int64_t lane, int64_t offset, int64_t count, int64_t step) {
+        const int64_t bad = FirstUnwritten(buffer, offset, count, step);
+        if (bad >= 0) {
+          unwritten_lane = lane + bad;
+          ok = false;
+          return false;
+        }
+        if (step == 1 && sizeof(element::Repr<E>) == width) {
+          // f32, f64 and i32 lanes are held as they are stored.
+          std::memcpy(result + lane, data + offset * width, count * width);
+        } else {
+          for (int64_t i = 0; i < count; ++i) {
+            result[lane + i] =
+                element::Load<E>(data + (offset + i * step) * width);
+          }
+        }
+        return true;
+      },
+      [&](int64_t lane, int64_t count) {
+        std::fill_n(result + lane, count, pad);
+        return true;
+      });
+  return ok;
+}
+
+// The lanes of a transfer of a vector of `type` and `shape` at `base`, read
+// where they are stored, when they are consecutive elements of `view`'s
+// buffer, all inside the view and written, held as a column holds them
+// (f32, f64, i32); else null.
+const void* LanesInPlace(const View& view, absl::Span<const int64_t> base,
+                         absl::Span<const int64_t> shape, ElemType type) {
+  const Buffer& buffer = *view.buffer;
+  if (buffer.unwritten > 0 || ColumnBytes(type) != ElemTypeBytes(type)) {
+    return nullptr;
+  }
+  const size_t leading = view.dims.size() - shape.size();
+  int64_t offset = view.offset;
+  int64_t expected = 1;
+  for (size_t k = view.dims.size(); k-- > 0;) {
+    offset += base[k] * view.strides[k];
+    if (k < leading) continue;
+    const int64_t extent = shape[k - leading];
+    if (base[k] < 0 || base[k] + extent > view.dims[k] ||
+        (extent > 1 && view.strides[k] != expected)) {
+      return nullptr;
+    }
+    expected *= extent;
+  }
+  return buffer.tensor.bytes.data() + offset * ElemTypeBytes(type);
+}
+
+// Copies `count` values of `bytes` from lane `from` of one column to lane
+// `to` of another.
+void CopyLanes(int bytes, const void* source, int64_t from, void* target,
+               int64_t to, int64_t count) {
+  std::memcpy(static_cast<uint8_t*>(target) + to * bytes,
+              static_cast<const uint8_t*>(source) + from * bytes,
+              count * bytes);
 }
 
 }  // namespace
 
-bool Executor::LaneOffset(const View& view, const std::vector<int64_t>& base,
-                          const std::vector<int64_t>& shape, int64_t lane,
-                          int64_t& offset) {
-  const size_t rank = view.dims.size();
-  const size_t leading = rank - shape.size();
-  offset = view.offset;
-  for (size_t k = 0; k < leading; ++k) offset += base[k] * view.strides[k];
-  // Lane (l1..ln) in row-major order: the last dimension varies fastest.
-  for (size_t j = shape.size(); j-- > 0;) {
-    const int64_t index = base[leading + j] + lane % shape[j];
-    lane /= shape[j];
-    if (index < 0 || index >= view.dims[leading + j]) return false;
-    offset += index * view.strides[leading + j];
+const void* Executor::ReadVector(const Expr& e, Frame& frame, void* out) {
+  const View& view = frame.views[e.slot];
+  const absl::InlinedVector<int64_t, 4> origin(e.shape.size(), 0);
+  if (const void* lanes = LanesInPlace(view, origin, e.shape, e.type)) {
+    return lanes;
+  }
+  int64_t lane = 0;
+  const bool ok = element::WithElemType(e.type, [&]<ElemType E>() {
+    return ReadLanes<E>(view, origin, e.shape, {}, out, lane);
+  });
+  if (!ok) {
+    Fail(e.where, absl::StrCat("reads lane ", lane, " of the vector '",
+                               frame.proc->view_names[e.slot],
+                               "' before it is written"));
+  }
+  return out;
+}
+
+bool Executor::CheckTransferBase(absl::Span<const Expr> indices,
+                                 absl::Span<const int64_t> base,
+                                 size_t lanes_rank, int32_t slot,
+                                 Frame& frame) {
+  const View& view = frame.views[slot];
+  for (size_t k = 0; k + lanes_rank < indices.size(); ++k) {
+    if (base[k] < 0 || base[k] >= view.dims[k]) {
+      Fail(indices[k].where,
+           absl::StrCat("index ", base[k], " is out of bounds for dimension ",
+                        k, " of '", frame.proc->view_names[slot], "' (size ",
+                        view.dims[k], ")"));
+      return false;
+    }
   }
   return true;
 }
 
-Vec Executor::ReadVector(const Expr& e, Frame& frame) {
-  const View& view = frame.views[e.slot];
-  const std::vector<int64_t> origin(e.shape.size(), 0);
-  Vec result = Zeros(e);
-  for (size_t lane = 0; lane < result.lanes.size(); ++lane) {
-    int64_t offset = 0;
-    LaneOffset(view, origin, e.shape, static_cast<int64_t>(lane), offset);
-    if (!view.buffer->written[offset]) {
-      Fail(e.where, absl::StrCat("reads lane ", lane, " of the vector '",
-                                 frame.proc->view_names[e.slot],
-                                 "' before it is written"));
-      return result;
-    }
-    result.lanes[lane] = LoadScalar(e.type, Address(view, offset, e.type));
-  }
-  return result;
-}
-
-Vec Executor::TransferRead(const Expr& e, Frame& frame) {
+const void* Executor::TransferRead(const Expr& e, Frame& frame, void* out) {
   const View& view = frame.views[e.slot];
   const size_t rank = view.dims.size();
-  const std::string& name = frame.proc->view_names[e.slot];
-  std::vector<int64_t> base;
-  for (size_t k = 0; k < rank; ++k) base.push_back(Control(e.args[k], frame));
-  const Scalar pad = Data(e.args[rank], frame);
-  Vec result = Zeros(e);
-  if (failed_) return result;
-  for (size_t k = 0; k + e.shape.size() < rank; ++k) {
-    if (base[k] < 0 || base[k] >= view.dims[k]) {
-      Fail(e.args[k].where,
-           absl::StrCat("index ", base[k], " is out of bounds for dimension ",
-                        k, " of '", name, "' (size ", view.dims[k], ")"));
-      return result;
-    }
+  absl::InlinedVector<int64_t, 4> base;
+  for (size_t k = 0; k < rank; ++k) {
+    base.push_back(ControlValue(e.args[k], frame));
   }
-  for (size_t lane = 0; lane < result.lanes.size(); ++lane) {
-    int64_t offset = 0;
-    if (!LaneOffset(view, base, e.shape, static_cast<int64_t>(lane), offset)) {
-      result.lanes[lane] = pad;
-      continue;
-    }
-    if (!view.buffer->written[offset]) {
-      Fail(e.where, absl::StrCat("reads lane ", lane, " from '", name,
-                                 "' at an element not written yet"));
-      return result;
-    }
-    result.lanes[lane] = LoadScalar(e.type, Address(view, offset, e.type));
+  const void* pad = Data(e.args[rank], frame, LaneSet::Dense(1));
+  if (failed_ || !CheckTransferBase(absl::MakeConstSpan(e.args).first(rank),
+                                    base, e.shape.size(), e.slot, frame)) {
+    return out;
   }
-  return result;
+  if (const void* lanes = LanesInPlace(view, base, e.shape, e.type)) {
+    return lanes;
+  }
+  int64_t lane = 0;
+  const bool ok = element::WithElemType(e.type, [&]<ElemType E>() {
+    return ReadLanes<E>(view, base, e.shape,
+                        *static_cast<const element::Repr<E>*>(pad), out, lane);
+  });
+  if (!ok) {
+    Fail(e.where, absl::StrCat("reads lane ", lane, " from '",
+                               frame.proc->view_names[e.slot],
+                               "' at an element not written yet"));
+  }
+  return out;
 }
 
-std::vector<uint8_t> Executor::Mask(const Expr& e, Frame& frame) {
+const int64_t* Executor::Mask(const Expr& e, Frame& frame) {
+  int64_t* out = frame.Column<int64_t>(e);
+  const LaneSet lanes = LaneSet::Dense(static_cast<int32_t>(NumLanes(e.shape)));
   switch (e.op) {
-    case ExprOp::kMaskCompare:
-      return VecCompare(e.compare, Vector(e.args[0], frame),
-                        Vector(e.args[1], frame));
+    case ExprOp::kMaskCompare: {
+      const void* a = Vector(e.args[0], frame);
+      const void* b = Vector(e.args[1], frame);
+      CompareColumn(e.args[0].type, e.compare, a, b, out, lanes);
+      return out;
+    }
     case ExprOp::kMaskNot: {
-      std::vector<uint8_t> mask = Mask(e.args[0], frame);
-      for (uint8_t& lane : mask) lane = !lane;
-      return mask;
+      const int64_t* a = Mask(e.args[0], frame);
+      ForEachLane(lanes, [&](int32_t l) { out[l] = !a[l]; });
+      return out;
     }
     default: {
-      std::vector<uint8_t> mask = Mask(e.args[0], frame);
-      const std::vector<uint8_t> other = Mask(e.args[1], frame);
-      for (size_t lane = 0; lane < mask.size(); ++lane) {
-        mask[lane] = e.op == ExprOp::kMaskAnd ? mask[lane] && other[lane]
-                                              : mask[lane] || other[lane];
-      }
-      return mask;
+      // Both operands are computed: masks choose lanes, not code.
+      const int64_t* a = Mask(e.args[0], frame);
+      const int64_t* b = Mask(e.args[1], frame);
+      const bool is_and = e.op == ExprOp::kMaskAnd;
+      ForEachLane(lanes, [&](int32_t l) {
+        out[l] = is_and ? a[l] && b[l] : a[l] || b[l];
+      });
+      return out;
     }
   }
 }
 
-Vec Executor::Vector(const Expr& e, Frame& frame) {
+const void* Executor::Vector(const Expr& e, Frame& frame) {
+  void* out = frame.Column(e);
+  const int64_t lanes = NumLanes(e.shape);
+  const LaneSet all = LaneSet::Dense(static_cast<int32_t>(lanes));
+  const int bytes = ColumnBytes(e.type);
   switch (e.op) {
     case ExprOp::kVectorVar:
-      return ReadVector(e, frame);
+      return ReadVector(e, frame, out);
     case ExprOp::kTransferRead:
-      return TransferRead(e, frame);
-    case ExprOp::kBroadcast:
-      return e.value ? BroadcastVec(Vector(e.args[0], frame), e.shape)
-                     : BroadcastScalar(Data(e.args[0], frame), e.shape);
+      return TransferRead(e, frame, out);
+    case ExprOp::kBroadcast: {
+      // A scalar, or a vector whose shape is a suffix of this one: lane L
+      // of the result is lane L mod |source| of the source.
+      const Expr& source = e.args[0];
+      if (!e.value) {
+        const void* value = Data(source, frame, LaneSet::Dense(1));
+        element::WithElemType(e.type, [&]<ElemType E>() {
+          std::fill_n(static_cast<element::Repr<E>*>(out), lanes,
+                      *static_cast<const element::Repr<E>*>(value));
+        });
+        return out;
+      }
+      const void* value = Vector(source, frame);
+      const int64_t size = NumLanes(source.shape);
+      for (int64_t lane = 0; lane < lanes; lane += size) {
+        CopyLanes(bytes, value, 0, out, lane, size);
+      }
+      return out;
+    }
     case ExprOp::kVectorArith: {
-      const Vec a = Vector(e.args[0], frame);
-      const Vec b = Vector(e.args[1], frame);
-      Vec result;
-      LaneError error = VecArith(e.arith, a, b, result);
-      CheckScalar(error.error, e, error.operand);
-      return result;
+      const void* a = Vector(e.args[0], frame);
+      const void* b = Vector(e.args[1], frame);
+      if (failed_) return out;
+      if (ArithColumn(e.type, e.arith, a, b, out, all) >= 0) {
+        Fail(e.where, ScalarErrorText(ScalarError::kDivisionByZero));
+      }
+      return out;
     }
     case ExprOp::kVectorNegate:
-      return VecNegate(Vector(e.args[0], frame));
+      NegateColumn(e.type, Vector(e.args[0], frame), out, all);
+      return out;
     case ExprOp::kVectorSelect: {
       // Both operands are computed, as MLIR's select of vectors does: a
       // lane mask chooses lanes, not code.
-      const std::vector<uint8_t> mask = Mask(e.args[0], frame);
-      return VecSelect(mask, Vector(e.args[1], frame),
-                       Vector(e.args[2], frame));
+      const int64_t* mask = Mask(e.args[0], frame);
+      const void* a = Vector(e.args[1], frame);
+      const void* b = Vector(e.args[2], frame);
+      SelectColumn(bytes, mask, a, b, out, all);
+      return out;
     }
     case ExprOp::kVectorCast: {
-      const Vec a = Vector(e.args[0], frame);
-      Vec result;
-      LaneError error = VecCast(e.type, a, result);
-      CheckScalar(error.error, e, error.operand);
-      return result;
+      const void* operand = Vector(e.args[0], frame);
+      if (failed_) return out;
+      const int32_t bad = CastColumn(e.args[0].type, e.type, operand, out, all);
+      if (bad >= 0) CastFailed(e, e.args[0].type, operand, bad);
+      return out;
     }
     case ExprOp::kVectorFma: {
-      const Vec a = Vector(e.args[0], frame);
-      const Vec b = Vector(e.args[1], frame);
-      return VecFma(a, b, Vector(e.args[2], frame));
+      const void* a = Vector(e.args[0], frame);
+      const void* b = Vector(e.args[1], frame);
+      const void* c = Vector(e.args[2], frame);
+      FmaColumn(e.type, a, b, c, out, lanes);
+      return out;
     }
     case ExprOp::kContract: {
-      const Vec a = Vector(e.args[0], frame);
-      const Vec b = Vector(e.args[1], frame);
-      return Contract(a, b, Vector(e.args[2], frame), e.maps);
+      const void* a = Vector(e.args[0], frame);
+      const void* b = Vector(e.args[1], frame);
+      const void* acc = Vector(e.args[2], frame);
+      ContractColumn(e.type, {a, e.args[0].shape}, {b, e.args[1].shape},
+                     {acc, e.args[2].shape}, e.maps, out);
+      return out;
     }
-    case ExprOp::kExtractVector:
-      return ExtractVec(Vector(e.args[0], frame), e.ints);
-    case ExprOp::kInsert:
-      if (e.value) {
-        const Vec value = Vector(e.args[0], frame);
-        return InsertVec(value, Vector(e.args[1], frame), e.ints);
-      } else {
-        const Scalar value = Data(e.args[0], frame);
-        return InsertLane(value, Vector(e.args[1], frame), e.ints);
-      }
+    case ExprOp::kExtractVector: {
+      const Expr& source = e.args[0];
+      const void* v = Vector(source, frame);
+      auto [first, count] = VectorPart(source.shape, e.ints);
+      CopyLanes(bytes, v, first, out, 0, count);
+      return out;
+    }
+    case ExprOp::kInsert: {
+      // (insert VALUE V POSITIONS): V with the part at POSITIONS replaced.
+      const void* value = e.value ? Vector(e.args[0], frame)
+                                  : Data(e.args[0], frame, LaneSet::Dense(1));
+      const void* v = Vector(e.args[1], frame);
+      CopyLanes(bytes, v, 0, out, 0, lanes);
+      auto [first, count] = VectorPart(e.shape, e.ints);
+      CopyLanes(bytes, value, 0, out, first, e.value ? count : 1);
+      return out;
+    }
     default:
       Fail(e.where, "internal error: not a vector expression");
-      return Zeros(e);
+      return out;
   }
 }
 
-Scalar Executor::VectorScalar(const Expr& e, Frame& frame) {
-  const Vec v = Vector(e.args[0], frame);
-  if (e.op == ExprOp::kReduction) return Reduce(e.arith, v);
-  return ExtractLane(v, e.ints);
+void Executor::VectorScalar(const Expr& e, Frame& frame, void* out) {
+  const Expr& source = e.args[0];
+  const void* v = Vector(source, frame);
+  if (failed_) return;
+  if (e.op == ExprOp::kReduction) {
+    ReduceColumn(e.type, e.arith, v, NumLanes(source.shape), out);
+    return;
+  }
+  CopyLanes(ColumnBytes(e.type), v, VectorPart(source.shape, e.ints).first,
+            out, 0, 1);
 }
 
 void Executor::AssignVector(const Stmt& stmt, Frame& frame) {
-  const Vec value = Vector(stmt.exprs[0], frame);
+  const Expr& value = stmt.exprs[0];
+  const void* lanes = Vector(value, frame);
   if (failed_) return;
-  const View& view = frame.views[stmt.slot];
-  const std::vector<int64_t> origin(value.shape.size(), 0);
-  for (size_t lane = 0; lane < value.lanes.size(); ++lane) {
-    int64_t offset = 0;
-    LaneOffset(view, origin, value.shape, static_cast<int64_t>(lane), offset);
-    StoreScalar(value.lanes[lane], Address(view, offset, stmt.elem));
-    view.buffer->written[offset] = 1;
-  }
+  const absl::InlinedVector<int64_t, 4> origin(value.shape.size(), 0);
+  element::WithElemType(stmt.elem, [&]<ElemType E>() {
+    WriteLanes<E>(lanes, frame.views[stmt.slot], origin, value.shape);
+  });
 }
 
 void Executor::TransferWrite(const Stmt& stmt, Frame& frame) {
   const View& view = frame.views[stmt.slot];
   const size_t rank = view.dims.size();
-  std::vector<int64_t> base;
+  const Expr& value = stmt.exprs[rank];
+  absl::InlinedVector<int64_t, 4> base;
   for (size_t k = 0; k < rank; ++k) {
-    base.push_back(Control(stmt.exprs[k], frame));
+    base.push_back(ControlValue(stmt.exprs[k], frame));
   }
-  const Vec value = Vector(stmt.exprs[rank], frame);
-  if (failed_) return;
-  for (size_t k = 0; k + value.shape.size() < rank; ++k) {
-    if (base[k] < 0 || base[k] >= view.dims[k]) {
-      Fail(stmt.exprs[k].where,
-           absl::StrCat("index ", base[k], " is out of bounds for dimension ",
-                        k, " of '", frame.proc->view_names[stmt.slot],
-                        "' (size ", view.dims[k], ")"));
-      return;
-    }
+  const void* lanes = Vector(value, frame);
+  if (failed_ ||
+      !CheckTransferBase(absl::MakeConstSpan(stmt.exprs).first(rank), base,
+                         value.shape.size(), stmt.slot, frame)) {
+    return;
   }
-  for (size_t lane = 0; lane < value.lanes.size(); ++lane) {
-    int64_t offset = 0;
-    // Lanes outside the tensor are masked off.
-    if (!LaneOffset(view, base, value.shape, static_cast<int64_t>(lane),
-                    offset)) {
-      continue;
-    }
-    StoreScalar(value.lanes[lane], Address(view, offset, stmt.elem));
-    view.buffer->written[offset] = 1;
-  }
+  element::WithElemType(stmt.elem, [&]<ElemType E>() {
+    WriteLanes<E>(lanes, view, base, value.shape);
+  });
 }
 
 }  // namespace loop

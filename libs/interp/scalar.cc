@@ -10,105 +10,32 @@
 namespace tessel {
 namespace {
 
+// The value of `s`, of element type E, as element_ops.h holds it.
+template <ElemType E>
+element::Repr<E> ReprOf(const Scalar& s) {
+  if constexpr (element::kIsFloat<E>) {
+    return static_cast<element::Repr<E>>(s.f);
+  } else {
+    return s.i;
+  }
+}
+
+template <ElemType E>
+Scalar ScalarOf(element::Repr<E> value) {
+  Scalar s;
+  s.type = E;
+  if constexpr (element::kIsFloat<E>) {
+    s.f = value;
+  } else {
+    s.i = value;
+  }
+  return s;
+}
+
 // `value` reduced modulo 2^bits of the integer type `type`.
 int32_t Wrap(ElemType type, int64_t value) {
-  switch (type) {
-    case ElemType::kI8:
-      return static_cast<int8_t>(static_cast<uint8_t>(value & 0xff));
-    case ElemType::kI32:
-      return static_cast<int32_t>(static_cast<uint32_t>(value & 0xffffffff));
-    case ElemType::kF16:
-    case ElemType::kF32:
-    case ElemType::kF64:
-      break;
-  }
-  return static_cast<int32_t>(value);
-}
-
-template <typename T>
-T CMax(T a, T b) {
-  return a < b ? b : a;
-}
-template <typename T>
-T CMin(T a, T b) {
-  return b < a ? b : a;
-}
-
-template <typename T>
-T FloatArith(ArithOp op, T a, T b) {
-  switch (op) {
-    case ArithOp::kAdd:
-      return a + b;
-    case ArithOp::kSub:
-      return a - b;
-    case ArithOp::kMul:
-      return a * b;
-    case ArithOp::kDiv:
-      return a / b;
-    case ArithOp::kMax:
-      return CMax(a, b);
-    case ArithOp::kMin:
-      return CMin(a, b);
-  }
-  return a;
-}
-
-// Integer arithmetic on values of at most 32 bits, exact in 64 bits; the
-// caller wraps the result to the type's width.
-ScalarError IntArith(ArithOp op, int64_t a, int64_t b, int64_t& result) {
-  switch (op) {
-    case ArithOp::kAdd:
-      result = a + b;
-      break;
-    case ArithOp::kSub:
-      result = a - b;
-      break;
-    case ArithOp::kMul:
-      result = a * b;
-      break;
-    case ArithOp::kDiv:
-      if (b == 0) return ScalarError::kDivisionByZero;
-      result = a / b;  // truncates, as C does
-      break;
-    case ArithOp::kMax:
-      result = CMax(a, b);
-      break;
-    case ArithOp::kMin:
-      result = CMin(a, b);
-      break;
-  }
-  return ScalarError::kNone;
-}
-
-template <typename T>
-bool CompareValues(CompareOp op, T a, T b) {
-  switch (op) {
-    case CompareOp::kLt:
-      return a < b;
-    case CompareOp::kLe:
-      return a <= b;
-    case CompareOp::kGt:
-      return a > b;
-    case CompareOp::kGe:
-      return a >= b;
-    case CompareOp::kEq:
-      return a == b;
-    case CompareOp::kNe:
-      return a != b;
-  }
-  return false;
-}
-
-// Float to integer as C converts: truncation toward zero; values the target
-// cannot hold (and NaN) are undefined behaviour in C, so errors here.
-ScalarError FloatToInt(double value, ElemType to, Scalar& result) {
-  const double truncated = std::trunc(value);
-  if (std::isnan(value) || truncated < static_cast<double>(IntMin(to)) ||
-      truncated > static_cast<double>(IntMax(to))) {
-    return ScalarError::kOutOfRange;
-  }
-  result = Scalar::Int(to, static_cast<int32_t>(truncated));
-  return ScalarError::kNone;
+  return type == ElemType::kI8 ? element::Wrap<ElemType::kI8>(value)
+                               : element::Wrap<ElemType::kI32>(value);
 }
 
 }  // namespace
@@ -181,67 +108,44 @@ absl::string_view ScalarErrorText(ScalarError error) {
 
 ScalarError Arith(ArithOp op, const Scalar& a, const Scalar& b,
                   Scalar& result) {
-  switch (a.type) {
-    case ElemType::kF16:
-      // In float, then rounded to f16 once: float holds the exact sum,
-      // difference and product of two f16 values, and has more than twice
-      // f16's 11 bits plus two, so that rounding a quotient to float first
-      // does not change its rounding to f16 (Figueroa, 1995). This is the
-      // correctly rounded result, as emit-c's C computes it.
-      result.type = ElemType::kF16;
-      result.f = RoundToFloat(ElemType::kF16,
-                              FloatArith<float>(op, static_cast<float>(a.f),
-                                                static_cast<float>(b.f)));
+  return element::WithElemType(a.type, [&]<ElemType E>() {
+    return element::WithArithOp(op, [&]<ArithOp Op>() {
+      element::Repr<E> value;
+      if (!element::Arith<E, Op>(ReprOf<E>(a), ReprOf<E>(b), value)) {
+        return ScalarError::kDivisionByZero;
+      }
+      result = ScalarOf<E>(value);
       return ScalarError::kNone;
-    case ElemType::kF32:
-      result.type = ElemType::kF32;
-      result.f = FloatArith<float>(op, static_cast<float>(a.f),
-                                   static_cast<float>(b.f));
-      return ScalarError::kNone;
-    case ElemType::kF64:
-      result.type = ElemType::kF64;
-      result.f = FloatArith<double>(op, a.f, b.f);
-      return ScalarError::kNone;
-    case ElemType::kI8:
-    case ElemType::kI32: {
-      int64_t value = 0;
-      ScalarError error = IntArith(op, a.i, b.i, value);
-      if (error != ScalarError::kNone) return error;
-      result.type = a.type;
-      result.i = Wrap(a.type, value);
-      return ScalarError::kNone;
-    }
-  }
-  return ScalarError::kNone;
+    });
+  });
 }
 
 Scalar Negate(const Scalar& a) {
-  Scalar result = a;
-  if (IsFloat(a.type)) {
-    result.f = -a.f;  // exact in every float type
-  } else {
-    result.i = Wrap(a.type, -int64_t{a.i});
-  }
-  return result;
+  return element::WithElemType(a.type, [&]<ElemType E>() {
+    return ScalarOf<E>(element::Negate<E>(ReprOf<E>(a)));
+  });
 }
 
 bool Compare(CompareOp op, const Scalar& a, const Scalar& b) {
-  return IsFloat(a.type) ? CompareValues(op, a.f, b.f)
-                         : CompareValues(op, a.i, b.i);
+  return IsFloat(a.type) ? element::Compare(op, a.f, b.f)
+                         : element::Compare(op, a.i, b.i);
 }
 
 bool CompareIntegers(CompareOp op, int64_t a, int64_t b) {
-  return CompareValues(op, a, b);
+  return element::Compare(op, a, b);
 }
 
 ScalarError Cast(ElemType to, const Scalar& a, Scalar& result) {
-  if (IsFloat(to)) {
-    result = Scalar::Float(to, a.ToDouble());
-    return ScalarError::kNone;
-  }
-  if (IsFloat(a.type)) return FloatToInt(a.f, to, result);
-  result = Scalar::Int(to, a.i);
-  return ScalarError::kNone;
+  return element::WithElemType(a.type, [&]<ElemType From>() {
+    return element::WithElemType(to, [&]<ElemType To>() {
+      element::Repr<To> value;
+      if (!element::Cast<From, To>(ReprOf<From>(a), value)) {
+        return ScalarError::kOutOfRange;
+      }
+      result = ScalarOf<To>(value);
+      return ScalarError::kNone;
+    });
+  });
 }
 
 ScalarError AdoptIntLiteral(int64_t value, ElemType type, Scalar& result) {
@@ -274,62 +178,15 @@ ScalarError AdoptFloatLiteral(double value, ElemType type, Scalar& result) {
 }
 
 Scalar LoadScalar(ElemType type, const uint8_t* data) {
-  Scalar s;
-  s.type = type;
-  switch (type) {
-    case ElemType::kF16: {
-      uint16_t bits;
-      std::memcpy(&bits, data, sizeof bits);
-      s.f = DecodeFloat(bits, FloatFormatOf(type));
-      break;
-    }
-    case ElemType::kF32: {
-      float value;
-      std::memcpy(&value, data, sizeof value);
-      s.f = value;
-      break;
-    }
-    case ElemType::kF64:
-      std::memcpy(&s.f, data, sizeof s.f);
-      break;
-    case ElemType::kI8: {
-      int8_t value;
-      std::memcpy(&value, data, sizeof value);
-      s.i = value;
-      break;
-    }
-    case ElemType::kI32:
-      std::memcpy(&s.i, data, sizeof s.i);
-      break;
-  }
-  return s;
+  return element::WithElemType(type, [&]<ElemType E>() {
+    return ScalarOf<E>(element::Load<E>(data));
+  });
 }
 
 void StoreScalar(const Scalar& value, uint8_t* data) {
-  switch (value.type) {
-    case ElemType::kF16: {
-      const auto bits = static_cast<uint16_t>(
-          EncodeFloat(value.f, FloatFormatOf(value.type)));
-      std::memcpy(data, &bits, sizeof bits);
-      break;
-    }
-    case ElemType::kF32: {
-      float f = static_cast<float>(value.f);
-      std::memcpy(data, &f, sizeof f);
-      break;
-    }
-    case ElemType::kF64:
-      std::memcpy(data, &value.f, sizeof value.f);
-      break;
-    case ElemType::kI8: {
-      int8_t i = static_cast<int8_t>(value.i);
-      std::memcpy(data, &i, sizeof i);
-      break;
-    }
-    case ElemType::kI32:
-      std::memcpy(data, &value.i, sizeof value.i);
-      break;
-  }
+  element::WithElemType(value.type, [&]<ElemType E>() {
+    element::Store<E>(ReprOf<E>(value), data);
+  });
 }
 
 std::string ScalarText(const Scalar& value) {

@@ -1,7 +1,8 @@
-// Scalar data values and the arithmetic that gives them meaning. Both levels
-// of the interpreter (procedures and tensor-level functions) compute with
-// these functions, so that `(+ a b)` means the same thing everywhere, and the
-// meaning is the one C gives the code `emit-c` writes:
+// Scalar data values and the arithmetic that gives them meaning, one value
+// at a time, for constants, diagnostics and the access-pattern evaluator;
+// the interpreter's loops compute many at a time with column_ops.h. Both
+// compile from element_ops.h, so that `(+ a b)` means the same thing
+// everywhere, and the meaning is the one C gives the code `emit-c` writes:
 //   - f32 arithmetic is done in float, f64 in double (no excess precision),
 //     f16 in float rounded to f16 after every operation (the correctly
 //     rounded result);
@@ -20,6 +21,7 @@
 #include <string>
 
 #include "absl/strings/string_view.h"
+#include "libs/interp/element_ops.h"
 #include "libs/ir/op.h"
 #include "libs/ir/types.h"
 
@@ -38,9 +40,6 @@ struct Scalar {
   // The value as a double (exact for every element type).
   double ToDouble() const { return IsFloat(type) ? f : i; }
 };
-
-enum class ArithOp : uint8_t { kAdd, kSub, kMul, kDiv, kMax, kMin };
-enum class CompareOp : uint8_t { kLt, kLe, kGt, kGe, kEq, kNe };
 
 // The arithmetic of the IR's ops + - * / max min, and the comparison of
 // < <= > >= == !=; nullopt for other ops.

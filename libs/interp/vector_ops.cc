@@ -1,10 +1,11 @@
 #include "libs/interp/vector_ops.h"
 
-#include <cmath>
-#include <utility>
+#include <algorithm>
 
 namespace tessel {
 namespace {
+
+using element::Repr;
 
 // The row-major strides of `shape`.
 std::vector<int64_t> Strides(absl::Span<const int64_t> shape) {
@@ -15,135 +16,9 @@ std::vector<int64_t> Strides(absl::Span<const int64_t> shape) {
   return strides;
 }
 
-// The first lane of the part at `positions` and how many lanes it has.
-std::pair<int64_t, int64_t> Part(const Vec& v,
-                                 absl::Span<const int64_t> positions) {
-  std::vector<int64_t> strides = Strides(v.shape);
-  int64_t first = 0;
-  for (size_t k = 0; k < positions.size(); ++k) {
-    first += positions[k] * strides[k];
-  }
-  int64_t count =
-      positions.empty() ? NumLanes(v.shape) : strides[positions.size() - 1];
-  return {first, count};
-}
-
-}  // namespace
-
-Vec Vec::Filled(ElemType elem, std::vector<int64_t> shape,
-                const Scalar& value) {
-  Vec v;
-  v.elem = elem;
-  v.lanes.assign(NumLanes(shape), value);
-  v.shape = std::move(shape);
-  return v;
-}
-
-int64_t NumLanes(absl::Span<const int64_t> shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape) count *= dim;
-  return count;
-}
-
-LaneError VecArith(ArithOp op, const Vec& a, const Vec& b, Vec& result) {
-  result = Vec::Filled(a.elem, a.shape, Scalar{a.elem});
-  for (size_t lane = 0; lane < a.lanes.size(); ++lane) {
-    ScalarError error =
-        Arith(op, a.lanes[lane], b.lanes[lane], result.lanes[lane]);
-    if (error != ScalarError::kNone) {
-      return {error, static_cast<int64_t>(lane), a.lanes[lane]};
-    }
-  }
-  return {};
-}
-
-Vec VecNegate(const Vec& a) {
-  Vec result = a;
-  for (Scalar& lane : result.lanes) lane = Negate(lane);
-  return result;
-}
-
-LaneError VecCast(ElemType to, const Vec& a, Vec& result) {
-  result = Vec::Filled(to, a.shape, Scalar{to});
-  for (size_t lane = 0; lane < a.lanes.size(); ++lane) {
-    ScalarError error = Cast(to, a.lanes[lane], result.lanes[lane]);
-    if (error != ScalarError::kNone) {
-      return {error, static_cast<int64_t>(lane), a.lanes[lane]};
-    }
-  }
-  return {};
-}
-
-Scalar FusedMultiplyAdd(const Scalar& a, const Scalar& b, const Scalar& c) {
-  switch (a.type) {
-    case ElemType::kF16:
-      // One rounding, to f16, as for f64: the product of two f16 values is
-      // exact in double, and so is the sum unless one addend lies far
-      // below the other's last bit, too far for it to move the sum to or
-      // across an f16 midpoint: rounding to double first changes nothing.
-    case ElemType::kF64:
-      return Scalar::Float(a.type, std::fma(a.f, b.f, c.f));
-    case ElemType::kF32:
-      // One rounding, to float: fmaf is exact before it.
-      return Scalar::Float(
-          a.type, std::fmaf(static_cast<float>(a.f), static_cast<float>(b.f),
-                            static_cast<float>(c.f)));
-    case ElemType::kI8:
-    case ElemType::kI32: {
-      // Wrapping the product and then the sum is wrapping the exact
-      // result: integers have no rounding to fuse.
-      Scalar product{a.type};
-      Scalar sum{a.type};
-      Arith(ArithOp::kMul, a, b, product);
-      Arith(ArithOp::kAdd, product, c, sum);
-      return sum;
-    }
-  }
-  return a;
-}
-
-Vec VecFma(const Vec& a, const Vec& b, const Vec& c) {
-  Vec result = a;
-  for (size_t lane = 0; lane < a.lanes.size(); ++lane) {
-    result.lanes[lane] =
-        FusedMultiplyAdd(a.lanes[lane], b.lanes[lane], c.lanes[lane]);
-  }
-  return result;
-}
-
-Vec VecSelect(absl::Span<const uint8_t> mask, const Vec& a, const Vec& b) {
-  Vec result = a;
-  for (size_t lane = 0; lane < a.lanes.size(); ++lane) {
-    if (!mask[lane]) result.lanes[lane] = b.lanes[lane];
-  }
-  return result;
-}
-
-std::vector<uint8_t> VecCompare(CompareOp op, const Vec& a, const Vec& b) {
-  std::vector<uint8_t> mask(a.lanes.size());
-  for (size_t lane = 0; lane < a.lanes.size(); ++lane) {
-    mask[lane] = Compare(op, a.lanes[lane], b.lanes[lane]);
-  }
-  return mask;
-}
-
-Vec BroadcastScalar(const Scalar& value, std::vector<int64_t> shape) {
-  return Vec::Filled(value.type, std::move(shape), value);
-}
-
-Vec BroadcastVec(const Vec& source, std::vector<int64_t> shape) {
-  // The source's shape is a suffix of `shape`: lane L of the result is
-  // lane L mod |source| of the source.
-  Vec result = Vec::Filled(source.elem, std::move(shape), Scalar{source.elem});
-  const int64_t size = static_cast<int64_t>(source.lanes.size());
-  for (size_t lane = 0; lane < result.lanes.size(); ++lane) {
-    result.lanes[lane] = source.lanes[static_cast<int64_t>(lane) % size];
-  }
-  return result;
-}
-
-Vec Contract(const Vec& a, const Vec& b, const Vec& acc,
-             const std::vector<std::vector<int>>& maps) {
+template <ElemType E>
+void Contract(VectorOperand a, VectorOperand b, VectorOperand acc,
+              const std::vector<std::vector<int>>& maps, Repr<E>* out) {
   // The extents of the iteration dimensions, and which are reductions.
   size_t count = 0;
   for (const auto& map : maps) {
@@ -151,7 +26,7 @@ Vec Contract(const Vec& a, const Vec& b, const Vec& acc,
   }
   std::vector<int64_t> extents(count, 1);
   std::vector<bool> parallel(count, false);
-  const Vec* operands[] = {&a, &b, &acc};
+  const VectorOperand* operands[] = {&a, &b, &acc};
   for (size_t i = 0; i < 3; ++i) {
     for (size_t k = 0; k < maps[i].size(); ++k) {
       extents[maps[i][k]] = operands[i]->shape[k];
@@ -166,80 +41,102 @@ Vec Contract(const Vec& a, const Vec& b, const Vec& acc,
       reduction_shape.push_back(extents[d]);
     }
   }
-  auto offset = [&](size_t i, const std::vector<int64_t>& point) {
-    std::vector<int64_t> strides = Strides(operands[i]->shape);
-    int64_t lane = 0;
+  // Per operand, the lane stride of each iteration dimension.
+  std::vector<std::vector<int64_t>> steps(2, std::vector<int64_t>(count, 0));
+  for (size_t i = 0; i < 2; ++i) {
+    const std::vector<int64_t> strides = Strides(operands[i]->shape);
     for (size_t k = 0; k < maps[i].size(); ++k) {
-      lane += point[maps[i][k]] * strides[k];
+      steps[i][maps[i][k]] += strides[k];
     }
-    return lane;
-  };
-  Vec result = acc;
-  std::vector<int64_t> acc_strides = Strides(acc.shape);
-  std::vector<int64_t> reduction_strides = Strides(reduction_shape);
+  }
+  const auto* x = static_cast<const Repr<E>*>(a.lanes);
+  const auto* y = static_cast<const Repr<E>*>(b.lanes);
+  const auto* z = static_cast<const Repr<E>*>(acc.lanes);
+  const std::vector<int64_t> acc_strides = Strides(acc.shape);
+  const std::vector<int64_t> reduction_strides = Strides(reduction_shape);
   const int64_t reduction_lanes = NumLanes(reduction_shape);
+  const int64_t lanes = NumLanes(acc.shape);
   std::vector<int64_t> point(count, 0);
-  for (size_t lane = 0; lane < acc.lanes.size(); ++lane) {
+  for (int64_t lane = 0; lane < lanes; ++lane) {
     for (size_t k = 0; k < maps[2].size(); ++k) {
-      point[maps[2][k]] =
-          static_cast<int64_t>(lane) / acc_strides[k] % acc.shape[k];
+      point[maps[2][k]] = lane / acc_strides[k] % acc.shape[k];
     }
-    Scalar sum = acc.lanes[lane];
+    Repr<E> sum = z[lane];
     for (int64_t r = 0; r < reduction_lanes; ++r) {
       for (size_t k = 0; k < reductions.size(); ++k) {
         point[reductions[k]] = r / reduction_strides[k] % reduction_shape[k];
       }
-      Scalar product{acc.elem};
-      Arith(ArithOp::kMul, a.lanes[offset(0, point)], b.lanes[offset(1, point)],
-            product);
-      Scalar next{acc.elem};
-      Arith(ArithOp::kAdd, sum, product, next);
-      sum = next;
+      int64_t at[2] = {0, 0};
+      for (size_t d = 0; d < count; ++d) {
+        at[0] += point[d] * steps[0][d];
+        at[1] += point[d] * steps[1][d];
+      }
+      Repr<E> product;
+      // mul and add cannot fail.
+      element::Arith<E, ArithOp::kMul>(x[at[0]], y[at[1]], product);
+      element::Arith<E, ArithOp::kAdd>(sum, product, sum);
     }
-    result.lanes[lane] = sum;
+    out[lane] = sum;
   }
-  return result;
 }
 
-Vec ExtractVec(const Vec& v, absl::Span<const int64_t> positions) {
-  auto [first, count] = Part(v, positions);
-  Vec result;
-  result.elem = v.elem;
-  result.shape.assign(v.shape.begin() + positions.size(), v.shape.end());
-  result.lanes.assign(v.lanes.begin() + first, v.lanes.begin() + first + count);
-  return result;
+}  // namespace
+
+int64_t NumLanes(absl::Span<const int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t dim : shape) count *= dim;
+  return count;
 }
 
-Scalar ExtractLane(const Vec& v, absl::Span<const int64_t> positions) {
-  return v.lanes[Part(v, positions).first];
+// Where the processor has fused multiply-add instructions, fmaf and fma
+// become one instruction instead of a call into the C library.
+__attribute__((target_clones("fma", "default"))) void FmaColumn(
+    ElemType type, const void* a, const void* b, const void* c, void* out,
+    int64_t lanes) {
+  element::WithElemType(type, [&]<ElemType E>() {
+    const auto* x = static_cast<const Repr<E>*>(a);
+    const auto* y = static_cast<const Repr<E>*>(b);
+    const auto* z = static_cast<const Repr<E>*>(c);
+    auto* result = static_cast<Repr<E>*>(out);
+    for (int64_t l = 0; l < lanes; ++l) {
+      result[l] = element::Fma<E>(x[l], y[l], z[l]);
+    }
+  });
 }
 
-Vec InsertVec(const Vec& value, const Vec& v,
-              absl::Span<const int64_t> positions) {
-  Vec result = v;
-  auto [first, count] = Part(v, positions);
-  for (int64_t k = 0; k < count; ++k) {
-    result.lanes[first + k] = value.lanes[k];
+void ContractColumn(ElemType type, VectorOperand a, VectorOperand b,
+                    VectorOperand acc, const std::vector<std::vector<int>>& maps,
+                    void* out) {
+  element::WithElemType(type, [&]<ElemType E>() {
+    Contract<E>(a, b, acc, maps, static_cast<Repr<E>*>(out));
+  });
+}
+
+void ReduceColumn(ElemType type, ArithOp op, const void* v, int64_t lanes,
+                  void* out) {
+  element::WithElemType(type, [&]<ElemType E>() {
+    element::WithArithOp(op, [&]<ArithOp Op>() {
+      const auto* x = static_cast<const Repr<E>*>(v);
+      Repr<E> result = x[0];
+      // add, mul, max and min cannot fail.
+      for (int64_t l = 1; l < lanes; ++l) {
+        element::Arith<E, Op>(result, x[l], result);
+      }
+      *static_cast<Repr<E>*>(out) = result;
+    });
+  });
+}
+
+std::pair<int64_t, int64_t> VectorPart(absl::Span<const int64_t> shape,
+                                       absl::Span<const int64_t> positions) {
+  const std::vector<int64_t> strides = Strides(shape);
+  int64_t first = 0;
+  for (size_t k = 0; k < positions.size(); ++k) {
+    first += positions[k] * strides[k];
   }
-  return result;
-}
-
-Vec InsertLane(const Scalar& value, const Vec& v,
-               absl::Span<const int64_t> positions) {
-  Vec result = v;
-  result.lanes[Part(v, positions).first] = value;
-  return result;
-}
-
-Scalar Reduce(ArithOp op, const Vec& v) {
-  Scalar result = v.lanes[0];
-  for (size_t lane = 1; lane < v.lanes.size(); ++lane) {
-    Scalar next{v.elem};
-    // add, mul, max and min cannot fail.
-    Arith(op, result, v.lanes[lane], next);
-    result = next;
-  }
-  return result;
+  const int64_t count =
+      positions.empty() ? NumLanes(shape) : strides[positions.size() - 1];
+  return {first, count};
 }
 
 }  // namespace tessel

@@ -1,5 +1,8 @@
 // The vector level's lane arithmetic (vector_ops.h) and its execution.
 #include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "libs/interp/interpreter.h"
@@ -9,63 +12,65 @@
 namespace tessel {
 namespace {
 
-Vec F32s(std::vector<int64_t> shape, std::vector<float> values) {
-  Vec v = Vec::Filled(ElemType::kF32, std::move(shape), Scalar{});
-  for (size_t i = 0; i < values.size(); ++i) {
-    v.lanes[i] = Scalar::Float(ElemType::kF32, values[i]);
-  }
-  return v;
-}
-
 TEST(VectorOpsTest, FmaRoundsOnce) {
   // (1 + 2^-12)^2 - 1 - 2^-11 = 2^-24: lost when the product is rounded.
-  const float a = 1.0f + std::ldexp(1.0f, -12);
-  const float c = -(1.0f + std::ldexp(1.0f, -11));
-  Vec va = F32s({1}, {a});
-  Vec vc = F32s({1}, {c});
-  EXPECT_EQ(VecFma(va, va, vc).lanes[0].f, std::ldexp(1.0, -24));
-  Vec product;
-  VecArith(ArithOp::kMul, va, va, product);
-  Vec sum;
-  VecArith(ArithOp::kAdd, product, vc, sum);
-  EXPECT_EQ(sum.lanes[0].f, 0.0);
+  const float a[] = {1.0f + std::ldexp(1.0f, -12)};
+  const float c[] = {-(1.0f + std::ldexp(1.0f, -11))};
+  float fused[1];
+  FmaColumn(ElemType::kF32, a, a, c, fused, 1);
+  EXPECT_EQ(fused[0], std::ldexp(1.0f, -24));
+  float product[1];
+  float sum[1];
+  ArithColumn(ElemType::kF32, ArithOp::kMul, a, a, product, LaneSet::Dense(1));
+  ArithColumn(ElemType::kF32, ArithOp::kAdd, product, c, sum,
+              LaneSet::Dense(1));
+  EXPECT_EQ(sum[0], 0.0f);
 }
 
 TEST(VectorOpsTest, IntegersWrapPerLane) {
-  Vec v = Vec::Filled(ElemType::kI8, {2}, Scalar::Int(ElemType::kI8, 100));
-  Vec sum;
-  ASSERT_TRUE(VecArith(ArithOp::kAdd, v, v, sum).ok());
-  EXPECT_EQ(sum.lanes[1].i, -56);
-  EXPECT_EQ(FusedMultiplyAdd(v.lanes[0], v.lanes[0], v.lanes[0]).i,
-            static_cast<int8_t>(10100 & 0xff));
-  Vec zero = Vec::Filled(ElemType::kI8, {2}, Scalar::Int(ElemType::kI8, 0));
-  zero.lanes[0] = Scalar::Int(ElemType::kI8, 1);
-  Vec quotient;
-  LaneError error = VecArith(ArithOp::kDiv, v, zero, quotient);
-  EXPECT_EQ(error.error, ScalarError::kDivisionByZero);
-  EXPECT_EQ(error.lane, 1);
+  // i8 lanes are held as int32_t, wrapped to 8 bits.
+  const int32_t v[] = {100, 100};
+  int32_t sum[2];
+  ASSERT_EQ(ArithColumn(ElemType::kI8, ArithOp::kAdd, v, v, sum,
+                        LaneSet::Dense(2)),
+            -1);
+  EXPECT_EQ(sum[1], -56);
+  int32_t fused[2];
+  FmaColumn(ElemType::kI8, v, v, v, fused, 2);
+  EXPECT_EQ(fused[0], static_cast<int8_t>(10100 & 0xff));
+  const int32_t divisors[] = {1, 0};
+  int32_t quotient[2];
+  EXPECT_EQ(ArithColumn(ElemType::kI8, ArithOp::kDiv, v, divisors, quotient,
+                        LaneSet::Dense(2)),
+            1);
 }
 
-TEST(VectorOpsTest, BroadcastExtractInsertReduce) {
-  Vec row = F32s({3}, {1, 2, 3});
-  Vec m = BroadcastVec(row, {2, 3});
-  EXPECT_EQ(m.lanes[4].f, 2);
-  Vec m2 = InsertVec(F32s({3}, {7, 8, 9}), m, {1});
-  EXPECT_EQ(ExtractLane(m2, {1, 2}).f, 9);
-  EXPECT_EQ(ExtractVec(m2, {0}).lanes[2].f, 3);
-  EXPECT_EQ(Reduce(ArithOp::kAdd, m2).f, 30);
-  EXPECT_EQ(Reduce(ArithOp::kMax, m2).f, 9);
-  EXPECT_EQ(
-      InsertLane(Scalar::Float(ElemType::kF32, -1), m2, {0, 1}).lanes[1].f, -1);
+TEST(VectorOpsTest, PartsAndReductions) {
+  const std::vector<int64_t> shape = {2, 3};
+  EXPECT_EQ(VectorPart(shape, {1}), std::make_pair(int64_t{3}, int64_t{3}));
+  EXPECT_EQ(VectorPart(shape, {1, 2}), std::make_pair(int64_t{5}, int64_t{1}));
+  EXPECT_EQ(VectorPart(shape, {}), std::make_pair(int64_t{0}, int64_t{6}));
+  const float m[] = {1, 2, 3, 7, 8, 9};
+  float sum;
+  ReduceColumn(ElemType::kF32, ArithOp::kAdd, m, 6, &sum);
+  EXPECT_EQ(sum, 30);
+  float max;
+  ReduceColumn(ElemType::kF32, ArithOp::kMax, m, 6, &max);
+  EXPECT_EQ(max, 9);
 }
 
 TEST(VectorOpsTest, ContractIsAMatmulPlusAcc) {
-  Vec a = F32s({2, 3}, {1, 2, 3, 4, 5, 6});
-  Vec b = F32s({3, 2}, {7, 8, 9, 10, 11, 12});
-  Vec acc = F32s({2, 2}, {1, 1, 1, 1});
-  Vec c = Contract(a, b, acc, {{0, 2}, {2, 1}, {0, 1}});
-  EXPECT_EQ(c.lanes[0].f, 59);   // 1 + 1*7 + 2*9 + 3*11
-  EXPECT_EQ(c.lanes[3].f, 155);  // 1 + 4*8 + 5*10 + 6*12
+  const float a[] = {1, 2, 3, 4, 5, 6};
+  const float b[] = {7, 8, 9, 10, 11, 12};
+  const float acc[] = {1, 1, 1, 1};
+  const std::vector<int64_t> a_shape = {2, 3};
+  const std::vector<int64_t> b_shape = {3, 2};
+  const std::vector<int64_t> acc_shape = {2, 2};
+  float c[4];
+  ContractColumn(ElemType::kF32, {a, a_shape}, {b, b_shape}, {acc, acc_shape},
+                 {{0, 2}, {2, 1}, {0, 1}}, c);
+  EXPECT_EQ(c[0], 59);   // 1 + 1*7 + 2*9 + 3*11
+  EXPECT_EQ(c[3], 155);  // 1 + 4*8 + 5*10 + 6*12
 }
 
 TEST(VectorExecutionTest, TransfersPadAndMask) {
