@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "absl/strings/cord.h"
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "libs/cli/version.h"
@@ -97,6 +98,11 @@ absl::Status CommandLine::Parse(int argc, char** argv) {
     if (arg == "--version") {
       version_ = true;
       continue;
+    }
+    if (absl::StartsWith(arg, "--help=") ||
+        absl::StartsWith(arg, "--version=")) {
+      return UsageError(absl::StrCat("flag ", arg.substr(0, arg.find('=')),
+                                     " takes no value"));
     }
     const FlagSpec* spec = nullptr;
     std::string value;

@@ -79,10 +79,12 @@ class CommandLine {
   bool version_ = false;
 };
 
-// An error in the command line itself, decidable without reading any input
-// (an unknown flag, a missing or malformed value, too many files, flags
-// that exclude each other): RunTool reports it with a pointer to --help and
-// exits with status 2. It is an InvalidArgument status with a payload that
+// An error in the command line itself (an unknown flag, a missing or
+// malformed value, too many files, flags that exclude each other or need
+// another, a flag for another kind of input than the one given, such as
+// parse's -D with TIR): RunTool reports it with a pointer to --help and
+// exits with status 2. All but the last are decidable without reading any
+// input, and tools check them first. It is an InvalidArgument status with a payload that
 // marks it, so that it survives being returned through library code.
 absl::Status UsageError(absl::string_view message);
 bool IsUsageError(const absl::Status& status);

@@ -57,6 +57,13 @@ TEST(CommandLineTest, RejectsBadFlagsAsUsageErrors) {
   EXPECT_TRUE(IsUsageError(ParseArgs(c, {"-o"})));
   CommandLine d = MakeParseLike();
   EXPECT_TRUE(IsUsageError(ParseArgs(d, {"--emit=a", "--emit=b"})));
+  CommandLine help = MakeParseLike();
+  absl::Status help_value = ParseArgs(help, {"--help=yes"});
+  EXPECT_EQ(help_value.message(), "flag --help takes no value");
+  EXPECT_TRUE(IsUsageError(help_value));
+  CommandLine version = MakeParseLike();
+  EXPECT_EQ(ParseArgs(version, {"--version=2"}).message(),
+            "flag --version takes no value");
   CommandLine e = MakeParseLike();
   EXPECT_TRUE(IsUsageError(ParseArgs(e, {"--verbose=yes"})));
   EXPECT_FALSE(IsUsageError(absl::InvalidArgumentError("k.tk: error: x")));

@@ -49,10 +49,12 @@ uint32_t Rewrite::num_vars() const {
 }
 
 size_t ApplyMatches(EGraph& g, const Rewrite& rule, ReasonId reason,
-                    const Matches& matches, RetrySet* failed) {
+                    const Matches& matches, RetrySet* failed,
+                    size_t node_limit) {
   size_t applied = 0;
   Justification why = Justification::Because(reason);
-  for (size_t i = 0; i < matches.size(); ++i) {
+  for (size_t i = 0; i < matches.size() && g.HashconsSize() <= node_limit;
+       ++i) {
     ClassId root = matches.root(i);
     Subst subst = matches.subst(i);
     bool holds = true;

@@ -6,6 +6,7 @@
 #define TESSEL_LIBS_EGRAPH_REWRITE_H_
 
 #include <functional>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -103,9 +104,12 @@ struct Rewrite {
 // conditions, then calls the applier. With explanations on, each match's
 // left side is instantiated first so that the union records the exact
 // instance. Adds the matches whose conditions failed to `failed` if given.
-// Returns the number of matches whose application changed the e-graph.
+// Stops early, leaving the remaining matches unapplied, once the e-graph
+// holds more than `node_limit` e-nodes (EGraph::HashconsSize). Returns the
+// number of matches whose application changed the e-graph.
 size_t ApplyMatches(EGraph& g, const Rewrite& rule, ReasonId reason,
-                    const Matches& matches, RetrySet* failed = nullptr);
+                    const Matches& matches, RetrySet* failed = nullptr,
+                    size_t node_limit = std::numeric_limits<size_t>::max());
 
 }  // namespace tessel::egraph
 

@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <limits>
 #include <utility>
 
 namespace tessel::egraph {
@@ -151,8 +152,11 @@ Iteration Runner::RunOne() {
         failed = &failed_[r];
         failed->clear();
       }
-      size_t applied =
-          ApplyMatches(g, rules_[r], reasons_[r], matches_[r], failed);
+      size_t applied = ApplyMatches(
+          g, rules_[r], reasons_[r], matches_[r], failed,
+          limits_.node_check == NodeCheck::kEveryMatch
+              ? limits_.nodes
+              : std::numeric_limits<size_t>::max());
       if (applied > 0) it.applied.push_back({r, applied});
       result = CheckLimits();
       if (result != StopReason::kNone) break;

@@ -3,7 +3,9 @@
 // then rebuilds; it stops when nothing changed (saturated), or at the
 // iteration, node or time limit, or when a hook says so. Limits are checked
 // where egg checks them (before an iteration, after each rule's search and
-// apply, after an iteration), so runs with egg's limits do egg's work.
+// apply, after an iteration), so runs with egg's limits do egg's work; the
+// node limit also after every match applied unless NodeCheck::kEveryRule
+// asks for egg's checks alone.
 #ifndef TESSEL_LIBS_EGRAPH_RUNNER_H_
 #define TESSEL_LIBS_EGRAPH_RUNNER_H_
 
@@ -30,11 +32,24 @@ enum class StopReason {
 };
 const char* StopReasonName(StopReason reason);
 
-// egg's Runner defaults.
+// Where the node limit is checked.
+enum class NodeCheck {
+  // After every match applied too: a run stops within what one match adds
+  // (its right side, or what a custom applier or a condition builds) past
+  // the limit, which then bounds the e-graph's memory.
+  kEveryMatch,
+  // egg's checks alone, after each rule's search and apply: one rule's
+  // matches may add any number of e-nodes past the limit (six times it for
+  // associativity on a 14-term sum). For runs that must do egg's work.
+  kEveryRule,
+};
+
+// egg's Runner defaults, with the node limit checked after every match.
 struct RunnerLimits {
   size_t iterations = 30;
   size_t nodes = 10'000;  // compared with EGraph::HashconsSize
   double seconds = 5;
+  NodeCheck node_check = NodeCheck::kEveryMatch;
 };
 
 struct Iteration {

@@ -53,6 +53,40 @@ TEST_F(RunnerTest, NodeLimit) {
   EXPECT_LT(runner.iterations().size(), 1000u);
 }
 
+// Associativity and commutativity of a 10-term sum: one rule's matches in
+// one iteration add tens of thousands of e-nodes.
+class AssociativityTest : public RunnerTest {
+ protected:
+  // Runs the rules on the sum with a node limit of `limit` checked at
+  // `check`; returns the hash-cons entries when the run stopped.
+  size_t StopSize(size_t limit, NodeCheck check) {
+    std::vector<Rewrite> rules = {
+        Rule("comm-add", "(+ ?a ?b)", "(+ ?b ?a)"),
+        Rule("assoc-add", "(+ ?a (+ ?b ?c))", "(+ (+ ?a ?b) ?c)")};
+    EGraph g(&ops_, &payloads_);
+    g.AddTerm(T("(+ 1 (+ 2 (+ 3 (+ 4 (+ 5 (+ 6 (+ 7 (+ 8 (+ 9 10)))))))))"));
+    SimpleScheduler simple;
+    Runner runner(&g, rules, {100, limit, 60, check}, &simple);
+    EXPECT_EQ(runner.Run(), StopReason::kNodeLimit);
+    EXPECT_TRUE(g.Verify().ok());
+    return g.HashconsSize();
+  }
+};
+
+TEST_F(AssociativityTest, NodeLimitStopsWithinOneMatch) {
+  // assoc-add's right side adds at most two e-nodes (its rebuild only
+  // merges e-nodes).
+  for (size_t limit : {1'000u, 10'000u, 20'000u}) {
+    EXPECT_LE(StopSize(limit, NodeCheck::kEveryMatch), limit + 2) << limit;
+  }
+}
+
+TEST_F(AssociativityTest, EggChecksTheNodeLimitBetweenRules) {
+  // egg's checks let the last rule run through all its matches: 15,502
+  // hash-cons entries.
+  EXPECT_GT(StopSize(10'000, NodeCheck::kEveryRule), 12'000u);
+}
+
 TEST_F(RunnerTest, TimeLimitZeroStopsAtOnce) {
   std::vector<Rewrite> rules = {Rule("wrap", "?a", "(f ?a)")};
   Add("x");

@@ -24,7 +24,7 @@ int Depth(const Sexpr& form) {
 
 absl::StatusOr<std::vector<Sexpr>> CompileKernels(
     const SourceRef& source, const std::map<std::string, int64_t>& sizes,
-    EmitLevel level) {
+    EmitLevel level, std::set<std::string>* sizes_used) {
   auto program = ParseProgram(source);
   if (!program.ok()) return program.status();
   auto kernels = CheckProgram(*program, sizes);
@@ -36,6 +36,9 @@ absl::StatusOr<std::vector<Sexpr>> CompileKernels(
   }
   std::vector<Sexpr> forms;
   for (const Kernel& kernel : *kernels) {
+    if (sizes_used != nullptr) {
+      sizes_used->insert(kernel.sizes.begin(), kernel.sizes.end());
+    }
     Sexpr form = level == EmitLevel::kLoops ? LowerToLoops(kernel)
                                             : LowerToTerms(kernel);
     if (int depth = Depth(form); depth > kMaxSexprDepth) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,10 +22,11 @@ enum class EmitLevel {
 
 // The TIR forms of the kernels in `source`, in file order, with sizes bound
 // by `sizes` (from -D). A kernel whose lowering would nest deeper than TIR
-// allows (kMaxSexprDepth) is an error.
+// allows (kMaxSexprDepth) is an error. The sizes the kernels use go to
+// `sizes_used` if given; the others are ignored.
 absl::StatusOr<std::vector<Sexpr>> CompileKernels(
     const SourceRef& source, const std::map<std::string, int64_t>& sizes,
-    EmitLevel level);
+    EmitLevel level, std::set<std::string>* sizes_used = nullptr);
 
 }  // namespace tessel::kernel
 

@@ -5,6 +5,7 @@
 #define TESSEL_LIBS_KERNEL_KERNEL_H_
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,8 @@ struct Kernel {
   // Inputs, then outputs, then locals, each in declaration order.
   std::vector<Tensor> tensors;
   std::vector<Statement> statements;
+  // The sizes bound by -D that it uses (in shapes, extents or indices).
+  std::set<std::string> sizes;
 };
 
 }  // namespace tessel::kernel

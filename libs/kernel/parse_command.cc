@@ -1,6 +1,12 @@
 #include "libs/kernel/parse_command.h"
 
+#include <set>
+#include <string>
+
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/cli/command_line.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
 #include "libs/ir/verify/verifier.h"
@@ -30,19 +36,32 @@ absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
   bool is_tir = options.input == "-" ? LooksLikeTir((*source)->text())
                                      : absl::EndsWith(options.input, ".tir");
   if (is_tir) {
+    // Flags that only kernel input takes are a malformed command line.
     if (options.emit) {
-      return absl::InvalidArgumentError("--emit applies to kernel input");
+      return UsageError("--emit applies to kernel input, not to TIR");
     }
     if (!options.sizes.empty()) {
-      return absl::InvalidArgumentError("-D applies to kernel input");
+      return UsageError(
+          "-D applies to kernel input, not to TIR (TIR sizes are bound "
+          "where a module is run: run-sim -D, emit-c --harness -D)");
     }
     auto module = ir::ReadModule(*source);
     if (!module.ok()) return module.status();
     return ir::PrintModule(*module);
   }
+  std::set<std::string> used;
   auto forms = CompileKernels(*source, options.sizes,
-                              options.emit.value_or(EmitLevel::kLoops));
+                              options.emit.value_or(EmitLevel::kLoops), &used);
   if (!forms.ok()) return forms.status();
+  // A size that no kernel uses is a mistake (a misspelt name, the wrong
+  // file) that would otherwise go unnoticed.
+  for (const auto& [name, value] : options.sizes) {
+    if (used.contains(name)) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "-D ", name, ": no kernel in ", (*source)->name(), " has a size '",
+        name, "' (sizes: ", used.empty() ? "none" : absl::StrJoin(used, ", "),
+        ")"));
+  }
   // The lowered module is verified like any input, so that a lowering bug
   // shows as a diagnostic located in the kernel rather than as bad output.
   auto module = ir::ReadForms(*forms, *source);

@@ -3,7 +3,9 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "absl/strings/match.h"
 #include "gtest/gtest.h"
+#include "libs/cli/command_line.h"
 
 namespace tessel::kernel {
 namespace {
@@ -69,11 +71,26 @@ TEST(ParseCommandTest, RejectsKernelFlagsOnTir) {
   ParseOptions options;
   options.input = WriteFile("q.tir", "(proc @p ())");
   options.emit = EmitLevel::kLoops;
-  EXPECT_EQ(RunParse(options).status().message(),
-            "--emit applies to kernel input");
+  absl::Status emit = RunParse(options).status();
+  EXPECT_EQ(emit.message(), "--emit applies to kernel input, not to TIR");
+  EXPECT_TRUE(IsUsageError(emit));
   options.emit.reset();
   options.sizes = {{"N", 1}};
-  EXPECT_EQ(RunParse(options).status().message(), "-D applies to kernel input");
+  absl::Status sizes = RunParse(options).status();
+  EXPECT_TRUE(absl::StartsWith(sizes.message(),
+                               "-D applies to kernel input, not to TIR"))
+      << sizes;
+  EXPECT_TRUE(IsUsageError(sizes));
+}
+
+TEST(ParseCommandTest, RejectsSizesNoKernelUses) {
+  ParseOptions options;
+  options.input = WriteFile("copy.tk", kCopy);
+  options.sizes = {{"N", 3}, {"M", 4}};
+  absl::Status status = RunParse(options).status();
+  EXPECT_EQ(status.message(), "-D M: no kernel in " + options.input +
+                                  " has a size 'M' (sizes: N)");
+  EXPECT_FALSE(IsUsageError(status));
 }
 
 TEST(ParseCommandTest, ReportsMissingFilesAndEmptyInput) {

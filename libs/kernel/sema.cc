@@ -1,5 +1,9 @@
 #include "libs/kernel/sema.h"
 
+#include <optional>
+#include <set>
+#include <string>
+
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
@@ -82,10 +86,19 @@ class KernelChecker {
                 tensor.name, "' is never assigned"));
       }
     }
+    kernel_.sizes = std::move(used_sizes_);
     return std::move(kernel_);
   }
 
  private:
+  // The value -D gives size `name`, if any; the kernel then uses it.
+  std::optional<int64_t> BoundSize(const std::string& name) const {
+    auto it = sizes_.find(name);
+    if (it == sizes_.end()) return std::nullopt;
+    used_sizes_.insert(name);
+    return it->second;
+  }
+
   absl::Status CheckNotReserved(const ast::Name& name, absl::string_view what) {
     if (!IsReservedName(name.text)) return absl::OkStatus();
     return ErrorAt(name.loc, absl::StrCat("'", name.text,
@@ -98,13 +111,13 @@ class KernelChecker {
                                        absl::string_view what) {
     int64_t value = size.value;
     if (!size.name.empty()) {
-      auto it = sizes_.find(size.name);
-      if (it == sizes_.end()) {
+      std::optional<int64_t> bound = BoundSize(size.name);
+      if (!bound) {
         return ErrorAt(size.loc, absl::StrCat("size '", size.name,
                                               "' is not bound; pass -D ",
                                               size.name, "=VALUE"));
       }
-      value = it->second;
+      value = *bound;
     }
     if (value > 0) return value;
     return ErrorAt(size.loc,
@@ -190,8 +203,8 @@ class KernelChecker {
                        "': indices are affine in the domain "
                        "variables"));
     }
-    if (auto it = sizes_.find(node.name); it != sizes_.end()) {
-      return AffineExpr::Constant(num_vars, it->second, node.loc);
+    if (std::optional<int64_t> size = BoundSize(node.name)) {
+      return AffineExpr::Constant(num_vars, *size, node.loc);
     }
     return ErrorAt(node.loc, absl::StrCat("unknown name '", node.name,
                                           "' in an index; expected a domain "
@@ -385,6 +398,9 @@ class KernelChecker {
 
   const ast::Kernel& decl_;
   const std::map<std::string, int64_t>& sizes_;
+  // What BoundSize found, for Kernel::sizes (names are resolved in const
+  // methods).
+  mutable std::set<std::string> used_sizes_;
   poly::Context& ctx_;
   Kernel kernel_;
   absl::flat_hash_map<std::string, int> tensor_ids_;

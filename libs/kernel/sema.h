@@ -23,7 +23,8 @@ namespace tessel::kernel {
 bool IsReservedName(absl::string_view name);
 
 // Checks every kernel of `program` with the sizes given by -D; the first
-// error is returned as a located diagnostic.
+// error is returned as a located diagnostic. Sizes no kernel uses are not
+// an error here (Kernel::sizes says which are used).
 absl::StatusOr<std::vector<Kernel>> CheckProgram(
     const ast::Program& program, const std::map<std::string, int64_t>& sizes);
 

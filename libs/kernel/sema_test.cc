@@ -56,6 +56,20 @@ TEST(SemaTest, ResolvesAKernel) {
   EXPECT_EQ(first.value.op, ValueOp::kMul);
 }
 
+TEST(SemaTest, RecordsTheSizesEachKernelUses) {
+  // Sizes count where they are used: shapes, extents and indices; others
+  // are ignored (parse rejects them, parse_command_test.cc).
+  const std::string two =
+      "kernel a(x: f32[N]) -> (y: f32[N]) { all (i) in (N) y[i] = x[i]; }\n"
+      "kernel b(x: f32[8]) -> (y: f32[4]) {\n"
+      "  all (i) in (P) y[i] = x[i + Q];\n"
+      "}\n";
+  auto kernels = Check(two, {{"N", 3}, {"P", 4}, {"Q", 2}, {"M", 1}});
+  ASSERT_TRUE(kernels.ok()) << kernels.status();
+  EXPECT_EQ((*kernels)[0].sizes, (std::set<std::string>{"N"}));
+  EXPECT_EQ((*kernels)[1].sizes, (std::set<std::string>{"P", "Q"}));
+}
+
 TEST(SemaTest, AcceptsSizesAndConstantsInIndices) {
   auto kernels = Check(
       "kernel rev(x: f32[N]) -> (y: f32[N]) {\n"

@@ -14,6 +14,9 @@ namespace {
 constexpr absl::string_view kMagic = "\x93NUMPY";
 // NumPy pads the header so that the data starts at a multiple of 64 bytes.
 constexpr size_t kHeaderAlignment = 64;
+// The longest header read, as in the C harness (libs/emitc/runtime): room
+// for a rank of a hundred thousand.
+constexpr size_t kMaxHeaderBytes = size_t{1} << 20;
 // The largest file ReadNpy reads: the largest tensor with room for a header,
 // so that a file run-sim can write is one it can read back.
 constexpr int64_t kMaxNpyFileBytes = kMaxTensorBytes + (int64_t{1} << 20);
@@ -226,6 +229,10 @@ absl::StatusOr<HostTensor> ParseNpy(absl::string_view bytes,
   if (bytes.size() < prefix) return NpyError(name, "truncated header");
   const size_t header_length =
       ReadLittleEndian(bytes.substr(kMagic.size() + 2, length_bytes));
+  if (header_length > kMaxHeaderBytes) {
+    return NpyError(name, absl::StrCat("the header is longer than ",
+                                       kMaxHeaderBytes, " bytes"));
+  }
   if (bytes.size() - prefix < header_length) {
     return NpyError(name, "truncated header");
   }

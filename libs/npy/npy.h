@@ -19,8 +19,10 @@
 namespace tessel {
 
 // Parses the contents of a .npy file. Errors read `NAME: error: message`
-// (a bad magic string, a malformed header, an unsupported dtype, truncated
-// data or bytes after the data).
+// (a bad magic string, a malformed header or one over 1 MiB, an unsupported
+// dtype, truncated data or bytes after the data). The C harness of emit-c
+// accepts and rejects the same files (testdata/reader/cases.txt, read by
+// the tests of both).
 absl::StatusOr<HostTensor> ParseNpy(absl::string_view bytes,
                                     absl::string_view name);
 

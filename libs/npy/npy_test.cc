@@ -4,6 +4,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 
 namespace tessel {
@@ -221,6 +224,57 @@ TEST(NpyTest, RejectsMalformedHeaders) {
                                     "'shape': ()}"),
                          "h"),
                 "unsupported dtype '|f4'"));
+}
+
+TEST(NpyTest, RejectsHeadersOverOneMebibyte) {
+  std::string bytes("\x93NUMPY\x02\x00\x01\x00\x10\x00{}", 14);
+  EXPECT_TRUE(FailsWith(ParseNpy(bytes, "long.npy"),
+                        "long.npy: error: the header is longer than 1048576 "
+                        "bytes"));
+}
+
+// The cases of testdata/reader/cases.txt, which the C harness's reader must
+// treat alike (libs/emitc/runtime/tessel_npy_test.c): each file is read as
+// run-sim reads an input (ReadNpy, then the parameter's dtype and shape,
+// libs/runsim/bind_inputs.cc), and gives the elements of its reference or
+// an error that names it.
+TEST(NpyTest, ReaderCases) {
+  const std::string dir = "libs/npy/testdata/reader/";
+  std::istringstream cases(ReadBytes(dir + "cases.txt"));
+  auto read_as =
+      [&](const std::string& name, const std::string& descr,
+          const std::vector<int64_t>& shape) -> absl::StatusOr<HostTensor> {
+    auto tensor = ReadNpy(dir + name + ".npy");
+    if (!tensor.ok()) return tensor.status();
+    if (NpyDescr(tensor->elem) != descr || tensor->shape != shape) {
+      return absl::InvalidArgumentError(name + ".npy: other dtype or shape");
+    }
+    return tensor;
+  };
+  int count = 0;
+  for (std::string line; std::getline(cases, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string name, descr, dims, verdict;
+    ASSERT_TRUE(fields >> name >> descr >> dims >> verdict) << line;
+    std::vector<int64_t> shape;
+    for (absl::string_view dim : absl::StrSplit(dims, ',')) {
+      ASSERT_TRUE(absl::SimpleAtoi(dim, &shape.emplace_back())) << line;
+    }
+    auto tensor = read_as(name, descr, shape);
+    if (absl::string_view reference_name = verdict;
+        absl::ConsumePrefix(&reference_name, "ok=")) {
+      auto reference = read_as(std::string(reference_name), descr, shape);
+      ASSERT_TRUE(reference.ok()) << reference.status();
+      ASSERT_TRUE(tensor.ok()) << name << ": " << tensor.status();
+      EXPECT_EQ(tensor->bytes, reference->bytes) << name;
+    } else {
+      EXPECT_EQ(verdict, "error") << line;
+      EXPECT_TRUE(FailsWith(tensor, name + ".npy: ")) << name;
+    }
+    ++count;
+  }
+  EXPECT_GE(count, 30);
 }
 
 TEST(NpyTest, AcceptsHandWrittenHeaders) {

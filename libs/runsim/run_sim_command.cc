@@ -47,9 +47,16 @@ absl::Status RunSim(const RunSimOptions& options, std::ostream& out) {
   if (options.seed.has_value() == !options.inputs_dir.empty()) {
     return UsageError("give exactly one of --inputs DIR and --seed N");
   }
+  const bool compares =
+      !options.compare_file.empty() || !options.expect_dir.empty();
   if (!options.compare_file.empty() && !options.expect_dir.empty()) {
     return UsageError(
         "--compare and --expect cannot be combined; run run-sim twice");
+  }
+  if (!compares && (options.tolerance.rtol || options.tolerance.atol)) {
+    return UsageError(
+        "--rtol and --atol are tolerances of comparisons; add --compare "
+        "OTHER or --expect DIR");
   }
   // run-sim only runs what the static checks accept (ReadModuleFile
   // verifies), so that a kernel it runs is one the other tools accept too.

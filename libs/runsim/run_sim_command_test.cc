@@ -50,6 +50,16 @@ TEST(RunSimTest, ReportsAndWritesOutputs) {
 
   expect.inputs_dir.clear();  // neither --inputs nor --seed
   EXPECT_TRUE(IsUsageError(RunSim(expect, report)));
+
+  // Tolerances without a comparison would be ignored.
+  RunSimOptions tolerance = options;
+  tolerance.outputs_dir.clear();
+  tolerance.tolerance.atol = 0;
+  absl::Status unused = RunSim(tolerance, report);
+  EXPECT_TRUE(IsUsageError(unused)) << unused;
+  EXPECT_EQ(unused.message(),
+            "--rtol and --atol are tolerances of comparisons; add --compare "
+            "OTHER or --expect DIR");
 }
 
 TEST(RunSimTest, FailedOutputWriteIsAnError) {

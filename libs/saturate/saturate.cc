@@ -1,5 +1,6 @@
 #include "libs/saturate/saturate.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -7,11 +8,13 @@
 #include <optional>
 #include <utility>
 
+#include "absl/algorithm/container.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
+#include "libs/cli/command_line.h"
 #include "libs/egraph/cost.h"
 #include "libs/egraph/dot.h"
 #include "libs/egraph/egraph.h"
@@ -56,8 +59,24 @@ struct Rules {
   std::string cost_model;
 };
 
-absl::StatusOr<Rules> LoadRules(const SaturateOptions& options, bool has_terms,
-                                bool has_access) {
+// A usage error if the values of the repeatable flag --`flag` name one
+// thing twice (a rule set would be loaded twice).
+absl::Status CheckGivenOnce(absl::string_view flag,
+                            absl::Span<const std::string> values) {
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (absl::c_linear_search(values.first(i), values[i])) {
+      return UsageError(
+          absl::StrCat("--", flag, " ", values[i], " is given more than once"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The rule sets and cost models the command line chose, before any input is
+// read: the builtin files, every target's idioms and cost model, the cost
+// model to extract with. A target that does not exist or is named twice, a
+// rule file named twice and an unknown cost model are usage errors.
+absl::StatusOr<Rules> ChooseRules(const SaturateOptions& options) {
   Rules rules;
   for (absl::string_view path : {kTensorRules, kTensorCosts}) {
     std::optional<SourceRef> source = Builtin(path);
@@ -67,17 +86,17 @@ absl::StatusOr<Rules> LoadRules(const SaturateOptions& options, bool has_terms,
                               : rules.costs.AddSource(*source);
     if (!status.ok()) return status;
   }
-  // The target-independent sets of the input's level.
-  if (has_terms) {
-    rules.sets.push_back("liar-core");
-    rules.sets.push_back("liar-scalar");
+  for (auto [flag, values] : {std::pair{"target", &options.targets},
+                              std::pair{"rules", &options.rule_files}}) {
+    if (auto status = CheckGivenOnce(flag, *values); !status.ok()) {
+      return status;
+    }
   }
-  if (has_access) rules.sets.push_back("glenside");
   rules.cost_model = std::string(kBaseCostModel);
   for (const std::string& target : options.targets) {
     std::optional<SourceRef> idioms = Builtin(TargetRules(target));
     if (!idioms) {
-      return absl::InvalidArgumentError(absl::StrCat(
+      return UsageError(absl::StrCat(
           "unknown target '", target,
           "' (known: ", absl::StrJoin(BuiltinTargets(), ", "), ")"));
     }
@@ -93,18 +112,42 @@ absl::StatusOr<Rules> LoadRules(const SaturateOptions& options, bool has_terms,
       rules.cost_model = target;
     }
   }
+  if (!options.cost_model.empty()) {
+    std::vector<std::string> models = rules.costs.Names();
+    if (!absl::c_linear_search(models, options.cost_model)) {
+      return UsageError(
+          absl::StrCat("--cost: no cost model named '", options.cost_model,
+                       "' (known: ", absl::StrJoin(models, ", "), ")"));
+    }
+    rules.cost_model = options.cost_model;
+  }
+  return rules;
+}
+
+// The rules a run uses: those chosen, after the target-independent sets of
+// the input's level, and every rule set of the rule files.
+absl::StatusOr<Rules> LoadRules(const SaturateOptions& options, bool has_terms,
+                                bool has_access) {
+  auto rules = ChooseRules(options);
+  if (!rules.ok()) return rules.status();
+  std::vector<std::string> level_sets;
+  if (has_terms) {
+    level_sets.push_back("liar-core");
+    level_sets.push_back("liar-scalar");
+  }
+  if (has_access) level_sets.push_back("glenside");
+  rules->sets.insert(rules->sets.begin(), level_sets.begin(), level_sets.end());
   for (const std::string& path : options.rule_files) {
     auto source = ReadSource(path);
     if (!source.ok()) return source.status();
-    size_t before = rules.library.sets().size();
-    if (auto status = rules.library.AddSource(*source); !status.ok()) {
+    size_t before = rules->library.sets().size();
+    if (auto status = rules->library.AddSource(*source); !status.ok()) {
       return status;
     }
-    for (size_t i = before; i < rules.library.sets().size(); ++i) {
-      rules.sets.push_back(rules.library.sets()[i].name);
+    for (size_t i = before; i < rules->library.sets().size(); ++i) {
+      rules->sets.push_back(rules->library.sets()[i].name);
     }
   }
-  if (!options.cost_model.empty()) rules.cost_model = options.cost_model;
   return rules;
 }
 
@@ -279,6 +322,10 @@ std::vector<std::string> BuiltinTargets() {
   return targets;
 }
 
+absl::Status CheckOptions(const SaturateOptions& options) {
+  return ChooseRules(options).status();
+}
+
 absl::StatusOr<SaturateResult> Saturate(const ir::Module& input,
                                         const SaturateOptions& options) {
   bool has_terms = false;
@@ -387,6 +434,42 @@ std::string IdleTargetNote(const FuncReport& report,
       " applied, so the output calls none of its functions (each target's "
       "rules are written for one level of TIR: docs/saturate.md, \"Rules "
       "and cost models\")");
+}
+
+std::vector<std::string> LevelNotes(const ir::Module& module) {
+  struct Level {
+    ir::Op op;
+    const char* one;  // "a loop-level proc"
+    const char* many;
+    std::vector<std::string> names;
+  };
+  std::vector<Level> levels = {
+      {ir::Op::kProc, "a loop-level proc", "loop-level procs", {}},
+      {ir::Op::kPeProgram, "a CS-1 pe-program", "CS-1 pe-programs", {}}};
+  for (const ir::Node* form : module.forms()) {
+    for (Level& level : levels) {
+      if (form->is(level.op)) level.names.push_back(form->name());
+    }
+  }
+  std::vector<std::string> notes;
+  for (const Level& level : levels) {
+    if (level.names.empty()) continue;
+    // A few names say which; a module may have thousands.
+    constexpr size_t kNamed = 3;
+    std::string names = absl::StrJoin(
+        level.names.begin(),
+        level.names.begin() + std::min(level.names.size(), kNamed), ", ");
+    if (level.names.size() > kNamed) absl::StrAppend(&names, ", ...");
+    notes.push_back(absl::StrCat(
+        "saturate: note: ",
+        level.names.size() == 1
+            ? absl::StrCat(names, " is ", level.one, ", left as it is")
+            : absl::StrCat(level.names.size(), " ", level.many, " (", names,
+                           ") are left as they are"),
+        ": saturate's rules are for the tensor level (funcs, which parse "
+        "--emit=terms writes)"));
+  }
+  return notes;
 }
 
 std::string LimitMessage(const FuncReport& report,

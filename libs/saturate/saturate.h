@@ -70,8 +70,14 @@ struct SaturateResult {
 // The names of the targets compiled into the tool (targets/*/idioms.rules).
 std::vector<std::string> BuiltinTargets();
 
-// Saturates every func of `module` (read and verified). Errors: unknown
-// targets, cost models or rule sets; malformed rule files (located); an
+// Checks what `options` chooses without reading any input: a target that
+// does not exist or is named twice, a rule file named twice, or an unknown
+// cost model is a usage error (libs/cli), which the tool reports before it
+// reads its input.
+absl::Status CheckOptions(const SaturateOptions& options);
+
+// Saturates every func of `module` (read and verified). Errors: those of
+// CheckOptions; unknown rule sets; malformed rule files (located); an
 // extracted term that does not verify (a bug, reported as such).
 absl::StatusOr<SaturateResult> Saturate(const ir::Module& module,
                                         const SaturateOptions& options);
@@ -92,6 +98,13 @@ std::string ProgressLine(absl::string_view func, size_t iteration, size_t nodes,
 // patterns, returns its input); empty when every target's rules applied.
 std::string IdleTargetNote(const FuncReport& report,
                            absl::Span<const std::string> targets);
+
+// What a run must say (on stderr in the tool) about the procedures of
+// `module` that are not tensor level, which saturate writes as they are
+// (a user who forgot `parse --emit=terms`): a line per level (loop-level
+// procs, CS-1 pe-programs) that names the level the rules are for; none
+// when every procedure is a func.
+std::vector<std::string> LevelNotes(const ir::Module& module);
 
 // What a run that stopped at a limit must say (on stderr in the tool): the
 // limit, its flag and where the run was; its output is still an equal

@@ -5,8 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "libs/cli/command_line.h"
 #include "libs/egraph/runner.h"
 #include "libs/ir/syntax.h"
 #include "libs/saturate/testing.h"
@@ -178,20 +180,55 @@ TEST(SaturateTest, FuncsWithoutLamsGetTheScalarRules) {
               ::testing::Not(HasSubstr("1.0")));
 }
 
-TEST(SaturateTest, UnknownTargetsAndModels) {
+// Choices the command line makes wrongly are usage errors, found without
+// reading any input, and Saturate finds them too.
+TEST(SaturateTest, UnknownOrRepeatedTargetsAndModels) {
+  auto expect_usage_error = [](const SaturateOptions& options,
+                               const std::string& message) {
+    absl::Status checked = CheckOptions(options);
+    EXPECT_EQ(checked.message(), message);
+    EXPECT_TRUE(IsUsageError(checked)) << checked;
+    auto result = SaturateText(kGemv, options);
+    EXPECT_EQ(result.status(), checked);
+  };
   SaturateOptions options;
   options.targets = {"nope"};
-  auto result = SaturateText(kGemv, options);
-  ASSERT_FALSE(result.ok());
-  EXPECT_THAT(result.status().message(),
-              HasSubstr("unknown target 'nope' (known: blas, gemmini, "
-                        "pytorch)"));
+  expect_usage_error(options,
+                     "unknown target 'nope' (known: blas, gemmini, pytorch)");
+  options.targets = {"blas", "pytorch", "blas"};
+  expect_usage_error(options, "--target blas is given more than once");
   options = Blas();
   options.cost_model = "nope";
-  result = SaturateText(kGemv, options);
-  ASSERT_FALSE(result.ok());
-  EXPECT_THAT(result.status().message(),
-              HasSubstr("no cost model named 'nope' (known: liar, blas)"));
+  expect_usage_error(options,
+                     "--cost: no cost model named 'nope' (known: liar, blas)");
+  options = Blas();
+  options.rule_files = {"a.rules", "b.rules", "a.rules"};
+  expect_usage_error(options, "--rules a.rules is given more than once");
+  options = Blas();
+  options.cost_model = "liar";
+  EXPECT_TRUE(CheckOptions(options).ok());
+}
+
+TEST(SaturateTest, NotesProceduresThatAreNotTensorLevel) {
+  ir::Module funcs = testing::ReadVerified(kGemv);
+  EXPECT_TRUE(LevelNotes(funcs).empty());
+  ir::Module one = testing::ReadVerified(
+      "(proc @copy ((in x f32) (out y f32)) (assign y x))");
+  EXPECT_THAT(LevelNotes(one),
+              ::testing::ElementsAre(
+                  "saturate: note: @copy is a loop-level proc, left as it "
+                  "is: saturate's rules are for the tensor level (funcs, "
+                  "which parse --emit=terms writes)"));
+  std::string text;
+  for (const char* name : {"a", "b", "c", "d"}) {
+    text += absl::StrCat("(proc @", name,
+                         " ((in x f32) (out y f32)) (assign y x))\n");
+  }
+  ir::Module four = testing::ReadVerified(text);
+  EXPECT_THAT(LevelNotes(four),
+              ::testing::ElementsAre(HasSubstr(
+                  "note: 4 loop-level procs (@a, @b, @c, ...) are left as "
+                  "they are: saturate's rules are for the tensor level")));
 }
 
 // A user rule the binding cannot see is wrong (fst of a scalar) gives an

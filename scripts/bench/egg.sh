@@ -80,13 +80,16 @@ fastest() {
 # Each test runs on Tessel and right after on egg, each in a process of its
 # own, so that both engines see the same phase of a virtual machine whose
 # speed drifts by 20-50 % over minutes; each keeps its fastest of N rounds.
+# egg_bench exits with status 1 when a run differs from egg's figures; the
+# rounds go on, and so does this script's exit status.
 ours=$(mktemp)
 theirs=$(mktemp)
 trap 'rm -f "$ours" "$theirs"' EXIT
+status=0
 for ((r = 0; r < repeat; ++r)); do
   echo "round $((r + 1)) of $repeat" >&2
   for test in "${tests[@]}"; do
-    "${ours_bench[@]}" "${options[@]}" "$test" >> "$ours"
+    "${ours_bench[@]}" "${options[@]}" "$test" >> "$ours" || status=1
     run_egg "$test" >> "$theirs"
   done
 done
@@ -112,3 +115,5 @@ awk 'NR == FNR { egg[$1] = $(NF - 1); next }
      $1 in egg { ours += $10; eggs += egg[$1] }
      END { printf "total: tessel %.3f s, egg %.3f s, %.1fx\n", ours, eggs, eggs / ours }' \
   "$theirs" "$ours"
+((status == 0)) || echo "some runs differ from egg's figures (DIFFERS above)"
+exit "$status"

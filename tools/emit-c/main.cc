@@ -10,21 +10,19 @@ absl::StatusOr<std::string> Emit(const tessel::CommandLine& command_line,
                                  const std::string& input) {
   auto sizes = tessel::ParseDefinitions(command_line.GetAll("define"));
   if (!sizes.ok()) return sizes.status();
+  const bool harness = command_line.Has("harness");
+  if (!harness && (command_line.Has("entry") || !sizes->empty())) {
+    return tessel::UsageError(
+        "--entry and -D choose what the harness runs; add --harness");
+  }
   // Like every tool, emit-c works on what the static checks accept.
   auto module = tessel::ir::ReadModuleFile(input);
   if (!module.ok()) return module.status();
   if (auto status = tessel::emitc::CheckLevel(*module); !status.ok()) {
     return status;
   }
-  std::string entry = command_line.Get("entry");
-  if (!command_line.Has("harness")) {
-    if (!entry.empty() || !sizes->empty()) {
-      return absl::InvalidArgumentError(
-          "--entry and -D choose what the harness runs; add --harness");
-    }
-    return tessel::emitc::EmitC(*module);
-  }
-  auto found = tessel::ir::FindEntry(*module, entry);
+  if (!harness) return tessel::emitc::EmitC(*module);
+  auto found = tessel::ir::FindEntry(*module, command_line.Get("entry"));
   if (!found.ok()) return found.status();
   return tessel::emitc::EmitC(*module, **found, *sizes);
 }

@@ -37,10 +37,14 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   options.progress = [](const std::string& line) { std::cerr << line << "\n"; };
   auto input = tessel::InputPath(command_line);
   if (!input.ok()) return input.status();
+  if (auto status = sat::CheckOptions(options); !status.ok()) return status;
   auto module = tessel::ir::ReadModuleFile(*input);
   if (!module.ok()) return module.status();
   auto result = sat::Saturate(*module, options);
   if (!result.ok()) return result.status();
+  for (const std::string& note : sat::LevelNotes(*module)) {
+    std::cerr << note << "\n";
+  }
   for (const sat::FuncReport& func : result->funcs) {
     if (std::string limit = sat::LimitMessage(func, options.limits);
         !limit.empty()) {

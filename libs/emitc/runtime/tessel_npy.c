@@ -1,7 +1,8 @@
 /* The C runtime of emit-c's output: errors and checked allocations for the
  * kernels, and for the --harness main, the command line and NumPy .npy files
- * (versions 1.0 to 3.0 read, 1.0 written; little-endian, of any `descr`
- * the kernel's element types have: `<f2`, `<f4`, `<f8`, `|i1`, `<i4`; C
+ * (read as run-sim reads them: versions 1.0 to 3.0, either byte order, C or
+ * Fortran order, of the `descr` of the kernel's element types: `<f2`,
+ * `<f4`, `<f8`, `|i1`, `<i4`; written as version 1.0, little-endian, C
  * order), with messages such as
  * "k: A.npy: shape (3, 4) does not match (4, 4)".
  *
@@ -160,10 +161,7 @@ static bool tsl_parse_arguments(int argc, char **argv, bool need_inputs,
 /* tsl:end */
 
 /* tsl:begin files */
-/* .npy files (NumPy format versions 1.0 to 3.0), little-endian and in C
-   order, as DIR/NAME.npy. */
-enum { tsl_max_rank = 32 };
-
+/* .npy files (NumPy format versions 1.0 to 3.0) as DIR/NAME.npy. */
 static char *tsl_path(const char *dir, const char *name) {
   size_t size = strlen(dir) + strlen(name) + sizeof("/.npy");
   char *path = malloc(size);
@@ -175,7 +173,7 @@ static char *tsl_path(const char *dir, const char *name) {
   return path;
 }
 
-/* The host must store numbers as .npy files do. */
+/* The host must store numbers as the files the harness writes do. */
 static bool tsl_little_endian(void) {
   const uint16_t one = 1;
   if (*(const unsigned char *)&one == 1) return true;
@@ -196,195 +194,310 @@ static void tsl_format_shape(char *out, size_t size, int rank,
 /* tsl:end */
 
 /* tsl:begin reader */
-/* A cursor over the header, a Python dict literal such as
-   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), } */
-static void tsl_skip_blanks(const char **p) {
-  while (**p == ' ' || **p == '\t' || **p == '\n' || **p == '\r') ++*p;
+/* The reader accepts and rejects the files run-sim's reader (libs/npy)
+   does: the cases of libs/npy/testdata/reader/cases.txt, which both test
+   suites read. The header is a Python dict literal such as
+   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
+   and nothing but blanks may follow it. */
+enum { tsl_max_header = 1 << 20 };
+
+/* A cursor over the header, which ends at `end`. */
+typedef struct {
+  const char *p;
+  const char *end;
+} tsl_cursor;
+
+static void tsl_skip_blanks(tsl_cursor *c) {
+  while (c->p < c->end &&
+         (*c->p == ' ' || *c->p == '\t' || *c->p == '\n' || *c->p == '\r')) {
+    c->p++;
+  }
 }
 
-static bool tsl_expect(const char **p, char c) {
-  tsl_skip_blanks(p);
-  if (**p != c) return false;
-  ++*p;
+static bool tsl_expect(tsl_cursor *c, char expected) {
+  tsl_skip_blanks(c);
+  if (c->p == c->end || *c->p != expected) return false;
+  c->p++;
   return true;
 }
 
-static bool tsl_parse_string(const char **p, char *out, size_t size) {
-  tsl_skip_blanks(p);
-  char quote = **p;
-  if (quote != '\'' && quote != '"') return false;
+static bool tsl_parse_string(tsl_cursor *c, char *out, size_t size) {
+  tsl_skip_blanks(c);
+  if (c->p == c->end || (*c->p != '\'' && *c->p != '"')) return false;
+  char quote = *c->p++;
   size_t length = 0;
-  for (++*p; **p != quote; ++*p) {
-    if (**p == '\0' || length + 1 >= size) return false;
-    out[length++] = **p;
+  for (; c->p < c->end && *c->p != quote; c->p++) {
+    if (length + 1 >= size) return false;
+    out[length++] = *c->p;
   }
-  ++*p;
+  if (c->p == c->end) return false;
+  c->p++;
   out[length] = '\0';
   return true;
 }
 
-static bool tsl_parse_bool(const char **p, bool *value) {
-  tsl_skip_blanks(p);
-  if (strncmp(*p, "True", 4) == 0) {
-    *value = true;
-    *p += 4;
-    return true;
+static bool tsl_parse_word(tsl_cursor *c, const char *word) {
+  size_t length = strlen(word);
+  if ((size_t)(c->end - c->p) < length || memcmp(c->p, word, length) != 0) {
+    return false;
   }
-  if (strncmp(*p, "False", 5) == 0) {
-    *value = false;
-    *p += 5;
-    return true;
-  }
-  return false;
-}
-
-static bool tsl_parse_shape(const char **p, int *rank, int64_t *shape) {
-  if (!tsl_expect(p, '(')) return false;
-  *rank = 0;
-  for (;;) {
-    tsl_skip_blanks(p);
-    if (**p == ')') break;
-    if (*rank == tsl_max_rank || **p < '0' || **p > '9') return false;
-    int64_t value = 0;
-    for (; **p >= '0' && **p <= '9'; ++*p) {
-      if (value > (INT64_MAX - (**p - '0')) / 10) return false;
-      value = value * 10 + (**p - '0');
-    }
-    if (**p == 'L') ++*p; /* Python 2 longs */
-    shape[(*rank)++] = value;
-    tsl_skip_blanks(p);
-    if (**p == ',') {
-      ++*p;
-    } else if (**p != ')') {
-      return false;
-    }
-  }
-  ++*p;
+  c->p += length;
   return true;
 }
 
-static bool tsl_parse_header(const char *header, char *descr, size_t size,
-                             bool *fortran_order, int *rank, int64_t *shape) {
-  const char *p = header;
-  bool seen_descr = false, seen_order = false, seen_shape = false;
-  if (!tsl_expect(&p, '{')) return false;
+static bool tsl_parse_bool(tsl_cursor *c, bool *value) {
+  tsl_skip_blanks(c);
+  *value = tsl_parse_word(c, "True");
+  return *value || tsl_parse_word(c, "False");
+}
+
+/* Dimensions go to `shape`, which has room for one per two characters of
+   the header. */
+static bool tsl_parse_shape(tsl_cursor *c, int *rank, int64_t *shape) {
+  if (!tsl_expect(c, '(')) return false;
+  *rank = 0;
   for (;;) {
-    tsl_skip_blanks(&p);
-    if (*p == '}') break;
+    tsl_skip_blanks(c);
+    if (c->p < c->end && *c->p == ')') break;
+    if (c->p == c->end || *c->p < '0' || *c->p > '9') return false;
+    int64_t value = 0;
+    for (; c->p < c->end && *c->p >= '0' && *c->p <= '9'; c->p++) {
+      if (value > (INT64_MAX - (*c->p - '0')) / 10) return false;
+      value = value * 10 + (*c->p - '0');
+    }
+    if (c->p < c->end && *c->p == 'L') c->p++; /* Python 2 longs */
+    shape[(*rank)++] = value;
+    tsl_skip_blanks(c);
+    if (c->p < c->end && *c->p == ',') {
+      c->p++;
+    } else if (c->p == c->end || *c->p != ')') {
+      return false;
+    }
+  }
+  c->p++;
+  return true;
+}
+
+static bool tsl_parse_header(tsl_cursor *c, char *descr, size_t size,
+                             bool *fortran_order, int *rank, int64_t *shape) {
+  bool seen_descr = false, seen_order = false, seen_shape = false;
+  if (!tsl_expect(c, '{')) return false;
+  for (;;) {
+    tsl_skip_blanks(c);
+    if (c->p < c->end && *c->p == '}') break;
     char key[32];
-    if (!tsl_parse_string(&p, key, sizeof(key)) || !tsl_expect(&p, ':')) {
+    if (!tsl_parse_string(c, key, sizeof(key)) || !tsl_expect(c, ':')) {
       return false;
     }
     bool ok;
     if (strcmp(key, "descr") == 0) {
-      ok = seen_descr = tsl_parse_string(&p, descr, size);
+      ok = seen_descr = tsl_parse_string(c, descr, size);
     } else if (strcmp(key, "fortran_order") == 0) {
-      ok = seen_order = tsl_parse_bool(&p, fortran_order);
+      ok = seen_order = tsl_parse_bool(c, fortran_order);
     } else if (strcmp(key, "shape") == 0) {
-      ok = seen_shape = tsl_parse_shape(&p, rank, shape);
+      ok = seen_shape = tsl_parse_shape(c, rank, shape);
     } else {
       ok = false;
     }
     if (!ok) return false;
-    tsl_skip_blanks(&p);
-    if (*p == ',') {
-      p++;
-    } else if (*p != '}') {
+    tsl_skip_blanks(c);
+    if (c->p < c->end && *c->p == ',') {
+      c->p++;
+    } else if (c->p == c->end || *c->p != '}') {
       return false;
     }
   }
-  return seen_descr && seen_order && seen_shape;
+  c->p++;
+  tsl_skip_blanks(c);
+  return c->p == c->end && seen_descr && seen_order && seen_shape;
 }
 
-/* Do two dtypes agree? The byte order of one-byte types does not matter,
-   and '=' (native) is little-endian on the hosts the harness runs on. */
-static bool tsl_same_dtype(const char *actual, const char *expected) {
-  if (strcmp(actual + 1, expected + 1) != 0) return false;
-  if (strcmp(expected + 2, "1") == 0) return true;
-  return actual[0] == '<' || actual[0] == '=';
+/* Does the file's dtype `actual` hold the elements of `expected` (the
+   parameter's, e.g. "<f4" or "|i1")? A byte order of '<', '=' (native:
+   little-endian, tsl_little_endian) or none reads as is, '>' needs its
+   bytes swapped; one-byte types may have any order, wider ones not '|'. */
+static bool tsl_same_dtype(const char *actual, const char *expected,
+                           size_t elem_size, bool *swap) {
+  char order = actual[0];
+  const char *type = actual;
+  if (order == '<' || order == '>' || order == '=' || order == '|') type++;
+  *swap = order == '>' && elem_size > 1;
+  if (order == '|' && elem_size > 1) return false;
+  return strcmp(type, expected + 1) == 0;
 }
 
-static void *tsl_read_npy_file(FILE *file, const char *name, const char *descr,
-                               size_t elem_size, int rank,
-                               const int64_t *shape) {
+static void tsl_swap_bytes(unsigned char *data, size_t count,
+                           size_t elem_size) {
+  for (size_t i = 0; i < count; i++) {
+    unsigned char *elem = data + i * elem_size;
+    for (size_t a = 0, b = elem_size - 1; a < b; a++, b--) {
+      unsigned char byte = elem[a];
+      elem[a] = elem[b];
+      elem[b] = byte;
+    }
+  }
+}
+
+/* The elements of a column-major array in row-major order, or NULL when
+   memory runs out. */
+static void *tsl_to_row_major(const unsigned char *data, size_t count,
+                              size_t elem_size, int rank,
+                              const int64_t *shape) {
+  unsigned char *result = malloc(count * elem_size);
+  int64_t *index = calloc((size_t)rank, sizeof(int64_t));
+  if (result == NULL || index == NULL) {
+    free(result);
+    free(index);
+    return NULL;
+  }
+  for (size_t row_major = 0; row_major < count; row_major++) {
+    size_t column_major = 0;
+    for (int d = rank; d-- > 0;) {
+      column_major = column_major * (size_t)shape[d] + (size_t)index[d];
+    }
+    memcpy(result + row_major * elem_size, data + column_major * elem_size,
+           elem_size);
+    for (int d = rank; d-- > 0;) {
+      if (++index[d] < shape[d]) break;
+      index[d] = 0;
+    }
+  }
+  free(index);
+  return result;
+}
+
+/* Reads the header; returns false after printing why it is not one. */
+static bool tsl_read_header(FILE *file, const char *name, char *descr,
+                            size_t size, bool *fortran_order, int *rank,
+                            int64_t **shape) {
   unsigned char prefix[12];
   if (fread(prefix, 1, 8, file) != 8 || memcmp(prefix, "\x93NUMPY", 6) != 0) {
     fprintf(stderr, "%s: %s.npy: not a .npy file\n", tsl_program, name);
-    return NULL;
+    return false;
   }
-  int major = prefix[6];
+  int major = prefix[6], minor = prefix[7];
+  if (major < 1 || major > 3 || minor != 0) {
+    fprintf(stderr, "%s: %s.npy: unsupported .npy format version %d.%d\n",
+            tsl_program, name, major, minor);
+    return false;
+  }
   size_t length_bytes = major == 1 ? 2 : 4;
-  if ((major < 1 || major > 3) ||
-      fread(prefix + 8, 1, length_bytes, file) != length_bytes) {
-    fprintf(stderr, "%s: %s.npy: unsupported .npy version %d.%d\n", tsl_program,
-            name, major, prefix[7]);
-    return NULL;
+  if (fread(prefix + 8, 1, length_bytes, file) != length_bytes) {
+    fprintf(stderr, "%s: %s.npy: truncated header\n", tsl_program, name);
+    return false;
   }
   size_t header_length = prefix[8] | (size_t)prefix[9] << 8;
   if (length_bytes == 4) {
     header_length |= (size_t)prefix[10] << 16 | (size_t)prefix[11] << 24;
   }
-  char *header = header_length < (1u << 20) ? malloc(header_length + 1) : NULL;
-  if (header == NULL ||
-      fread(header, 1, header_length, file) != header_length) {
-    fprintf(stderr, "%s: %s.npy: the header is malformed\n", tsl_program, name);
+  if (header_length > tsl_max_header) {
+    fprintf(stderr, "%s: %s.npy: the header is longer than %d bytes\n",
+            tsl_program, name, tsl_max_header);
+    return false;
+  }
+  char *header = malloc(header_length + 1);
+  *shape = malloc((header_length / 2 + 1) * sizeof(int64_t));
+  if (header == NULL || *shape == NULL) {
+    fprintf(stderr, "%s: out of memory\n", tsl_program);
     free(header);
-    return NULL;
+    return false;
   }
-  header[header_length] = '\0';
-  char actual_descr[16];
-  bool fortran_order = false;
-  int actual_rank = 0;
-  int64_t actual_shape[tsl_max_rank];
-  bool parsed = tsl_parse_header(header, actual_descr, sizeof(actual_descr),
-                                 &fortran_order, &actual_rank, actual_shape);
+  bool ok = fread(header, 1, header_length, file) == header_length;
+  if (!ok) {
+    fprintf(stderr, "%s: %s.npy: truncated header\n", tsl_program, name);
+  } else {
+    tsl_cursor cursor = {header, header + header_length};
+    ok = tsl_parse_header(&cursor, descr, size, fortran_order, rank, *shape);
+    if (!ok) {
+      fprintf(stderr, "%s: %s.npy: the header is malformed\n", tsl_program,
+              name);
+    }
+  }
   free(header);
-  if (!parsed) {
-    fprintf(stderr, "%s: %s.npy: the header is malformed\n", tsl_program, name);
-    return NULL;
-  }
-  if (!tsl_same_dtype(actual_descr, descr)) {
-    fprintf(stderr, "%s: %s.npy: dtype '%s' does not match '%s'\n", tsl_program,
-            name, actual_descr, descr);
-    return NULL;
-  }
-  if (fortran_order && actual_rank > 1) {
-    fprintf(stderr,
-            "%s: %s.npy: the array is in Fortran order; save it in C "
-            "order\n",
-            tsl_program, name);
-    return NULL;
-  }
-  bool same_shape = actual_rank == rank;
-  for (int d = 0; same_shape && d < rank; d++) {
-    same_shape = actual_shape[d] == shape[d];
-  }
-  if (!same_shape) {
-    char actual_text[640], expected_text[640];
-    tsl_format_shape(actual_text, sizeof(actual_text), actual_rank,
-                     actual_shape);
-    tsl_format_shape(expected_text, sizeof(expected_text), rank, shape);
-    fprintf(stderr, "%s: %s.npy: shape %s does not match %s\n", tsl_program,
-            name, actual_text, expected_text);
-    return NULL;
-  }
-  size_t count = 1;
-  for (int d = 0; d < rank; d++) count *= (size_t)shape[d];
-  void *data = malloc(count * elem_size);
+  return ok;
+}
+
+/* Reads the data of `count` elements after the header, which must end the
+   file; returns it (to free) or NULL after printing why not. */
+static unsigned char *tsl_read_data(FILE *file, const char *name,
+                                    size_t count, size_t elem_size) {
+  size_t bytes = count * elem_size;
+  unsigned char *data = malloc(bytes > 0 ? bytes : 1);
   if (data == NULL) {
     fprintf(stderr, "%s: out of memory\n", tsl_program);
     return NULL;
   }
-  if (fread(data, elem_size, count, file) != count) {
-    fprintf(stderr, "%s: %s.npy: the file is truncated\n", tsl_program, name);
+  size_t got = fread(data, 1, bytes, file);
+  if (got != bytes) {
+    fprintf(stderr,
+            "%s: %s.npy: truncated data: the header promises %zu bytes, the "
+            "file holds %zu\n",
+            tsl_program, name, bytes, got);
+    free(data);
+    return NULL;
+  }
+  size_t extra = 0;
+  unsigned char rest[4096];
+  for (size_t n; (n = fread(rest, 1, sizeof(rest), file)) > 0;) extra += n;
+  if (extra > 0) {
+    fprintf(stderr, "%s: %s.npy: %zu unexpected bytes after the data\n",
+            tsl_program, name, extra);
     free(data);
     return NULL;
   }
   return data;
 }
 
-/* Reads DIR/NAME.npy, which must hold a `descr` array of the given shape;
-   returns its elements (to free), or NULL after printing why not. */
+static void *tsl_read_npy_file(FILE *file, const char *name, const char *descr,
+                               size_t elem_size, int rank,
+                               const int64_t *shape) {
+  char actual_descr[16];
+  bool fortran_order = false;
+  int actual_rank = 0;
+  int64_t *actual_shape = NULL;
+  if (!tsl_read_header(file, name, actual_descr, sizeof(actual_descr),
+                       &fortran_order, &actual_rank, &actual_shape)) {
+    free(actual_shape);
+    return NULL;
+  }
+  bool swap = false;
+  bool same_dtype = tsl_same_dtype(actual_descr, descr, elem_size, &swap);
+  bool same_shape = actual_rank == rank;
+  for (int d = 0; same_shape && d < rank; d++) {
+    same_shape = actual_shape[d] == shape[d];
+  }
+  if (!same_dtype) {
+    fprintf(stderr, "%s: %s.npy: dtype '%s' does not match '%s'\n", tsl_program,
+            name, actual_descr, descr);
+  } else if (!same_shape) {
+    char actual_text[640], expected_text[640];
+    tsl_format_shape(actual_text, sizeof(actual_text), actual_rank,
+                     actual_shape);
+    tsl_format_shape(expected_text, sizeof(expected_text), rank, shape);
+    fprintf(stderr, "%s: %s.npy: shape %s does not match %s\n", tsl_program,
+            name, actual_text, expected_text);
+  }
+  free(actual_shape);
+  if (!same_dtype || !same_shape) return NULL;
+  size_t count = 1;
+  for (int d = 0; d < rank; d++) count *= (size_t)shape[d];
+  unsigned char *data = tsl_read_data(file, name, count, elem_size);
+  if (data == NULL) return NULL;
+  if (swap) tsl_swap_bytes(data, count, elem_size);
+  if (fortran_order && rank > 1) {
+    unsigned char *row_major =
+        tsl_to_row_major(data, count, elem_size, rank, shape);
+    free(data);
+    if (row_major == NULL) fprintf(stderr, "%s: out of memory\n", tsl_program);
+    return row_major;
+  }
+  return data;
+}
+
+/* Reads DIR/NAME.npy, which must hold an array of the parameter's dtype
+   `descr` (its little-endian form) and shape; returns its elements in
+   row-major order and the host's byte order (to free), or NULL after
+   printing why not. */
 static void *tsl_read_npy(const char *dir, const char *name, const char *descr,
                           size_t elem_size, int rank, const int64_t *shape) {
   if (!tsl_little_endian()) return NULL;

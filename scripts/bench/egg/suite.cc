@@ -230,8 +230,11 @@ absl::StatusOr<Outcome> RunTest(
 
   std::unique_ptr<Scheduler> scheduler;
   if (test.simple_scheduler) scheduler = std::make_unique<SimpleScheduler>();
-  Runner runner(&g, *rewrites, mode == Mode::kPopl ? kPoplLimits : test.limits,
-                scheduler.get());
+  RunnerLimits limits = mode == Mode::kPopl ? kPoplLimits : test.limits;
+  // egg checks the node limit between rules only (math_simplify_root's
+  // last rule takes it from below 1,000,000 hash-cons entries to 1,344,857).
+  limits.node_check = NodeCheck::kEveryRule;
+  Runner runner(&g, *rewrites, limits, scheduler.get());
   const std::string kProved = "Proved all goals";
   if (mode == Mode::kTest && test.goal_stop) {
     runner.AddHook([&](Runner&) -> std::optional<std::string> {
