@@ -8,7 +8,7 @@
 #include "libs/interp/loop_executor.h"
 #include "libs/interp/loop_program.h"
 #include "libs/interp/tensor_compiler.h"
-#include "libs/interp/tensor_evaluator.h"
+#include "libs/interp/tensor_lowering.h"
 #include "libs/interp/tensor_program.h"
 
 namespace tessel {
@@ -57,6 +57,9 @@ absl::StatusOr<Program> Program::Compile(const ir::Module& module,
     if (!compiled.ok()) return compiled.status();
     program.function_ =
         std::make_shared<const tensor::CompiledFunction>(*std::move(compiled));
+    auto lowered = tensor::LowerFunction(*program.function_);
+    if (!lowered.ok()) return lowered.status();
+    program.procedure_ = *std::move(lowered);
     for (const ir::Node* value : program.function_->params) {
       program.inputs_.push_back(FunctionPort(*value, program.inputs_.size()));
     }
@@ -146,16 +149,27 @@ absl::StatusOr<TensorMap> Program::Run(const ControlValues& controls,
                                        const TensorMap& inputs) const {
   std::vector<HostTensor> results;
   if (function_ != nullptr) {
-    std::vector<HostTensor> args;
+    // The lowered entry takes the parameters, then the results.
+    std::vector<loop::EntryArgument> args(inputs_.size() + outputs_.size());
     for (const DataPort& port : inputs_) {
       auto it = inputs.find(port.name);
       if (it == inputs.end()) {
         return absl::InvalidArgumentError(
             absl::StrCat("no value for the input '", port.name, "'"));
       }
-      args.push_back(it->second);
+      const HostTensor& arg = it->second;
+      auto shape = port.type.ConstantDims();
+      if (arg.elem != port.elem || arg.shape != *shape) {
+        return ErrorAt(
+            port.decl->loc(),
+            absl::StrCat("argument '", port.name, "' is ",
+                         ElemTypeName(arg.elem), " ", NumpyShapeText(arg.shape),
+                         " but the parameter is ",
+                         tensor::TypeText(function_->param_types[port.param_index])));
+      }
+      args[port.param_index].tensor = &arg;
     }
-    auto outputs = tensor::EvaluateFunction(*function_, args);
+    auto outputs = loop::RunEntry(*procedure_, args);
     if (!outputs.ok()) return outputs.status();
     results = *std::move(outputs);
   } else if (pe_program_ != nullptr) {
@@ -181,9 +195,9 @@ absl::StatusOr<TensorMap> Program::Run(const ControlValues& controls,
         return absl::InvalidArgumentError(
             absl::StrCat("no value for the input '", port.name, "'"));
       }
-      (*args)[port.param_index].tensor = it->second;
+      (*args)[port.param_index].tensor = &it->second;
     }
-    auto outputs = loop::RunEntry(*procedure_, *std::move(args));
+    auto outputs = loop::RunEntry(*procedure_, *args);
     if (!outputs.ok()) return outputs.status();
     results = *std::move(outputs);
   }

@@ -9,6 +9,7 @@
 #include "absl/container/inlined_vector.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "libs/interp/access_evaluator.h"
 #include "libs/interp/diagnostics.h"
 #include "libs/interp/loop_executor_internal.h"
 
@@ -66,6 +67,7 @@ std::unique_ptr<Frame> NewFrame(const CompiledProc& proc) {
   frame->views.resize(proc.view_names.size());
   frame->owned.resize(proc.view_names.size());
   frame->arena.assign(proc.arena_words, 0);
+  frame->region_bounds.resize(proc.regions);
   // A literal's column holds it on every lane it may be read on.
   for (const auto& [constant, lanes] : proc.constants) {
     uint64_t* column = frame->arena.data() + constant->column;
@@ -146,7 +148,7 @@ absl::StatusOr<std::vector<int64_t>> Executor::ParamShape(
 }
 
 absl::StatusOr<std::vector<HostTensor>> Executor::Run(
-    std::vector<EntryArgument> args) {
+    const std::vector<EntryArgument>& args) {
   const CompiledProc& entry = *program_.entry;
   if (args.size() != entry.params.size()) {
     return absl::InvalidArgumentError(
@@ -167,7 +169,7 @@ absl::StatusOr<std::vector<HostTensor>> Executor::Run(
     if (!shape.ok()) return shape.status();
     auto& buffer = frame.owned[param.slot];
     if (param.is_read()) {
-      HostTensor& tensor = args[i].tensor;
+      const HostTensor& tensor = *args[i].tensor;
       if (tensor.elem != param.elem || tensor.shape != *shape) {
         return ErrorAt(
             param.decl->loc(),
@@ -177,7 +179,7 @@ absl::StatusOr<std::vector<HostTensor>> Executor::Run(
                 ElemTypeName(param.elem), " ", NumpyShapeText(*shape)));
       }
       buffer = std::make_unique<Buffer>();
-      buffer->tensor = std::move(tensor);
+      buffer->tensor = tensor;
       buffer->SetWritten(true);
     } else if (auto status = ResetBuffer(param.elem, *shape, buffer);
                !status.ok()) {
@@ -310,7 +312,29 @@ void Executor::ExecStmt(const Stmt& stmt, Frame& frame) {
     case StmtOp::kTransferWrite:
       TransferWrite(stmt, frame);
       return;
+    case StmtOp::kSetControl:
+      frame.controls[stmt.slot] = ControlValue(stmt.exprs[0], frame);
+      return;
+    case StmtOp::kAccessPattern:
+      AccessPattern(stmt, frame);
+      return;
   }
+}
+
+void Executor::AccessPattern(const Stmt& stmt, Frame& frame) {
+  const tensor::Term& term = *stmt.access;
+  std::vector<tensor::DenseArray> args(stmt.args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    // Lowering gives every operand a dense view of a complete buffer.
+    const View& view = frame.views[stmt.args[i].window.base];
+    args[i].elem = term.args[i].type.elem;
+    args[i].shape = &term.args[i].type.shape;
+    args[i].data = view.buffer->tensor.bytes.data() +
+                   view.offset * ElemTypeBytes(args[i].elem);
+  }
+  Buffer& out = *frame.views[stmt.slot].buffer;
+  tensor::EvaluateAccessPattern(term, args, out.tensor.bytes.data());
+  out.SetWritten(true);
 }
 
 void Executor::For(const Stmt& stmt, Frame& frame) {
@@ -321,6 +345,7 @@ void Executor::For(const Stmt& stmt, Frame& frame) {
                         ? reinterpret_cast<int64_t*>(frame.arena.data() +
                                                      stmt.var_column)
                         : &frame.controls[stmt.slot];
+  if (stmt.region_index >= 0) frame.region_bounds[stmt.region_index].clear();
   for (int64_t i = lo; i < hi && !failed_; ++i) {
     frame.controls[stmt.slot] = i;
     *column = i;
@@ -353,38 +378,62 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
   // inner loop's only when the outer ones run).
   absl::InlinedVector<int64_t, 4> lo(depth);
   absl::InlinedVector<int64_t, 4> hi(depth);
+  // How many iterations, when they fit in one batch; else more.
+  int64_t iterations = 1;
   for (size_t k = 0; k < depth; ++k) {
     lo[k] = ControlValue(region.loops[k]->exprs[0], frame);
     hi[k] = ControlValue(region.loops[k]->exprs[1], frame);
     if (failed_ || lo[k] >= hi[k]) return;
+    int64_t extent;
+    if (__builtin_sub_overflow(hi[k], lo[k], &extent) ||
+        extent > kBatchLanes) {
+      extent = kBatchLanes + 1;
+    }
+    iterations = std::min<int64_t>(iterations * extent, kBatchLanes + 1);
   }
   if (ViewsShareElements(region, frame)) {
     For(loop, frame);
     return;
   }
   absl::InlinedVector<int64_t*, 4> columns(depth);
+  region_vars_.resize(depth);
   for (size_t k = 0; k < depth; ++k) {
     columns[k] = reinterpret_cast<int64_t*>(frame.arena.data() +
                                             region.var_columns[k]);
+    region_vars_[k] = columns[k];
   }
+  region_lo_ = lo;
+  region_hi_ = hi;
   const std::vector<Stmt>& body = region.loops.back()->body;
-  // The iterations in order, as an odometer over the loops.
+  // A nest of one batch whose bounds are those of its last run has its
+  // iterations in the columns already.
+  absl::InlinedVector<int64_t, 8>& cached = frame.region_bounds[region.index];
+  if (cached.size() == 2 * depth &&
+      std::equal(lo.begin(), lo.end(), cached.begin()) &&
+      std::equal(hi.begin(), hi.end(), cached.begin() + depth)) {
+    BatchBlock(body, frame, LaneSet::Dense(static_cast<int32_t>(iterations)));
+    return;
+  }
+  cached.clear();
+  // The iterations in order, as an odometer over the loops: the innermost
+  // runs through its values, the others hold theirs over each run.
   absl::InlinedVector<int64_t, 4> at(lo.begin(), lo.end());
+  int64_t* const* vars = columns.data();
+  const size_t inner = depth - 1;
   bool done = false;
   while (!done && !failed_) {
     int32_t lanes = 0;
     while (lanes < kBatchLanes && !done) {
-      // The innermost loop's iterations from `at` on, as many as fit.
-      const int64_t run = std::min<int64_t>(hi[depth - 1] - at[depth - 1],
-                                            kBatchLanes - lanes);
-      for (size_t k = 0; k + 1 < depth; ++k) {
-        std::fill_n(columns[k] + lanes, run, at[k]);
+      const int32_t run = static_cast<int32_t>(
+          std::min<int64_t>(hi[inner] - at[inner], kBatchLanes - lanes));
+      for (size_t k = 0; k < inner; ++k) {
+        int64_t* column = vars[k] + lanes;
+        for (int32_t l = 0; l < run; ++l) column[l] = at[k];
       }
-      for (int64_t i = 0; i < run; ++i) {
-        columns[depth - 1][lanes + i] = at[depth - 1] + i;
-      }
-      lanes += static_cast<int32_t>(run);
-      at[depth - 1] += run;
+      int64_t* column = vars[inner] + lanes;
+      for (int32_t l = 0; l < run; ++l) column[l] = at[inner] + l;
+      lanes += run;
+      at[inner] += run;
       for (size_t k = depth; k-- > 0 && at[k] == hi[k];) {
         if (k == 0) {
           done = true;
@@ -393,6 +442,10 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
         at[k] = lo[k];
         ++at[k - 1];
       }
+    }
+    if (done && iterations <= kBatchLanes) {
+      cached.assign(lo.begin(), lo.end());
+      cached.insert(cached.end(), hi.begin(), hi.end());
     }
     BatchBlock(body, frame, LaneSet::Dense(lanes));
   }
@@ -524,16 +577,13 @@ bool Executor::MakeView(const WindowRef& ref, Frame& frame, View& view) {
   View result;
   result.buffer = base.buffer;
   result.offset = base.offset;
-  const std::string& name = frame.proc->view_names[ref.base];
   for (size_t k = 0; k < ref.selectors.size(); ++k) {
     const Selector& selector = ref.selectors[k];
     const int64_t lo = ControlValue(selector.lo, frame);
     if (selector.point) {
       if (failed_) return false;
       if (lo < 0 || lo >= base.dims[k]) {
-        Fail(selector.where,
-             absl::StrCat("index ", lo, " is out of bounds for dimension ", k,
-                          " of '", name, "' (size ", base.dims[k], ")"));
+        OutOfBounds(selector.lo, k, lo, base.dims[k], ref.base, frame);
         return false;
       }
       result.offset += lo * base.strides[k];
@@ -545,7 +595,8 @@ bool Executor::MakeView(const WindowRef& ref, Frame& frame, View& view) {
       Fail(selector.where,
            absl::StrCat("the interval [", lo, ", ", hi, ") is ",
                         lo >= hi ? "empty" : "out of bounds", " in dimension ",
-                        k, " of '", name, "' (size ", base.dims[k], ")"));
+                        k, " of '", frame.proc->view_names[ref.base],
+                        "' (size ", base.dims[k], ")"));
       return false;
     }
     result.offset += lo * base.strides[k];
@@ -571,13 +622,10 @@ absl::StatusOr<std::vector<int64_t>> EntryParamShape(
 }
 
 absl::StatusOr<std::vector<HostTensor>> RunEntry(
-    const LoopProgram& program, std::vector<EntryArgument> args) {
-  // The arguments again for a second run, which changes nothing in them.
-  std::vector<EntryArgument> again = args;
-  auto outputs = Executor(program, /*batching=*/true).Run(std::move(args));
+    const LoopProgram& program, const std::vector<EntryArgument>& args) {
+  auto outputs = Executor(program, /*batching=*/true).Run(args);
   if (outputs.ok()) return outputs;
-  auto sequential =
-      Executor(program, /*batching=*/false).Run(std::move(again));
+  auto sequential = Executor(program, /*batching=*/false).Run(args);
   if (sequential.ok()) {
     return absl::InternalError(absl::StrCat(
         "internal error: a batched run failed where the iterations one by "

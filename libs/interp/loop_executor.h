@@ -19,10 +19,11 @@ namespace tessel {
 namespace loop {
 
 // One argument of the entry procedure: `control` for a control parameter,
-// `tensor` for an `in` or `inout` one (`out` parameters take nothing).
+// `tensor` for an `in` or `inout` one (`out` parameters take nothing); the
+// run copies what it reads.
 struct EntryArgument {
   int64_t control = 0;
-  HostTensor tensor;
+  const HostTensor* tensor = nullptr;
 };
 
 // The shape of data parameter `index` of the entry for the given control
@@ -35,7 +36,7 @@ absl::StatusOr<std::vector<int64_t>> EntryParamShape(
 // of the `out` and `inout` parameters, in parameter order; an element of an
 // `out` parameter that the run never wrote is an error.
 absl::StatusOr<std::vector<HostTensor>> RunEntry(
-    const LoopProgram& program, std::vector<EntryArgument> args);
+    const LoopProgram& program, const std::vector<EntryArgument>& args);
 
 }  // namespace loop
 }  // namespace tessel

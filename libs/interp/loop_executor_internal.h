@@ -68,6 +68,11 @@ struct Frame {
   std::vector<std::unique_ptr<Buffer>> owned;
   // The columns of the procedure's expressions (loop_plan.h).
   std::vector<uint64_t> arena;
+  // Per region, the bounds of its loops (lows, then highs) when its
+  // variables' columns hold all its iterations, from its last run (a nest
+  // of one batch, run again with the same bounds, needs no new columns);
+  // else empty.
+  std::vector<absl::InlinedVector<int64_t, 8>> region_bounds;
 
   template <typename T = uint64_t>
   T* Column(const Expr& e) {
@@ -106,7 +111,8 @@ class Executor {
   bool ParamDims(const CompiledParam& param, Frame& frame,
                  absl::InlinedVector<int64_t, 4>& shape);
 
-  absl::StatusOr<std::vector<HostTensor>> Run(std::vector<EntryArgument> args);
+  absl::StatusOr<std::vector<HostTensor>> Run(
+      const std::vector<EntryArgument>& args);
 
   // Runs a pe-program whose procedures this executor's program holds, on
   // every PE of its grid (cs1_executor.cc). `inputs` holds a tensor for
@@ -137,6 +143,7 @@ class Executor {
   void For(const Stmt& stmt, Frame& frame);
   void Call(const Stmt& stmt, Frame& caller);
   void Alloc(const Stmt& stmt, Frame& frame);
+  void AccessPattern(const Stmt& stmt, Frame& frame);
   bool MakeView(const WindowRef& ref, Frame& frame, View& view);
   // ... and a batch of iterations at a time.
   void RunRegion(const Stmt& loop, Frame& frame);
@@ -187,6 +194,16 @@ class Executor {
   // index varies over the lanes.
   bool Locate(const View& view, absl::Span<const Expr> indices, int32_t slot,
               Frame& frame, LaneSet lanes);
+  // Locate for indices all of which are affine (Expr::affine) and, over
+  // every iteration of the running region, in bounds without overflow,
+  // which no lane then needs to check again; false when they are not.
+  bool LocateAffine(const View& view, absl::Span<const Expr> indices,
+                    Frame& frame, LaneSet lanes);
+  // The least and greatest values of a control expression over the
+  // iterations of the running region, with every step of it free of
+  // overflow; false when they are not known so.
+  bool Range(const Expr& e, Frame& frame, LaneSet lanes, int64_t& least,
+             int64_t& greatest);
   void OutOfBounds(const Expr& index, size_t dim, int64_t value,
                    int64_t extent, int32_t slot, Frame& frame);
   // The indices of an element access on `lane`, computed already.
@@ -222,6 +239,10 @@ class Executor {
   std::vector<ConfigValue> config_;
   // The offsets Locate computes, for one access at a time.
   std::vector<int64_t> offsets_;
+  // The running region's loops: their bounds and variables' columns.
+  absl::InlinedVector<int64_t, 4> region_lo_;
+  absl::InlinedVector<int64_t, 4> region_hi_;
+  absl::InlinedVector<const int64_t*, 4> region_vars_;
   // Selection buffers of nested choices (ifs, selects, and/or), as a stack.
   std::vector<std::vector<int32_t>> selections_;
   size_t selections_used_ = 0;

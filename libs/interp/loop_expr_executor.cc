@@ -3,6 +3,7 @@
 // made on every lane computed: bounds, reads of unwritten elements,
 // overflow of control arithmetic, integer division by zero, casts out of
 // range, unset configuration fields.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -13,6 +14,11 @@
 namespace tessel {
 namespace loop {
 namespace {
+
+absl::string_view OverflowText(const Expr& e) {
+  return e.tensor_level ? "index arithmetic overflows 64 bits"
+                        : "control arithmetic overflows 64 bits";
+}
 
 // The first lane of `lanes`, alone.
 LaneSet FirstLane(LaneSet lanes) { return LaneSet{lanes.sel, 1}; }
@@ -28,6 +34,47 @@ Scalar ScalarAt(ElemType type, const void* column, int32_t lane) {
     return element::kIsFloat<E> ? Scalar::Float(E, value)
                                 : Scalar::Int(E, static_cast<int32_t>(value));
   });
+}
+
+// offsets[l] = base + the sum of steps[m] * vars[m][l] on the lanes, with
+// the common numbers of variables written out so that the loops are tight.
+void AffineOffsets(uint64_t base, const uint64_t* steps,
+                   const int64_t* const* vars, size_t moving, LaneSet lanes,
+                   int64_t* offsets) {
+  auto at = [&](int32_t l) {
+    uint64_t offset = base;
+    for (size_t m = 0; m < moving; ++m) {
+      offset += steps[m] * static_cast<uint64_t>(vars[m][l]);
+    }
+    return static_cast<int64_t>(offset);
+  };
+  if (lanes.sel != nullptr || moving > 3) {
+    ForEachLane(lanes, [&](int32_t l) { offsets[l] = at(l); });
+    return;
+  }
+  const int32_t n = lanes.count;
+  const uint64_t* s = steps;
+  if (moving == 0) {
+    for (int32_t l = 0; l < n; ++l) offsets[l] = static_cast<int64_t>(base);
+  } else if (moving == 1) {
+    for (int32_t l = 0; l < n; ++l) {
+      offsets[l] = static_cast<int64_t>(
+          base + s[0] * static_cast<uint64_t>(vars[0][l]));
+    }
+  } else if (moving == 2) {
+    for (int32_t l = 0; l < n; ++l) {
+      offsets[l] = static_cast<int64_t>(
+          base + s[0] * static_cast<uint64_t>(vars[0][l]) +
+          s[1] * static_cast<uint64_t>(vars[1][l]));
+    }
+  } else {
+    for (int32_t l = 0; l < n; ++l) {
+      offsets[l] = static_cast<int64_t>(
+          base + s[0] * static_cast<uint64_t>(vars[0][l]) +
+          s[1] * static_cast<uint64_t>(vars[1][l]) +
+          s[2] * static_cast<uint64_t>(vars[2][l]));
+    }
+  }
 }
 
 }  // namespace
@@ -62,7 +109,7 @@ void Executor::ControlArith(const Expr& e, Frame& frame, LaneSet lanes,
   if (e.op == ExprOp::kNegIndex) {
     const int32_t bad = FirstFailingLane(
         lanes, [&](int32_t l) { return SubIndex(0, a[l], out[l]); });
-    if (bad >= 0) Fail(e.where, "control arithmetic overflows 64 bits");
+    if (bad >= 0) Fail(e.where, OverflowText(e));
     return;
   }
   const int64_t* b = Control(e.args[1], frame, lanes);
@@ -108,7 +155,7 @@ void Executor::ControlArith(const Expr& e, Frame& frame, LaneSet lanes,
     default:
       return;
   }
-  if (bad >= 0) Fail(e.where, "control arithmetic overflows 64 bits");
+  if (bad >= 0) Fail(e.where, OverflowText(e));
 }
 
 void Executor::Logic(const Expr& e, Frame& frame, LaneSet lanes,
@@ -272,8 +319,128 @@ void Executor::Select(const Expr& e, Frame& frame, LaneSet lanes, void* out) {
   });
 }
 
+bool Executor::Range(const Expr& e, Frame& frame, LaneSet lanes,
+                     int64_t& least, int64_t& greatest) {
+  if (!e.varying) {
+    least = greatest = ControlValue(e, frame, FirstLane(lanes));
+    return !failed_;
+  }
+  if (e.op == ExprOp::kControlVar) {
+    least = region_lo_[e.value];
+    greatest = region_hi_[e.value] - 1;
+    return true;
+  }
+  int64_t a_least, a_greatest;
+  if (!Range(e.args[0], frame, lanes, a_least, a_greatest)) return false;
+  if (e.op == ExprOp::kNegIndex) {
+    return !__builtin_sub_overflow(0, a_greatest, &least) &&
+           !__builtin_sub_overflow(0, a_least, &greatest);
+  }
+  int64_t b_least, b_greatest;
+  if (e.args.size() < 2 ||
+      !Range(e.args[1], frame, lanes, b_least, b_greatest)) {
+    return false;
+  }
+  switch (e.op) {
+    case ExprOp::kAddIndex:
+      return !__builtin_add_overflow(a_least, b_least, &least) &&
+             !__builtin_add_overflow(a_greatest, b_greatest, &greatest);
+    case ExprOp::kSubIndex:
+      return !__builtin_sub_overflow(a_least, b_greatest, &least) &&
+             !__builtin_sub_overflow(a_greatest, b_least, &greatest);
+    case ExprOp::kMulIndex: {
+      int64_t corners[4];
+      if (__builtin_mul_overflow(a_least, b_least, &corners[0]) ||
+          __builtin_mul_overflow(a_least, b_greatest, &corners[1]) ||
+          __builtin_mul_overflow(a_greatest, b_least, &corners[2]) ||
+          __builtin_mul_overflow(a_greatest, b_greatest, &corners[3])) {
+        return false;
+      }
+      least = *std::min_element(corners, corners + 4);
+      greatest = *std::max_element(corners, corners + 4);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+bool Executor::LocateAffine(const View& view, absl::Span<const Expr> indices,
+                            Frame& frame, LaneSet lanes) {
+  // offset(l) = base + sum over the region's variables v of step[v] * v(l).
+  // (Plain pointers: this runs for every access of every batch.)
+  const size_t depth = region_vars_.size();
+  const int64_t* const* vars = region_vars_.data();
+  const int64_t* lo = region_lo_.data();
+  const int64_t* hi = region_hi_.data();
+  const int64_t* dims = view.dims.data();
+  const int64_t* strides = view.strides.data();
+  absl::InlinedVector<uint64_t, 4> steps(depth, 0);
+  uint64_t* step = steps.data();
+  uint64_t base = static_cast<uint64_t>(view.offset);
+  int32_t first = lanes.first();
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const Expr& index = indices[k];
+    const uint64_t stride = static_cast<uint64_t>(strides[k]);
+    if (!index.varying) {
+      const int64_t value = ControlValue(index, frame, LaneSet{&first, 1});
+      if (failed_ || value < 0 || value >= dims[k]) return false;
+      base += stride * static_cast<uint64_t>(value);
+      continue;
+    }
+    if (index.op == ExprOp::kControlVar) {
+      // A loop variable of the region, the most common index.
+      const int64_t v = index.value;
+      if (lo[v] < 0 || hi[v] > dims[k]) return false;
+      step[v] += stride;
+      continue;
+    }
+    int64_t least, greatest;
+    if (index.affine.empty() || !Range(index, frame, lanes, least, greatest) ||
+        least < 0 || greatest >= dims[k]) {
+      return false;
+    }
+    // The index on the first lane, as its expression computes it; the
+    // others differ by the coefficients times their variables' changes,
+    // which no step of the expression can overflow over the region.
+    uint64_t at_first =
+        static_cast<uint64_t>(ControlValue(index, frame, LaneSet{&first, 1}));
+    if (failed_) return false;
+    const int64_t* coefficients = index.affine.data();
+    for (size_t v = 0; v < depth; ++v) {
+      if (coefficients[v] == 0) continue;
+      const uint64_t c = static_cast<uint64_t>(coefficients[v]);
+      at_first -= c * static_cast<uint64_t>(vars[v][first]);
+      step[v] += stride * c;
+    }
+    base += stride * at_first;
+  }
+  // The variables the offset moves with (a loop of one iteration does
+  // not move it).
+  const int64_t* moving_vars[4];
+  uint64_t moving_steps[4];
+  size_t moving = 0;
+  for (size_t v = 0; v < depth; ++v) {
+    if (step[v] == 0) continue;
+    if (lo[v] + 1 == hi[v]) {
+      base += step[v] * static_cast<uint64_t>(lo[v]);
+      continue;
+    }
+    if (moving == 4) return false;
+    moving_vars[moving] = vars[v];
+    moving_steps[moving++] = step[v];
+  }
+  AffineOffsets(base, moving_steps, moving_vars, moving, lanes,
+                offsets_.data());
+  return true;
+}
+
 bool Executor::Locate(const View& view, absl::Span<const Expr> indices,
                       int32_t slot, Frame& frame, LaneSet lanes) {
+  if (lanes.count > 1 && LocateAffine(view, indices, frame, lanes)) {
+    return true;
+  }
+  if (failed_) return false;
   int64_t* offsets = offsets_.data();
   // The indices that do not vary over the lanes make one offset, added to
   // each lane's varying part.
@@ -340,6 +507,12 @@ bool Executor::Locate(const View& view, absl::Span<const Expr> indices,
 
 void Executor::OutOfBounds(const Expr& index, size_t dim, int64_t value,
                            int64_t extent, int32_t slot, Frame& frame) {
+  if (index.tensor_level) {
+    Fail(index.where, absl::StrCat("index ", value,
+                                   " is out of bounds for an array of ",
+                                   extent, " elements"));
+    return;
+  }
   Fail(index.where,
        absl::StrCat("index ", value, " is out of bounds for dimension ", dim,
                     " of '", frame.proc->view_names[slot], "' (size ", extent,

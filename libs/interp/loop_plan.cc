@@ -179,6 +179,64 @@ bool BatchesAlike(const std::vector<Access>& accesses, const Slots& vars) {
   return true;
 }
 
+// The coefficients of `e` for each of the `count` variables of `region`
+// when it is a weighted sum of them plus what does not vary; else empty.
+std::vector<int64_t> AffineCoefficients(const Expr& e, const Region& region) {
+  const size_t count = region.loops.size();
+  if (!e.varying) return std::vector<int64_t>(count, 0);
+  switch (e.op) {
+    case ExprOp::kControlVar: {
+      std::vector<int64_t> unit(count, 0);
+      unit[e.value] = 1;
+      return unit;
+    }
+    case ExprOp::kNegIndex:
+    case ExprOp::kMulIndex: {
+      const bool negate = e.op == ExprOp::kNegIndex;
+      const Expr* factor = negate ? nullptr
+                           : e.args[0].op == ExprOp::kIntConst ? &e.args[0]
+                           : e.args[1].op == ExprOp::kIntConst ? &e.args[1]
+                                                               : nullptr;
+      if (!negate && factor == nullptr) return {};
+      const Expr& term = negate || factor == &e.args[1] ? e.args[0] : e.args[1];
+      std::vector<int64_t> coefficients = AffineCoefficients(term, region);
+      for (int64_t& c : coefficients) {
+        if (__builtin_mul_overflow(c, negate ? -1 : factor->value, &c)) {
+          return {};
+        }
+      }
+      return coefficients;
+    }
+    case ExprOp::kAddIndex:
+    case ExprOp::kSubIndex: {
+      std::vector<int64_t> a = AffineCoefficients(e.args[0], region);
+      const std::vector<int64_t> b = AffineCoefficients(e.args[1], region);
+      if (a.empty() || b.empty()) return {};
+      for (size_t k = 0; k < count; ++k) {
+        if (e.op == ExprOp::kAddIndex ? __builtin_add_overflow(a[k], b[k], &a[k])
+                                      : __builtin_sub_overflow(a[k], b[k], &a[k])) {
+          return {};
+        }
+      }
+      return a;
+    }
+    default:
+      return {};
+  }
+}
+
+// The coefficients of the varying indices of the element accesses in `e`.
+void AffineIndices(absl::Span<Expr> indices, const Region& region) {
+  for (Expr& index : indices) {
+    if (index.varying) index.affine = AffineCoefficients(index, region);
+  }
+}
+
+void AffineAccesses(Expr& e, const Region& region) {
+  if (e.op == ExprOp::kLoad) AffineIndices(absl::MakeSpan(e.args), region);
+  for (Expr& arg : e.args) AffineAccesses(arg, region);
+}
+
 void MarkAccumulations(std::vector<Stmt>& block) {
   for (Stmt& stmt : block) {
     if (stmt.op == StmtOp::kIf) {
@@ -216,6 +274,7 @@ void Planner::Columns(Expr& e, int lanes) {
       if (region_->loops[k]->slot == e.slot) {
         e.column = region_->var_columns[k];
         e.varying = true;
+        e.value = static_cast<int64_t>(k);
         return;
       }
     }
@@ -240,7 +299,15 @@ void Planner::Window(WindowRef& ref) {
 
 void Planner::RegionColumns(std::vector<Stmt>& body) {
   for (Stmt& stmt : body) {
-    for (Expr& e : stmt.exprs) Columns(e, kBatchLanes);
+    for (Expr& e : stmt.exprs) {
+      Columns(e, kBatchLanes);
+      AffineAccesses(e, *region_);
+    }
+    if (stmt.op != StmtOp::kIf) {
+      // The target's indices.
+      AffineIndices(absl::MakeSpan(stmt.exprs).first(stmt.exprs.size() - 1),
+                    *region_);
+    }
     RegionColumns(stmt.body);
     RegionColumns(stmt.orelse);
   }
@@ -266,9 +333,11 @@ bool Planner::TryRegion(Stmt& loop) {
     return false;
   }
   auto region = std::make_unique<Region>();
+  region->index = proc_.regions++;
   for (Stmt* stmt : nest) {
     for (Expr& bound : stmt->exprs) Columns(bound, 1);
     stmt->var_column = NewColumn(kBatchLanes);
+    stmt->region_index = region->index;
     region->loops.push_back(stmt);
     region->var_columns.push_back(stmt->var_column);
   }

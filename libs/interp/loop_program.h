@@ -19,6 +19,9 @@
 #include "libs/ir/node.h"
 
 namespace tessel {
+namespace tensor {
+struct Term;
+}
 namespace loop {
 
 enum class ExprOp : uint8_t {
@@ -87,6 +90,11 @@ struct Expr {
   std::vector<int64_t> ints;
   std::vector<std::vector<int>> maps;
 
+  // An index of the tensor level (lowered by tensor_lowering.h): its
+  // errors are reported in that level's words ("index 4 is out of bounds
+  // for an array of 4 elements", "index arithmetic overflows 64 bits").
+  bool tensor_level = false;
+
   // Set by the planner. The executor computes an expression for many lanes
   // at once (the iterations of a batch, the lanes of a vector, or one):
   // its values are words [column, column + capacity) of its procedure's
@@ -95,6 +103,11 @@ struct Expr {
   // Whether its value may differ between the iterations of its batch
   // (else it is computed once per batch, for the first).
   bool varying = false;
+  // Of an index that varies in a region: its coefficient for each of the
+  // region's loop variables when it is their sum, so weighted, plus what
+  // does not vary (and literals times those); else empty. (A region's
+  // variable has its loop's position in the region in `value`.)
+  std::vector<int64_t> affine;
 };
 
 // A data argument, a `let` or a window: view `base`, narrowed by one
@@ -137,6 +150,10 @@ enum class StmtOp : uint8_t {
   kWriteConfig,    // slot: the config field; exprs: value
   kAssignVector,   // slot: the vector variable's view; exprs: value
   kTransferWrite,  // slot: the view; exprs: indices..., value
+  // Only in lowered tensor-level functions (tensor_lowering.h):
+  kSetControl,     // slot: a control slot; exprs: its new value
+  kAccessPattern,  // slot: the view of the value of `access`, whose
+                   // operands are the views of args (dense)
 };
 
 struct Region;
@@ -152,6 +169,7 @@ struct Stmt {
   WindowRef window;
   const CompiledProc* callee = nullptr;
   std::vector<CallArg> args;
+  const tensor::Term* access = nullptr;
 
   // Set by the planner. On a kFor: the loop nest it starts, when that runs
   // a batch of iterations at a time; on a kFor of a region's nest, the
@@ -159,6 +177,7 @@ struct Stmt {
   // nest runs iteration by iteration.
   std::unique_ptr<Region> region;
   int32_t var_column = -1;
+  int32_t region_index = -1;  // of the region's loops: Region::index
   // On a kAssign in a region whose value is (OP TARGET X) or (OP X TARGET),
   // TARGET reading the element assigned: TARGET's position (0 or 1) in the
   // value; the batch then computes X for every iteration first and the
@@ -171,6 +190,7 @@ struct Stmt {
 // the next, which the planner has checked computes what running them one by
 // one does (loop_plan.h).
 struct Region {
+  int32_t index = -1;  // among its procedure's regions
   // The loops, outermost first (the first holds the region); none's bounds
   // use another's variable.
   std::vector<const Stmt*> loops;
@@ -215,6 +235,7 @@ struct CompiledProc {
   // Set by the planner: the words of the arena its expressions' columns
   // take, and the literals, whose columns hold them from the start.
   int32_t arena_words = 0;
+  int32_t regions = 0;
   std::vector<std::pair<const Expr*, int32_t>> constants;  // with lanes
 };
 

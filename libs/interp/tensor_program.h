@@ -1,9 +1,9 @@
 // The tensor level compiled for interpretation: a `func`'s term becomes a
-// tree with enum opcodes, the elaborated type of every term in the form the
-// evaluator reads (constant shapes), literals converted to the values of
-// their types and De Bruijn variables as stack offsets. Every term keeps the
-// IR node it came from (`where`), for diagnostics. Built by
-// tensor_compiler.h, run by tensor_evaluator.h. Internal to libs/interp.
+// tree with enum opcodes, the elaborated type of every term with constant
+// shapes, literals converted to the values of their types and De Bruijn
+// variables as indices into the enclosing binders. Every term keeps the IR
+// node it came from (`where`), for diagnostics. Built by tensor_compiler.h,
+// lowered to the loop level by tensor_lowering.h. Internal to libs/interp.
 #ifndef TESSEL_LIBS_INTERP_TENSOR_PROGRAM_H_
 #define TESSEL_LIBS_INTERP_TENSOR_PROGRAM_H_
 
