@@ -1,5 +1,6 @@
 # lit configuration for Tessel's golden tests (see testdata/README.md).
 import os
+import subprocess
 
 import lit.formats
 
@@ -18,3 +19,12 @@ config.environment["PATH"] = os.pathsep.join(
 config.substitutions.append(("%kernels", os.path.join(config.test_source_root, "kernels")))
 config.substitutions.append(("%scripts", os.path.join(os.path.dirname(config.test_source_root), "scripts")))
 config.substitutions.append(("%targets", os.environ.get("TESSEL_TARGETS_DIR", "")))
+
+# Tools built with AddressSanitizer (bazel test --config=asan) link its
+# runtime; tests that limit virtual memory do not apply to them.
+for tool in os.listdir(os.environ["TESSEL_TOOL_DIR"]):
+    libraries = subprocess.run(
+        ["ldd", os.path.join(os.environ["TESSEL_TOOL_DIR"], tool)],
+        capture_output=True, text=True).stdout
+    if "libasan" in libraries:
+        config.available_features.add("asan")

@@ -9,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "libs/cli/out_of_memory.h"
 #include "libs/cli/version.h"
 #include "libs/support/file.h"
 
@@ -265,6 +266,7 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
 
 int RunTool(CommandLine& command_line, int argc, char** argv,
             const std::function<absl::Status(const CommandLine&)>& body) {
+  ReportOutOfMemoryAs(command_line.tool());
   absl::Status status = command_line.Parse(argc, argv);
   if (status.ok()) {
     if (command_line.help_requested()) {

@@ -103,6 +103,7 @@ absl::StatusOr<std::map<std::string, int64_t>> ParseDefinitions(
 // --version, or runs `body`; then checks that everything written to stdout
 // arrived (a failed write is an error like any other). An error becomes its
 // diagnostic on stderr and exit status 1, a usage error exit status 2.
+// Running out of memory anywhere is an error too (out_of_memory.h).
 int RunTool(CommandLine& command_line, int argc, char** argv,
             const std::function<absl::Status(const CommandLine&)>& body);
 

@@ -72,6 +72,16 @@ size_t Node::position() const {
   return static_cast<size_t>(it - parent_->operands_.begin());
 }
 
+const std::string& Node::text() const {
+  static const auto* const kEmpty = new std::string();
+  return rare_ != nullptr ? rare_->text : *kEmpty;
+}
+
+const Type& Node::declared_type() const {
+  static const auto* const kNone = new Type();
+  return rare_ != nullptr ? rare_->declared : *kNone;
+}
+
 Location Node::item_loc(size_t i) const {
   if (i >= item_locs_.size()) return loc_;
   return Location{loc_.source, item_locs_[i].first, item_locs_[i].second};
@@ -85,8 +95,7 @@ Module::Module() {
 
 Node* Module::Create(Op op, Location loc) {
   auto id = static_cast<NodeId>(nodes_.size());
-  nodes_.push_back(std::unique_ptr<Node>(new Node(op, id, std::move(loc))));
-  return nodes_.back().get();
+  return &nodes_.emplace_back(Node::Key(), op, id, std::move(loc));
 }
 
 Node* Module::Clone(const Node* node) {
@@ -95,15 +104,18 @@ Node* Module::Clone(const Node* node) {
     Node* to = Create(from->op(), from->loc());
     to->is_float_ = from->is_float_;
     to->param_kind_ = from->param_kind_;
-    to->int_ = from->int_;
-    to->float_ = from->float_;
+    if (from->is_float_) {
+      to->float_ = from->float_;
+    } else {
+      to->int_ = from->int_;
+    }
     to->def_ = from->def_;
     to->name_ = from->name_;
-    to->text_ = from->text_;
-    to->name_loc_ = from->name_loc_;
     to->item_locs_ = from->item_locs_;
     to->type_ = from->type_;
-    to->declared_ = from->declared_;
+    if (from->rare_ != nullptr) {
+      to->rare_ = std::make_unique<Node::Rare>(*from->rare_);
+    }
     copies[from] = to;
     for (const Node* operand : from->operands_) {
       Append(to, self(self, operand));

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/inlined_vector.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "libs/ir/op.h"
@@ -74,26 +75,27 @@ class Node {
   // Where the name, or the `@NAME` the node refers to, was written (the
   // node's own location when it was built in memory).
   const Location& name_loc() const {
-    return name_loc_.known() ? name_loc_ : loc_;
+    return rare_ != nullptr && rare_->name_loc.known() ? rare_->name_loc
+                                                       : loc_;
   }
-  void set_name_loc(Location loc) { name_loc_ = std::move(loc); }
+  void set_name_loc(Location loc) { rare().name_loc = std::move(loc); }
   // Where item `i` of the form was written (0 is the head), for
   // diagnostics about parts of a form that are not nodes of their own: an
   // operator's head, a field name, a declared type. The node's location
   // when it was built in memory.
   Location item_loc(size_t i) const;
-  void set_item_locs(std::vector<std::pair<int, int>> line_cols) {
-    item_locs_ = std::move(line_cols);
+  void set_item_locs(absl::Span<const std::pair<int, int>> line_cols) {
+    item_locs_.assign(line_cols.begin(), line_cols.end());
   }
   // The text of a Template or Clause: a C template, or `true`/`false`; a
   // LibCall's keyword operands, separated by spaces.
-  const std::string& text() const { return text_; }
-  void set_text(std::string text) { text_ = std::move(text); }
+  const std::string& text() const;
+  void set_text(std::string text) { rare().text = std::move(text); }
   // A Const's value (ints_value for integer literals, float_value for
   // float literals), a Var's De Bruijn index.
   bool is_float_literal() const { return is_float_; }
-  int64_t int_value() const { return int_; }
-  double float_value() const { return float_; }
+  int64_t int_value() const { return is_float_ ? 0 : int_; }
+  double float_value() const { return is_float_ ? float_ : 0; }
   void set_int(int64_t value) {
     int_ = value;
     is_float_ = false;
@@ -104,8 +106,8 @@ class Node {
   }
   // The type a Param, Value, Field or Alloc declares, the element type of a
   // Cast.
-  const Type& declared_type() const { return declared_; }
-  void set_declared_type(Type type) { declared_ = std::move(type); }
+  const Type& declared_type() const;
+  void set_declared_type(Type type) { rare().declared = std::move(type); }
   // A Param's kind; a data Param's or Alloc's memory is `def`.
   ParamKind param_kind() const { return param_kind_; }
   void set_param_kind(ParamKind kind) { param_kind_ = kind; }
@@ -115,27 +117,46 @@ class Node {
   Node* def() const { return def_; }
   void set_def(Node* def) { def_ = def; }
 
+  // Only a Module creates nodes (Module::Create).
+  class Key {
+    friend class Module;
+    Key() = default;
+  };
+  Node(Key, Op op, NodeId id, Location loc)
+      : op_(op), id_(id), loc_(std::move(loc)) {}
+
  private:
   friend class Module;
-  Node(Op op, NodeId id, Location loc)
-      : op_(op), id_(id), loc_(std::move(loc)) {}
+  // What few nodes have (declarations, templates, clauses, library calls),
+  // kept apart so that the many others (a module of small funcs has some
+  // 18 nodes per 130 bytes of text) do not pay for it.
+  struct Rare {
+    std::string text;
+    Type declared;
+    Location name_loc;
+  };
+  Rare& rare() {
+    if (rare_ == nullptr) rare_ = std::make_unique<Rare>();
+    return *rare_;
+  }
 
   Op op_;
   bool is_float_ = false;
   ParamKind param_kind_ = ParamKind::kIn;
   NodeId id_;
-  int64_t int_ = 0;
-  double float_ = 0;
+  union {
+    int64_t int_ = 0;
+    double float_;
+  };
   Node* parent_ = nullptr;
   Node* def_ = nullptr;
-  std::vector<Node*> operands_;
+  // Most nodes have at most two operands and three items.
+  absl::InlinedVector<Node*, 2> operands_;
   std::string name_;
-  std::string text_;
   Type type_;
-  Type declared_;
   Location loc_;
-  Location name_loc_;
-  std::vector<std::pair<int, int>> item_locs_;  // line, column
+  absl::InlinedVector<std::pair<int, int>, 3> item_locs_;  // line, column
+  std::unique_ptr<Rare> rare_;
 };
 
 class Module {
@@ -154,7 +175,7 @@ class Module {
   // inside it point at the copied binders; others are kept.
   Node* Clone(const Node* node);
   // The node with id `id`, attached or not.
-  Node* Get(NodeId id) const { return nodes_[id].get(); }
+  Node* Get(NodeId id) const { return const_cast<Node*>(&nodes_[id]); }
   size_t size() const { return nodes_.size(); }
 
   // Top-level forms, in file order.
@@ -176,7 +197,8 @@ class Module {
   void Detach(Node* node);
 
  private:
-  std::deque<std::unique_ptr<Node>> nodes_;
+  // Nodes in place (a deque never moves its elements).
+  std::deque<Node> nodes_;
   std::vector<Node*> forms_;
   absl::flat_hash_map<std::string, Node*> globals_;
   Node* dram_ = nullptr;

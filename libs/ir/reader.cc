@@ -72,16 +72,25 @@ absl::StatusOr<Node*> Reader::ReadPattern(const Sexpr& term) {
 
 absl::Status Reader::Read(const std::vector<Sexpr>& forms) {
   for (const Sexpr& form : forms) {
-    auto node = ReadTop(form);
-    if (!node.ok()) return node.status();
-    if (module_.Find((*node)->name()) != nullptr) {
-      return ErrorAt(form[1].loc(),
-                     absl::StrCat("'", (*node)->name(), "' is defined twice"));
-    }
-    module_.AddForm(*node);
+    if (auto status = ReadForm(form); !status.ok()) return status;
   }
+  return Finish();
+}
+
+absl::Status Reader::ReadForm(const Sexpr& form) {
+  auto node = ReadTop(form);
+  if (!node.ok()) return node.status();
+  if (module_.Find((*node)->name()) != nullptr) {
+    return ErrorAt(form[1].loc(),
+                   absl::StrCat("'", (*node)->name(), "' is defined twice"));
+  }
+  module_.AddForm(*node);
+  return absl::OkStatus();
+}
+
+absl::Status Reader::Finish() {
   for (const GlobalUse& use : globals_) {
-    Node* form = module_.Find(use.name->text());
+    Node* form = module_.Find(use.name);
     if (form == nullptr) {
       absl::string_view what = use.node->is(Op::kCall) ? "procedure"
                                : use.node->is(Op::kParam) ||
@@ -89,8 +98,8 @@ absl::Status Reader::Read(const std::vector<Sexpr>& forms) {
                                        use.node->is(Op::kLocal)
                                    ? "memory"
                                    : "config";
-      return ErrorAt(use.name->loc(), absl::StrCat("unknown ", what, " '",
-                                                   use.name->text(), "'"));
+      return ErrorAt(use.loc,
+                     absl::StrCat("unknown ", what, " '", use.name, "'"));
     }
     use.node->set_def(form);
   }
@@ -293,7 +302,7 @@ absl::Status Reader::ReadMemoryOperand(const Sexpr& at, Node* node) {
   }
   // The node's name_loc stays its name's: the verifier finds the memory's
   // location when it needs it.
-  globals_.push_back({node, &at});
+  globals_.push_back({node, at.text(), at.loc()});
   return absl::OkStatus();
 }
 
@@ -467,12 +476,26 @@ absl::StatusOr<Module> ReadForms(const std::vector<Sexpr>& forms,
 }
 
 absl::StatusOr<Module> ReadText(const SourceRef& source) {
-  auto forms = ReadSexprs(source);
-  if (!forms.ok()) return forms.status();
-  if (forms->empty()) {
-    return ErrorAt(Location{source, 0, 0}, "the module is empty");
+  // Form by form: the S-expressions of one form at a time, never the
+  // file's. An error in the text anywhere comes first, as when the text is
+  // read whole before its forms.
+  Module module;
+  module.set_source(source);
+  syntax_internal::Reader reader(module);
+  SexprReader text(source);
+  absl::Status status;
+  bool empty = true;
+  while (true) {
+    auto form = text.Next();
+    if (!form.ok()) return form.status();
+    if (!form->has_value()) break;
+    empty = false;
+    if (status.ok()) status = reader.ReadForm(**form);
   }
-  return ReadForms(*forms, source);
+  if (empty) return ErrorAt(Location{source, 0, 0}, "the module is empty");
+  if (status.ok()) status = reader.Finish();
+  if (!status.ok()) return status;
+  return module;
 }
 
 }  // namespace tessel::ir

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -31,6 +32,10 @@ class Reader {
       : module_(module), libraries_(libraries) {}
 
   absl::Status Read(const std::vector<Sexpr>& forms);
+  // Read, a form at a time: each top-level form in file order, then Finish
+  // (which resolves the `@NAME`s that forms use).
+  absl::Status ReadForm(const Sexpr& form);
+  absl::Status Finish();
   // Reads the body of a library definition (library.h): a tensor-level term
   // in which `binders`, the definition's Values and size Params, are bound
   // by name. A size may stand where an integer literal may, a rest size
@@ -45,7 +50,8 @@ class Reader {
   // A `@NAME` operand, resolved once every top-level form is known.
   struct GlobalUse {
     Node* node;
-    const Sexpr* name;
+    std::string name;
+    Location loc;
   };
 
   absl::StatusOr<Node*> ReadTop(const Sexpr& form);
@@ -109,8 +115,7 @@ class Reader {
   Node* Create(Op op, const Sexpr& at) {
     Node* node = module_.Create(op, at.loc());
     if (at.is_list()) {
-      std::vector<std::pair<int, int>> items;
-      items.reserve(at.size());
+      absl::InlinedVector<std::pair<int, int>, 8> items;
       for (const Sexpr& item : at.items()) {
         items.emplace_back(item.loc().line, item.loc().col);
       }

@@ -411,7 +411,7 @@ absl::Status Reader::ReadOperand(const Sexpr& item, OperandKind kind,
         return ErrorAt(item.loc(),
                        absl::StrCat("unknown config '", PrintFlat(item), "'"));
       }
-      globals_.push_back({node, &item});
+      globals_.push_back({node, item.text(), item.loc()});
       node->set_name_loc(item.loc());
       return absl::OkStatus();
     case OperandKind::kKey:
@@ -423,7 +423,7 @@ absl::Status Reader::ReadOperand(const Sexpr& item, OperandKind kind,
           // The config, read just before, has no such field.
           return ErrorAt(
               item.loc(),
-              absl::StrCat("'", globals_.back().name->text(),
+              absl::StrCat("'", globals_.back().name,
                            "' has no field '", PrintFlat(item), "'"));
         }
         return ErrorAt(item.loc(), absl::StrCat("expected a name, found '",

@@ -70,18 +70,35 @@ bool operator==(const Dim& a, const Dim& b) {
 Type::Type() : rep_(nullptr) {}
 Type::Type(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
 
+// Scalar types are shared by every node that has one: one representation
+// per element or control type, made once, instead of one per node.
 Type Type::Elem(ElemType elem) {
-  auto rep = std::make_shared<Rep>();
-  rep->kind = TypeKind::kElem;
-  rep->elem = elem;
-  return Type(std::move(rep));
+  static const auto* const kTypes = [] {
+    auto* types = new std::vector<Type>();
+    for (const ElemTypeInfo& info : kElemTypes) {
+      auto rep = std::make_shared<Rep>();
+      rep->kind = TypeKind::kElem;
+      rep->elem = info.type;
+      types->push_back(Type(std::move(rep)));
+    }
+    return types;
+  }();
+  return (*kTypes)[static_cast<size_t>(elem)];
 }
 
 Type Type::Control(ControlType control) {
-  auto rep = std::make_shared<Rep>();
-  rep->kind = TypeKind::kControl;
-  rep->control = control;
-  return Type(std::move(rep));
+  static const auto* const kTypes = [] {
+    auto* types = new std::vector<Type>();
+    for (ControlType type : {ControlType::kSize, ControlType::kIndex,
+                             ControlType::kBool, ControlType::kStride}) {
+      auto rep = std::make_shared<Rep>();
+      rep->kind = TypeKind::kControl;
+      rep->control = type;
+      types->push_back(Type(std::move(rep)));
+    }
+    return types;
+  }();
+  return (*kTypes)[static_cast<size_t>(control)];
 }
 
 Type Type::Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,

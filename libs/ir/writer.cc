@@ -119,11 +119,15 @@ Sexpr WriteType(const Type& type) {
 Sexpr WriteNode(const Node& node) {
   switch (node.op()) {
     case Op::kFunc: {
-      const Node* term = node.operand(node.num_operands() - 1);
-      return Sexpr::List({Symbol("func"), Symbol(node.name()),
-                          WriteDecls(node, ParamKind::kIn, Op::kValue),
-                          WriteDecls(node, ParamKind::kOut, Op::kValue),
-                          WriteNode(*term)});
+      // Moved into the list, not copied from an initializer list: the
+      // term is the whole body.
+      std::vector<Sexpr> items;
+      items.push_back(Symbol("func"));
+      items.push_back(Symbol(node.name()));
+      items.push_back(WriteDecls(node, ParamKind::kIn, Op::kValue));
+      items.push_back(WriteDecls(node, ParamKind::kOut, Op::kValue));
+      items.push_back(WriteNode(*node.operand(node.num_operands() - 1)));
+      return Sexpr::List(std::move(items));
     }
     case Op::kProc:
     case Op::kInstr:
@@ -245,9 +249,15 @@ Sexpr WriteNode(const Node& node) {
 }
 
 std::string PrintModule(const Module& module) {
-  std::vector<Sexpr> forms;
-  for (const Node* form : module.forms()) forms.push_back(WriteNode(*form));
-  return PrintForms(forms, HeaderOperands);
+  // As PrintForms does, one form at a time: only one form's S-expression
+  // exists at once.
+  std::string out;
+  for (size_t i = 0; i < module.forms().size(); ++i) {
+    if (i > 0) out += "\n";
+    out += PrintSexpr(WriteNode(*module.forms()[i]), 0, HeaderOperands);
+    out += "\n";
+  }
+  return out;
 }
 
 }  // namespace tessel::ir

@@ -10,6 +10,7 @@
 #include "libs/kernel/poly_checks.h"
 #include "libs/kernel/typing.h"
 #include "libs/poly/poly.h"
+#include "libs/sexpr/reader.h"
 
 namespace tessel::kernel {
 
@@ -277,6 +278,21 @@ class KernelChecker {
   }
 
   absl::Status CheckDomain(const ast::Statement& decl, Statement& statement) {
+    // Both lowerings nest a statement's variables inside the form and
+    // around an assignment to a location (`(proc ... (for v0 ... (assign
+    // (y v0 ...) ...)))`; a func has a build or ifold and a lam per
+    // variable): a statement over too many variables cannot be lowered,
+    // which is said before any analysis, whose cost grows with their
+    // number.
+    if (int depth = static_cast<int>(decl.vars.size()) + 3;
+        depth > kMaxSexprDepth) {
+      return ErrorAt(
+          decl.loc,
+          absl::StrCat("a statement over ", decl.vars.size(),
+                       " domain variables lowers to TIR nested at least ",
+                       depth, " deep, more than the ", kMaxSexprDepth,
+                       " TIR allows; split it into smaller kernels"));
+    }
     for (const ast::Name& var : decl.vars) {
       if (auto status = CheckNotReserved(var, "a domain variable");
           !status.ok()) {

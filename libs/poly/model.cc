@@ -2,6 +2,8 @@
 // about control expressions.
 #include "libs/poly/model.h"
 
+#include <algorithm>
+
 #include "libs/ir/forms.h"
 #include "libs/ir/syntax.h"
 #include "libs/poly/model_nodes.h"
@@ -63,6 +65,11 @@ isl::pw_aff ConstantOn(const isl::pw_aff& like, int64_t value) {
   return isl::pw_aff(isl::aff::zero_on_domain(domain).add_constant(value));
 }
 
+isl::pw_aff DimOn(const isl::space& space, unsigned pos) {
+  return isl::pw_aff(isl::manage(isl_aff_var_on_domain(
+      isl_local_space_from_space(space.copy()), isl_dim_set, pos)));
+}
+
 ProcModel::ProcModel(isl::ctx ctx, const Node& proc) : ctx_(ctx), proc_(proc) {
   for (const Node* param : ir::ParamsOf(proc)) {
     if (!IsControlParam(*param)) continue;
@@ -93,21 +100,24 @@ void ProcModel::BindConfigRead(const Node& read, ConfigValue value) {
 }
 
 std::vector<const Node*> ProcModel::DimsAround(const Node& stmt) const {
+  // Collected innermost first, then reversed: inserting at the front would
+  // take time quadratic in the depth.
   std::vector<const Node*> dims;
   for (const Node* at = stmt.parent(); at != nullptr; at = at->parent()) {
-    if (at->is(Op::kFor)) dims.insert(dims.begin(), at);
+    if (at->is(Op::kFor)) dims.push_back(at);
     if (const Node* recv = RecvOf(*at)) {
       std::vector<const Node*> indices;
       for (const Node* operand : recv->operands()) {
         if (operand->is(Op::kCoord)) indices.push_back(operand);
       }
-      dims.insert(dims.begin(), indices.begin(), indices.end());
+      dims.insert(dims.end(), indices.rbegin(), indices.rend());
     }
   }
   if (grid_ != nullptr) {
-    dims.insert(dims.begin(), grid_->operands().begin(),
-                grid_->operands().end());
+    dims.insert(dims.end(), grid_->operands().rbegin(),
+                grid_->operands().rend());
   }
+  std::reverse(dims.begin(), dims.end());
   return dims;
 }
 
@@ -225,8 +235,7 @@ absl::StatusOr<isl::set> ProcModel::BlockDomain(const Node& block) const {
       };
       isl::set around =
           isl::manage(isl_set_add_dims(outer->copy(), isl_dim_set, 1));
-      isl::pw_aff var(
-          isl::multi_aff::identity_on_domain(around.space()).at(loops));
+      isl::pw_aff var = DimOn(around.space(), loops);
       domain = around.intersect(var.ge_set(inside(*lo)))
                    .intersect(var.lt_set(inside(*hi)));
     } else {

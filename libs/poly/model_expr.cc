@@ -54,8 +54,7 @@ absl::StatusOr<isl::pw_aff> ProcModel::EvalName(const Node& ref,
     std::vector<const Node*> dims = DimsAround(*frame.stmt);
     for (size_t i = 0; i < dims.size(); ++i) {
       if (dims[i] != def) continue;
-      return isl::pw_aff(isl::multi_aff::identity_on_domain(FrameSpace(frame))
-                             .at(static_cast<int>(i)));
+      return DimOn(FrameSpace(frame), static_cast<unsigned>(i));
     }
   } else if (const Node* arg = Argument(*def, frame)) {
     return Eval(*arg, Frame{frame.stmt, frame.extra});

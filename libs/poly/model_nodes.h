@@ -34,6 +34,11 @@ const ir::Node* RecvOf(const ir::Node& node);
 // root behind it (other nodes are returned as they are).
 const ir::Node& Unalias(const ir::Node& view);
 
+// Set dimension `pos` of `space` as a function on it, built alone (in time
+// linear in the dimensions, where identity_on_domain(space).at(pos) builds
+// all of them: quadratic for a deep loop nest).
+isl::pw_aff DimOn(const isl::space& space, unsigned pos);
+
 // `map` without its `extra` domain dimensions after the `loops` of `stmt`
 // (the dimensions of its domain), its domain still named after `stmt`.
 isl::map ProjectOutExtra(isl::map map, const ir::Node& stmt, size_t loops,

@@ -25,6 +25,7 @@
 #include "libs/ir/share.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
+#include "libs/ir/verify/verifier.h"
 #include "libs/saturate/builtin_rules.h"
 #include "libs/saturate/cost_model.h"
 #include "libs/saturate/tir_analysis.h"
@@ -57,6 +58,9 @@ struct Rules {
   CostModelLibrary costs;
   std::vector<std::string> sets;
   std::string cost_model;
+  // The name and set of each compiled rule, once known (SaturateFunc).
+  std::shared_ptr<const std::vector<std::string>> rule_names;
+  std::shared_ptr<const std::vector<std::string>> rule_sets;
 };
 
 // A usage error if the values of the repeatable flag --`flag` name one
@@ -184,7 +188,7 @@ std::string TermText(const TirEncoding& encoding, const egraph::Term& term,
 // Saturates `func` (a func of `module`) and replaces its term by the
 // cheapest one found.
 absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
-                                        const Rules& rules,
+                                        Rules& rules,
                                         const SaturateOptions& options) {
   FuncReport report;
   report.name = func.name();
@@ -207,14 +211,21 @@ absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
   TirBinding binding(&encoding, &analysis);
   auto rewrites = rules.library.Compile(rules.sets, binding);
   if (!rewrites.ok()) return rewrites.status();
-  for (const egraph::Rewrite& rewrite : *rewrites) {
-    report.rule_names.push_back(rewrite.name);
+  if (rules.rule_names == nullptr) {
+    auto names = std::make_shared<std::vector<std::string>>();
+    for (const egraph::Rewrite& rewrite : *rewrites) {
+      names->push_back(rewrite.name);
+    }
+    // Compile keeps the sets' order and every rule of each.
+    auto sets = std::make_shared<std::vector<std::string>>();
+    for (const std::string& set : rules.sets) {
+      sets->insert(sets->end(), rules.library.Find(set)->rules.size(), set);
+    }
+    rules.rule_names = std::move(names);
+    rules.rule_sets = std::move(sets);
   }
-  // Compile keeps the sets' order and every rule of each.
-  for (const std::string& set : rules.sets) {
-    report.rule_sets.insert(report.rule_sets.end(),
-                            rules.library.Find(set)->rules.size(), set);
-  }
+  report.rule_names = rules.rule_names;
+  report.rule_sets = rules.rule_sets;
   auto model = rules.costs.Compile(rules.cost_model, encoding, analysis);
   if (!model.ok()) return model.status();
 
@@ -335,9 +346,13 @@ absl::StatusOr<SaturateResult> Saturate(const ir::Module& input,
   if (!rules.ok()) return rules.status();
 
   // Work on a copy of the module, read back from its text.
-  SourceRef copy_source = MakeSource("<input>", ir::PrintModule(input));
-  auto work = ir::ReadModule(copy_source);
-  if (!work.ok()) return work.status();
+  std::optional<ir::Module> work;
+  {
+    SourceRef copy_source = MakeSource("<input>", ir::PrintModule(input));
+    auto copy = ir::ReadModule(copy_source);
+    if (!copy.ok()) return copy.status();
+    work = *std::move(copy);
+  }
   SaturateResult result;
   for (ir::Node* form :
        std::vector<ir::Node*>(work->forms().begin(), work->forms().end())) {
@@ -347,27 +362,26 @@ absl::StatusOr<SaturateResult> Saturate(const ir::Module& input,
     result.funcs.push_back(*std::move(report));
   }
   // Every tool verifies its output: an extracted term that does not verify
-  // is saturate's bug, and is reported, not written.
-  auto verify = [](const ir::Module& module) -> absl::StatusOr<ir::Module> {
-    SourceRef output = MakeSource("<saturate output>", ir::PrintModule(module));
-    auto verified = ir::ReadModule(output);
-    if (!verified.ok()) {
-      return absl::InternalError(absl::StrCat(
-          "saturate extracted a module that does not verify (a bug): ",
-          verified.status().message(), "\n", output->text()));
-    }
-    return verified;
+  // is saturate's bug, and is reported, not written. The extracted terms
+  // are typed in place, then shared (they are trees: a value they use
+  // twice is computed once), then the module is verified from its text.
+  auto bug = [](const absl::Status& status, absl::string_view text) {
+    return absl::InternalError(absl::StrCat(
+        "saturate extracted a module that does not verify (a bug): ",
+        status.message(), "\n", text));
   };
-  auto extracted = verify(*work);
-  if (!extracted.ok()) return extracted.status();
-  // Extracted terms are trees: a value they use twice is computed once.
-  for (ir::Node* form : extracted->forms()) {
+  if (auto status = ir::VerifyModule(*work); !status.ok()) {
+    return bug(status, ir::PrintModule(*work));
+  }
+  for (ir::Node* form : work->forms()) {
     if (form->is(ir::Op::kFunc)) {
-      ir::ShareRepeatedValues(*extracted, form->operands().back());
+      ir::ShareRepeatedValues(*work, form->operands().back());
     }
   }
-  auto shared = verify(*extracted);
-  if (!shared.ok()) return shared.status();
+  SourceRef output = MakeSource("<saturate output>", ir::PrintModule(*work));
+  work.reset();
+  auto shared = ir::ReadModule(output);
+  if (!shared.ok()) return bug(shared.status(), output->text());
   result.module = *std::move(shared);
   return result;
 }
@@ -394,7 +408,7 @@ std::string StatsJson(const std::vector<FuncReport>& funcs) {
           ", \"rebuild_seconds\": ", it.rebuild_seconds, ", \"applied\": {");
       for (size_t a = 0; a < it.applied.size(); ++a) {
         absl::StrAppend(&json, a ? ", " : "",
-                        JsonString(report.rule_names[it.applied[a].first]),
+                        JsonString((*report.rule_names)[it.applied[a].first]),
                         ": ", it.applied[a].second);
       }
       absl::StrAppend(&json, "}}");
@@ -422,7 +436,7 @@ std::string IdleTargetNote(const FuncReport& report,
     bool applied = false;
     for (const egraph::Iteration& iteration : report.iterations) {
       for (const auto& [rule, count] : iteration.applied) {
-        applied = applied || report.rule_sets[rule] == target;
+        applied = applied || (*report.rule_sets)[rule] == target;
       }
     }
     if (!applied) idle.push_back(target);

@@ -7,6 +7,7 @@
 #define TESSEL_LIBS_SATURATE_SATURATE_H_
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,8 +47,10 @@ struct SaturateOptions {
 // What saturating one function did.
 struct FuncReport {
   std::string name;
-  std::vector<std::string> rule_names;
-  std::vector<std::string> rule_sets;  // the set of each rule
+  // The rules of the run and the set of each: the same for every func, so
+  // shared by their reports (a module of 50,000 funcs has 50,000 reports).
+  std::shared_ptr<const std::vector<std::string>> rule_names;
+  std::shared_ptr<const std::vector<std::string>> rule_sets;
   std::vector<egraph::Iteration> iterations;
   egraph::StopReason stop = egraph::StopReason::kNone;
   std::string stop_message;

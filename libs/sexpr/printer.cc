@@ -31,16 +31,29 @@ int HeaderOperands(const Sexpr& form, HeaderRule header) {
   return leading_atoms;
 }
 
+// The width of `form` printed on one line when it is at most `limit`, else
+// some width above `limit`: found without writing the text, and stopping
+// as soon as it is too wide, so that deciding how to break a form nested
+// N deep takes time proportional to its size, not N times its size.
+int FlatWidth(const Sexpr& form, int limit) {
+  if (form.is_atom()) return static_cast<int>(AtomText(form).size());
+  int width = 1;  // '('
+  for (size_t i = 0; i < form.size() && width <= limit; ++i) {
+    if (i > 0) ++width;
+    width += FlatWidth(form[i], limit - width);
+  }
+  return width + 1;  // ')'
+}
+
 void AppendBroken(const Sexpr& form, int indent, HeaderRule header,
                   std::string& out);
 
 void Append(const Sexpr& form, int indent, HeaderRule header,
             std::string& out) {
-  std::string flat;
-  AppendFlat(form, flat);
   // `indent` is the column at which `form` starts.
-  if (form.is_atom() || indent + static_cast<int>(flat.size()) <= kPrintWidth) {
-    out += flat;
+  if (form.is_atom() ||
+      indent + FlatWidth(form, kPrintWidth - indent) <= kPrintWidth) {
+    AppendFlat(form, out);
     return;
   }
   AppendBroken(form, indent, header, out);
@@ -77,7 +90,7 @@ void AppendBroken(const Sexpr& form, int indent, HeaderRule header,
     // overflow the line but fits on a line of its own continues there,
     // indented further than the body so that the two stay apart; one too
     // long for that is broken in place.
-    int width = static_cast<int>(PrintFlat(form[i]).size());
+    int width = FlatWidth(form[i], kPrintWidth);
     if (i > 1 && CurrentColumn(out) + 1 + width > kPrintWidth &&
         indent + 4 + width <= kPrintWidth) {
       out += "\n" + std::string(indent + 4, ' ');

@@ -15,21 +15,20 @@ bool IsDelimiter(char c) {
          c == '"' || c == ';';
 }
 
-class Reader {
- public:
-  explicit Reader(const SourceRef& source)
-      : source_(source), text_(source->text()) {}
+}  // namespace
 
-  absl::StatusOr<std::vector<Sexpr>> ReadAll() {
-    std::vector<Sexpr> forms;
-    while (true) {
-      SkipSpace();
-      if (pos_ >= text_.size()) return forms;
-      if (text_[pos_] == ')') return Error(Here(), "unexpected ')'");
-      auto form = Read(0);
-      if (!form.ok()) return form.status();
-      forms.push_back(*std::move(form));
-    }
+class SexprReader::Impl {
+ public:
+  explicit Impl(SourceRef source)
+      : source_(std::move(source)), text_(source_->text()) {}
+
+  absl::StatusOr<std::optional<Sexpr>> Next() {
+    SkipSpace();
+    if (pos_ >= text_.size()) return std::nullopt;
+    if (text_[pos_] == ')') return Error(Here(), "unexpected ')'");
+    auto form = Read(0);
+    if (!form.ok()) return form.status();
+    return *std::move(form);
   }
 
  private:
@@ -195,10 +194,24 @@ class Reader {
   int col_ = 1;
 };
 
-}  // namespace
+SexprReader::SexprReader(SourceRef source)
+    : impl_(std::make_unique<Impl>(std::move(source))) {}
+
+SexprReader::~SexprReader() = default;
+
+absl::StatusOr<std::optional<Sexpr>> SexprReader::Next() {
+  return impl_->Next();
+}
 
 absl::StatusOr<std::vector<Sexpr>> ReadSexprs(const SourceRef& source) {
-  return Reader(source).ReadAll();
+  SexprReader reader(source);
+  std::vector<Sexpr> forms;
+  while (true) {
+    auto form = reader.Next();
+    if (!form.ok()) return form.status();
+    if (!form->has_value()) return forms;
+    forms.push_back(**std::move(form));
+  }
 }
 
 }  // namespace tessel

@@ -3,6 +3,8 @@
 #ifndef TESSEL_LIBS_SEXPR_READER_H_
 #define TESSEL_LIBS_SEXPR_READER_H_
 
+#include <memory>
+#include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -15,9 +17,27 @@ namespace tessel {
 // risking the stack of every recursive pass after the reader.
 inline constexpr int kMaxSexprDepth = 256;
 
-// Reads every top-level form of `source`. Errors (an unbalanced parenthesis,
-// an unterminated string, a malformed number, too deep a nesting) carry the
-// location of the offending character.
+// Reads the top-level forms of `source` one at a time, so that a reader
+// that turns each into something else never holds the S-expressions of a
+// whole file (a tree of them takes some 40 times the text's bytes). Errors
+// (an unbalanced parenthesis, an unterminated string, a malformed number,
+// too deep a nesting) carry the location of the offending character.
+class SexprReader {
+ public:
+  explicit SexprReader(SourceRef source);
+  ~SexprReader();
+  SexprReader(const SexprReader&) = delete;
+  SexprReader& operator=(const SexprReader&) = delete;
+
+  // The next top-level form, or nullopt at the end of the text.
+  absl::StatusOr<std::optional<Sexpr>> Next();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Reads every top-level form of `source` (SexprReader's errors).
 absl::StatusOr<std::vector<Sexpr>> ReadSexprs(const SourceRef& source);
 
 }  // namespace tessel

@@ -6,6 +6,7 @@
 #include "absl/strings/str_join.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/func_verifier.h"
+#include "libs/poly/box.h"
 #include "libs/poly/model.h"
 
 namespace tessel::ir {
@@ -41,6 +42,54 @@ isl::pw_aff Evaluate(const IndexTerm& form, const isl::space& space,
       return operand(form.a).scale(form.value);
   }
   return isl::pw_aff();
+}
+
+// Adds `factor` times `term` to the coefficients of the indices it reads
+// (by depth) and to `constant`; false when a value leaves 62 bits, where
+// the sums below could overflow.
+bool AddAffine(const IndexTerm& term, int64_t factor,
+               std::vector<int64_t>& coeffs, int64_t& constant) {
+  constexpr int64_t kLimit = int64_t{1} << 62;
+  auto add = [&](int64_t& to, int64_t times, int64_t value) {
+    int64_t product;
+    if (__builtin_mul_overflow(times, value, &product) ||
+        __builtin_add_overflow(to, product, &to)) {
+      return false;
+    }
+    return to < kLimit && to > -kLimit;
+  };
+  switch (term.kind) {
+    case IndexTerm::Kind::kLiteral:
+      return add(constant, factor, term.value);
+    case IndexTerm::Kind::kIndex:
+      return add(coeffs[term.value], factor, 1);
+    case IndexTerm::Kind::kAdd:
+    case IndexTerm::Kind::kSub:
+      return AddAffine(*term.a, factor, coeffs, constant) &&
+             AddAffine(*term.b,
+                       term.kind == IndexTerm::Kind::kAdd ? factor : -factor,
+                       coeffs, constant);
+    case IndexTerm::Kind::kScale: {
+      int64_t scaled = 0;
+      return add(scaled, factor, term.value) &&
+             AddAffine(*term.a, scaled, coeffs, constant);
+    }
+  }
+  return false;
+}
+
+// Whether `form` surely stays within [0, extent) where each index it reads
+// ranges over [0, extents[depth]): the usual case, settled without isl
+// (poly/box.h). False when it may not, or reads a binder that is not an
+// index (isl then decides, and names a point).
+bool SurelyInBounds(const IndexTerm& form, const std::vector<int64_t>& extents,
+                    int64_t extent) {
+  std::vector<int64_t> coeffs(extents.size(), 0);
+  int64_t constant = 0;
+  if (!AddAffine(form, 1, coeffs, constant)) return false;
+  std::optional<poly::Interval> range =
+      poly::RangeOnBox(coeffs, constant, extents);
+  return range && range->low >= 0 && range->high < extent;
 }
 
 }  // namespace
@@ -123,6 +172,9 @@ absl::Status FuncVerifier::CheckIndexInBounds(const Node& index,
                                               const IndexForm& form,
                                               int64_t extent,
                                               const Node& array) {
+  std::vector<int64_t> extents;
+  for (const Binder& binder : binders_) extents.push_back(binder.extent);
+  if (SurelyInBounds(*form, extents, extent)) return absl::OkStatus();
   // The domain: the indices of the enclosing builds and ifolds within their
   // ranges, then the index's value; the first point where the value leaves
   // [0, extent).
