@@ -71,6 +71,7 @@ absl::StatusOr<Rules> LoadRules(const SaturateOptions& options, bool has_terms,
   if (has_terms) {
     rules.sets.push_back("liar-core");
     rules.sets.push_back("liar-scalar");
+    rules.sets.push_back("normal-forms");
   }
   if (has_access) rules.sets.push_back("glenside");
   rules.cost_model = std::string(kBaseCostModel);
