@@ -78,9 +78,7 @@ std::optional<Affine> AffineOf(const Term& term, uint32_t i,
   }
 }
 
-std::optional<Affine> Identity(int64_t k) {
-  return Affine{{{k, 1}}, 0};
-}
+std::optional<Affine> Identity(int64_t k) { return Affine{{{k, 1}}, 0}; }
 
 // The affine form of the index expressions of class `id`, from its
 // smallest term.
@@ -145,8 +143,7 @@ class Generalizer {
   // Index expression `i` of the term against class `b`.
   bool Index(uint32_t i, ClassId b) {
     std::optional<Affine> mine = AffineOf(a_, i, encoding_, Identity);
-    std::optional<Affine> theirs =
-        AffineOfClass(g_, encoding_, avoiding_, b);
+    std::optional<Affine> theirs = AffineOfClass(g_, encoding_, avoiding_, b);
     if (!mine || !theirs) return Walk(i, b);
     Affine difference = *theirs;
     difference.Add(*mine, -1);
@@ -201,11 +198,10 @@ uint32_t CopyStep(const Term& from, uint32_t i, int64_t depth, Scope scope,
   // I + c * k, or c * k alone when I is 0 (the common x[0], x[1], ...).
   egraph::OpId index_literal =
       encoding.LiteralOp(ir::Type::Control(ControlType::kIndex));
-  uint32_t k = to.Add(encoding.var_op(),
-                      encoding.payloads().Int(scope.Index(depth)));
+  uint32_t k =
+      to.Add(encoding.var_op(), encoding.payloads().Int(scope.Index(depth)));
   if (step->second != 1) {
-    uint32_t c =
-        to.Add(index_literal, encoding.payloads().Int(step->second));
+    uint32_t c = to.Add(index_literal, encoding.payloads().Int(step->second));
     k = to.Add(*encoding.OpNamed("*"), egraph::PayloadTable::kNone, {c, k});
   }
   const Term::Node& copied = to.node(copy);
@@ -213,8 +209,7 @@ uint32_t CopyStep(const Term& from, uint32_t i, int64_t depth, Scope scope,
       encoding.payloads().IntValue(copied.payload) == 0) {
     return k;
   }
-  return to.Add(*encoding.OpNamed("+"), egraph::PayloadTable::kNone,
-                {copy, k});
+  return to.Add(*encoding.OpNamed("+"), egraph::PayloadTable::kNone, {copy, k});
 }
 
 // IsInstance's walk: a term of the step against the classes of the

@@ -423,9 +423,8 @@ void TirBinding::DefineConditions() {
         std::vector<ElemType> types;
         for (size_t i = 1; i < call.args.size(); ++i) {
           std::optional<ElemType> type =
-              call.args[i].is_symbol()
-                  ? ParseElemType(call.args[i].text())
-                  : std::nullopt;
+              call.args[i].is_symbol() ? ParseElemType(call.args[i].text())
+                                       : std::nullopt;
           if (!type) {
             return scope.Error(call.args[i].loc(),
                                "'elem' needs an element type here");
@@ -444,38 +443,30 @@ void TirBinding::DefineConditions() {
   // wherever it occurs.
   TirEncoding* encoding = encoding_;
   std::shared_ptr<AvoidingTerms> avoiding = avoiding_terms_;
-  DefineCondition(
-      "independent",
-      [encoding, avoiding](const Call& call, RuleScope& scope)
-          -> absl::StatusOr<egraph::Condition> {
-        if (auto status = scope.ExpectArgs(call, 2); !status.ok()) {
-          return status;
-        }
-        auto value = scope.BoundVar(call.args[0]);
-        if (!value.ok()) return value.status();
-        auto lams = LamCount(call, 1, scope);
-        if (!lams.ok()) return lams.status();
-        return [encoding, avoiding, a = *value, k = *lams](
-                   egraph::EGraph& g, ClassId, const egraph::Subst& s) {
-          return avoiding->Get(g, *encoding, s[a], k).has_value();
-        };
-      });
-  DefineCondition(
-      "closed",
-      [encoding, avoiding](const Call& call, RuleScope& scope)
-          -> absl::StatusOr<egraph::Condition> {
-        if (auto status = scope.ExpectArgs(call, 1); !status.ok()) {
-          return status;
-        }
-        auto value = scope.BoundVar(call.args[0]);
-        if (!value.ok()) return value.status();
-        return [encoding, avoiding, a = *value](egraph::EGraph& g, ClassId,
-                                                const egraph::Subst& s) {
-          // A window above every variable forbids them all.
-          int64_t above = AvoidingExtractor::MaxVar(g, *encoding) + 1;
-          return avoiding->Get(g, *encoding, s[a], above).has_value();
-        };
-      });
+  for (bool closed : {false, true}) {
+    DefineCondition(
+        closed ? "closed" : "independent",
+        [encoding, avoiding, closed](const Call& call, RuleScope& scope)
+            -> absl::StatusOr<egraph::Condition> {
+          if (auto status = scope.ExpectArgs(call, closed ? 1 : 2);
+              !status.ok()) {
+            return status;
+          }
+          auto value = scope.BoundVar(call.args[0]);
+          if (!value.ok()) return value.status();
+          // -1 for all of them (closed).
+          auto lams =
+              closed ? absl::StatusOr<int64_t>(-1) : LamCount(call, 1, scope);
+          if (!lams.ok()) return lams.status();
+          return [encoding, avoiding, a = *value, k = *lams](
+                     egraph::EGraph& g, ClassId, const egraph::Subst& s) {
+            // A window above every variable forbids them all.
+            int64_t bound =
+                k >= 0 ? k : AvoidingExtractor::MaxVar(g, *encoding) + 1;
+            return avoiding->Get(g, *encoding, s[a], bound).has_value();
+          };
+        });
+  }
 }
 
 void TirBinding::DefineSumFolds() {
@@ -483,27 +474,27 @@ void TirBinding::DefineSumFolds() {
   std::shared_ptr<AvoidingTerms> avoiding = avoiding_terms_;
   // (generalize ?a ?b [K]): the step of a fold whose first two steps are
   // ?a and ?b, under K lams of their own (sum_folds.h).
-  DefineBinder(
-      "generalize",
-      [encoding, avoiding](const Call& call,
-                           RuleScope& scope) -> absl::StatusOr<egraph::rules::Binder> {
-        if (auto status = ExpectArgsBetween(call, 2, 3, scope); !status.ok()) {
-          return status;
-        }
-        auto a = scope.BoundVar(call.args[0]);
-        if (!a.ok()) return a.status();
-        auto b = scope.BoundVar(call.args[1]);
-        if (!b.ok()) return b.status();
-        auto bound = LamCount(call, 2, scope);
-        if (!bound.ok()) return bound.status();
-        return [encoding, avoiding, a = *a, b = *b, bound = *bound](
-                   egraph::EGraph& g, ClassId, const egraph::Subst& s,
-                   std::vector<ClassId>* out) {
-          std::optional<egraph::Term> step =
-              Generalize(g, *encoding, *avoiding, s[a], s[b], bound);
-          if (step) out->push_back(g.AddTerm(*step));
-        };
-      });
+  DefineBinder("generalize",
+               [encoding, avoiding](const Call& call, RuleScope& scope)
+                   -> absl::StatusOr<egraph::rules::Binder> {
+                 if (auto status = ExpectArgsBetween(call, 2, 3, scope);
+                     !status.ok()) {
+                   return status;
+                 }
+                 auto a = scope.BoundVar(call.args[0]);
+                 if (!a.ok()) return a.status();
+                 auto b = scope.BoundVar(call.args[1]);
+                 if (!b.ok()) return b.status();
+                 auto bound = LamCount(call, 2, scope);
+                 if (!bound.ok()) return bound.status();
+                 return [encoding, avoiding, a = *a, b = *b, bound = *bound](
+                            egraph::EGraph& g, ClassId, const egraph::Subst& s,
+                            std::vector<ClassId>* out) {
+                   std::optional<egraph::Term> step =
+                       Generalize(g, *encoding, *avoiding, s[a], s[b], bound);
+                   if (step) out->push_back(g.AddTerm(*step));
+                 };
+               });
   // (instance ?f ?n ?t [K]): the step ?f at index ?n (an integer) is ?t.
   const TirAnalysis* analysis = analysis_;
   DefineCondition(
@@ -525,8 +516,8 @@ void TirBinding::DefineSumFolds() {
                 bound = *bound](egraph::EGraph& g, ClassId,
                                 const egraph::Subst& s) {
           std::optional<int64_t> index = analysis->Get(g, s[n]).integer;
-          return index && IsInstance(g, *encoding, *avoiding, s[f], *index,
-                                     s[t], bound);
+          return index &&
+                 IsInstance(g, *encoding, *avoiding, s[f], *index, s[t], bound);
         };
       });
 }

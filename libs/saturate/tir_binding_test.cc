@@ -129,8 +129,7 @@ TEST_F(TirBindingTest, ClosedIndependentElem) {
       1);
   auto holds = [&](const std::string& result, const std::string& body,
                    std::vector<size_t> sub) {
-    return Holds(f, Func(params, result, "(build 3 (lam " + body + "))"),
-                 sub);
+    return Holds(f, Func(params, result, "(build 3 (lam " + body + "))"), sub);
   };
   const std::string y = "((y (f32 3)))";
   EXPECT_TRUE(holds(y, "(+ (index x %0) (index x 1))", {0}));
@@ -138,8 +137,8 @@ TEST_F(TirBindingTest, ClosedIndependentElem) {
   EXPECT_TRUE(holds(y, "(- (index x 1) (index x %0))", {1, 0}));
   EXPECT_FALSE(holds(y, "(- (index x %0) (index x 1))", {0}));
   EXPECT_TRUE(holds(y, "(max (index x %0) (index x 1))", {0}));
-  EXPECT_FALSE(holds("((w (i32 3)))", "(max (index n %0) (index n 1))",
-                     {1, 1}));
+  EXPECT_FALSE(
+      holds("((w (i32 3)))", "(max (index n %0) (index n 1))", {1, 1}));
 }
 
 // The rules of normal-forms that make folds of sums written term by term.
@@ -173,17 +172,20 @@ TEST_F(TirBindingTest, SumsWrittenOutAreFolds) {
       "                          (index x (+ 2 %0)))))"
       "  (+ (+ (index x 1) (index x 3)) (index x 5))))"));
   Run(f, kFoldRules);
-  EXPECT_TRUE(Holds(f, Func(params, "((d f32))",
-                            "(ifold 3 0.0 (lam (lam (+ %0 (* (index x %1) "
-                            "(index y %1))))))"),
+  EXPECT_TRUE(Holds(f,
+                    Func(params, "((d f32))",
+                         "(ifold 3 0.0 (lam (lam (+ %0 (* (index x %1) "
+                         "(index y %1))))))"),
                     {0}));
-  EXPECT_TRUE(Holds(f, Func(params, "((w (f32 3)))",
-                            "(build 3 (lam (ifold 3 0.0 (lam (lam (+ %0 "
-                            "(index x (+ %2 %1))))))))"),
+  EXPECT_TRUE(Holds(f,
+                    Func(params, "((w (f32 3)))",
+                         "(build 3 (lam (ifold 3 0.0 (lam (lam (+ %0 "
+                         "(index x (+ %2 %1))))))))"),
                     {1, 0}));
-  EXPECT_TRUE(Holds(f, Func(params, "((s f32))",
-                            "(ifold 3 0.0 (lam (lam (+ %0 (index x (+ 1 (* 2 "
-                            "%1)))))))"),
+  EXPECT_TRUE(Holds(f,
+                    Func(params, "((s f32))",
+                         "(ifold 3 0.0 (lam (lam (+ %0 (index x (+ 1 (* 2 "
+                         "%1)))))))"),
                     {1, 1}));
 }
 
@@ -195,16 +197,19 @@ TEST_F(TirBindingTest, SumsThatAreNoFolds) {
                    "(tuple (+ (+ (index x 0) (index y 1)) (index x 2))"
                    " (+ (+ (index x 0) (index x 1)) (index x 3)))"));
   Run(f, kFoldRules);
-  EXPECT_FALSE(Holds(f, Func(params, "((a f32))",
-                             "(ifold 2 0.0 (lam (lam (+ %0 (index x %1)))))"),
+  EXPECT_FALSE(Holds(f,
+                     Func(params, "((a f32))",
+                          "(ifold 2 0.0 (lam (lam (+ %0 (index x %1)))))"),
                      {0, 0}));
-  EXPECT_FALSE(Holds(f, Func(params, "((b f32))",
-                             "(ifold 3 0.0 (lam (lam (+ %0 (index x %1)))))"),
+  EXPECT_FALSE(Holds(f,
+                     Func(params, "((b f32))",
+                          "(ifold 3 0.0 (lam (lam (+ %0 (index x %1)))))"),
                      {1}));
   // The first two are one.
-  EXPECT_TRUE(Holds(f, Func(params, "((b f32))",
-                            "(+ (ifold 2 0.0 (lam (lam (+ %0 (index x %1)))))"
-                            " (index x 3))"),
+  EXPECT_TRUE(Holds(f,
+                    Func(params, "((b f32))",
+                         "(+ (ifold 2 0.0 (lam (lam (+ %0 (index x %1)))))"
+                         " (index x 3))"),
                     {1}));
 }
 
@@ -213,23 +218,25 @@ TEST_F(TirBindingTest, SumsThatAreNoFolds) {
 TEST_F(TirBindingTest, WindowsWrittenOutAreFoldsOfFolds) {
   const std::string params = "((X (f32 4 4)))";
   const std::string result = "((y (f32 3 3)))";
-  FuncGraph f(Func(
-      params, result,
-      "(build 3 (lam (build 3 (lam"
-      " (+ (+ (+ (index (index X %1) %0) (index (index X %1) (+ %0 1)))"
-      "       (index (index X (+ %1 1)) %0))"
-      "    (index (index X (+ %1 1)) (+ %0 1)))))))"));
+  FuncGraph f(
+      Func(params, result,
+           "(build 3 (lam (build 3 (lam"
+           " (+ (+ (+ (index (index X %1) %0) (index (index X %1) (+ %0 1)))"
+           "       (index (index X (+ %1 1)) %0))"
+           "    (index (index X (+ %1 1)) (+ %0 1)))))))"));
   // The pair of the first two terms and the pair of the last two, from the
   // first.
-  Run(f, std::string(kFoldRules).insert(
-             sizeof("(ruleset t") - 1,
-             "  (rule fold-pair-after (+ (+ ?s ?a) ?b)"
-             "    (ifold 2 ?s (lam (lam (+ %0 ?f))))"
-             "    (let ?f (generalize ?a ?b)))"));
+  Run(f, std::string(kFoldRules)
+             .insert(sizeof("(ruleset t") - 1,
+                     "  (rule fold-pair-after (+ (+ ?s ?a) ?b)"
+                     "    (ifold 2 ?s (lam (lam (+ %0 ?f))))"
+                     "    (let ?f (generalize ?a ?b)))"));
   EXPECT_TRUE(Holds(
-      f, Func(params, result,
-              "(build 3 (lam (build 3 (lam (ifold 2 0.0 (lam (lam (ifold 2 %0 "
-              "(lam (lam (+ %0 (index (index X (+ %5 %3)) (+ %4 %1)))))))))))))")));
+      f,
+      Func(
+          params, result,
+          "(build 3 (lam (build 3 (lam (ifold 2 0.0 (lam (lam (ifold 2 %0 "
+          "(lam (lam (+ %0 (index (index X (+ %5 %3)) (+ %4 %1)))))))))))))")));
 }
 
 TEST_F(TirBindingTest, RuleErrorsAreLocated) {
