@@ -446,8 +446,9 @@ void TirBinding::DefineConditions() {
   for (bool closed : {false, true}) {
     DefineCondition(
         closed ? "closed" : "independent",
-        [encoding, avoiding, closed](const Call& call, RuleScope& scope)
-            -> absl::StatusOr<egraph::Condition> {
+        [encoding, analysis, avoiding, closed](
+            const Call& call,
+            RuleScope& scope) -> absl::StatusOr<egraph::Condition> {
           if (auto status = scope.ExpectArgs(call, closed ? 1 : 2);
               !status.ok()) {
             return status;
@@ -458,8 +459,14 @@ void TirBinding::DefineConditions() {
           auto lams =
               closed ? absl::StatusOr<int64_t>(-1) : LamCount(call, 1, scope);
           if (!lams.ok()) return lams.status();
-          return [encoding, avoiding, a = *value, k = *lams](
+          return [encoding, analysis, avoiding, a = *value, k = *lams](
                      egraph::EGraph& g, ClassId, const egraph::Subst& s) {
+            // A variable every term of the class has (the analysis keeps
+            // their intersection, %63 standing for all from 63 up) rules
+            // the class out without looking for a term.
+            VarSet window =
+                k >= 0 && k < 64 ? (VarSet{1} << k) - 1 : ~VarSet{0};
+            if ((analysis->Get(g, s[a]).free & window) != 0) return false;
             // A window above every variable forbids them all.
             int64_t bound =
                 k >= 0 ? k : AvoidingExtractor::MaxVar(g, *encoding) + 1;
