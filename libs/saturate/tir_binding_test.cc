@@ -261,6 +261,22 @@ TEST_F(TirBindingTest, RuleErrorsAreLocated) {
       HasSubstr("test.rules:1:42: error: rule 'bad': '?a' is matched "
                 "under different numbers of lams"));
   EXPECT_THAT(
+      CompileError("(ruleset t (rule bad (+ ?a ?b) ?a (if (elem ?a))))"),
+      HasSubstr("error: rule 'bad': 'elem' takes ?a and one or more "
+                "element types"));
+  EXPECT_THAT(
+      CompileError("(ruleset t (rule bad (+ ?a ?b) ?a (if (elem ?a f33))))"),
+      HasSubstr("test.rules:1:48: error: rule 'bad': 'elem' needs an element "
+                "type here"));
+  EXPECT_THAT(
+      CompileError(
+          "(ruleset t (rule bad (+ ?a ?b) ?a (if (independent ?a -1))))"),
+      HasSubstr("error: rule 'bad': 'independent' needs a count >= 0"));
+  EXPECT_THAT(CompileError("(ruleset t (rule bad (+ ?a ?b) (+ ?f ?b) (let ?f "
+                           "(generalize ?a))))"),
+              HasSubstr("error: rule 'bad': 'generalize' takes 2 or 3 "
+                        "arguments"));
+  EXPECT_THAT(
       CompileError("(ruleset t (rule bad (app (lam ?b) ?e) (apply beta ?b)))"),
       HasSubstr("test.rules:1:47: error: rule 'bad': 'beta' takes 2"));
 }
