@@ -109,7 +109,8 @@ struct Scope {
 
 // Generalize's walk: a term of the first class against the classes of the
 // second, recording for each index expression of the term that differs
-// by a constant the difference (`steps`, by node of the term).
+// by a constant the difference (`steps`, by node of the term: a term
+// ExtractAvoiding makes is a tree, each node at one place).
 class Generalizer {
  public:
   Generalizer(const egraph::EGraph& g, const TirEncoding& encoding,
