@@ -88,7 +88,7 @@ TEST(LibraryTest, ReaderDiagnostics) {
             "libraries are blas, gemmini and torch");
   EXPECT_EQ(ReadError(head + "(blas.dott x x))"),
             "2:4: error: library 'blas' has no call 'dott'; it has axpy, dot, "
-            "gemm, gemv, memset and transpose");
+            "gemm, gemv, ger, memset, scal and transpose");
   EXPECT_EQ(ReadError(head + "(blas.dot x))"),
             "2:3: error: 'blas.dot' takes 2 operands, found 1");
   EXPECT_EQ(ReadError(head + "(blas.memset 4))"),

@@ -138,6 +138,7 @@ absl::StatusOr<Rules> LoadRules(const SaturateOptions& options, bool has_terms,
   if (has_terms) {
     level_sets.push_back("liar-core");
     level_sets.push_back("liar-scalar");
+    level_sets.push_back("normal-forms");
   }
   if (has_access) level_sets.push_back("glenside");
   rules->sets.insert(rules->sets.begin(), level_sets.begin(), level_sets.end());

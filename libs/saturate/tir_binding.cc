@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "libs/egraph/egraph.h"
@@ -14,6 +15,7 @@
 #include "libs/saturate/access_clauses.h"
 #include "libs/saturate/de_bruijn_terms.h"
 #include "libs/saturate/rule_sorts.h"
+#include "libs/saturate/sum_folds.h"
 #include "libs/support/source.h"
 
 namespace tessel::saturate {
@@ -200,6 +202,30 @@ absl::StatusOr<int64_t> IntArg(const Call& call, size_t i,
   return call.args[i].int_value();
 }
 
+// A count of lams, argument `i` of `call`: the second of `independent`,
+// the optional last of `generalize` and `instance` (how many lams of their
+// own the terms are under; 0 if not given).
+absl::StatusOr<int64_t> LamCount(const Call& call, size_t i,
+                                 const RuleScope& scope) {
+  if (call.args.size() <= i) return 0;
+  auto bound = IntArg(call, i, scope);
+  if (!bound.ok()) return bound.status();
+  if (*bound < 0) {
+    return scope.Error(call.args[i].loc(),
+                       absl::StrCat("'", call.name, "' needs a count >= 0"));
+  }
+  return *bound;
+}
+
+absl::Status ExpectArgsBetween(const Call& call, size_t lo, size_t hi,
+                               const RuleScope& scope) {
+  if (call.args.size() >= lo && call.args.size() <= hi) {
+    return absl::OkStatus();
+  }
+  return scope.Error(call.loc, absl::StrCat("'", call.name, "' takes ", lo,
+                                            " or ", hi, " arguments"));
+}
+
 }  // namespace
 
 TirBinding::TirBinding(TirEncoding* encoding, const TirAnalysis* analysis)
@@ -208,6 +234,7 @@ TirBinding::TirBinding(TirEncoding* encoding, const TirAnalysis* analysis)
       patterns_(std::make_unique<ir::Module>()),
       avoiding_terms_(std::make_shared<AvoidingTerms>()) {
   DefineConditions();
+  DefineSumFolds();
   DefineAppliers();
   DefineAccessClauses(*this, encoding_, analysis_);
 }
@@ -379,6 +406,125 @@ void TirBinding::DefineConditions() {
           if (!type) return false;
           if (type->is_elem()) return r == 0;
           return type->is_shaped() && type->rank() == r;
+        };
+      });
+  // (elem ?a T...): ?a's element type is one of the types T (a library
+  // that has no routine for the others: BLAS computes in f32 and f64).
+  DefineCondition(
+      "elem",
+      [analysis](const Call& call,
+                 RuleScope& scope) -> absl::StatusOr<egraph::Condition> {
+        if (call.args.size() < 2) {
+          return scope.Error(call.loc,
+                             "'elem' takes ?a and one or more element types");
+        }
+        auto value = scope.BoundVar(call.args[0]);
+        if (!value.ok()) return value.status();
+        std::vector<ElemType> types;
+        for (size_t i = 1; i < call.args.size(); ++i) {
+          std::optional<ElemType> type =
+              call.args[i].is_symbol() ? ParseElemType(call.args[i].text())
+                                       : std::nullopt;
+          if (!type) {
+            return scope.Error(call.args[i].loc(),
+                               "'elem' needs an element type here");
+          }
+          types.push_back(*type);
+        }
+        return [analysis, a = *value, types](egraph::EGraph& g, ClassId,
+                                             const egraph::Subst& s) {
+          std::optional<ElemType> elem = ElemOf(analysis->Get(g, s[a]).type);
+          return elem && absl::c_linear_search(types, *elem);
+        };
+      });
+  // (independent ?a K): a term of ?a's class refers to none of the K lams
+  // around it (%0 ... %(K-1)), so neither does its value; (closed ?a): to
+  // none at all (a parameter, a literal, a call on them), the same value
+  // wherever it occurs.
+  TirEncoding* encoding = encoding_;
+  std::shared_ptr<AvoidingTerms> avoiding = avoiding_terms_;
+  for (bool closed : {false, true}) {
+    DefineCondition(
+        closed ? "closed" : "independent",
+        [encoding, analysis, avoiding, closed](
+            const Call& call,
+            RuleScope& scope) -> absl::StatusOr<egraph::Condition> {
+          if (auto status = scope.ExpectArgs(call, closed ? 1 : 2);
+              !status.ok()) {
+            return status;
+          }
+          auto value = scope.BoundVar(call.args[0]);
+          if (!value.ok()) return value.status();
+          // -1 for all of them (closed).
+          auto lams =
+              closed ? absl::StatusOr<int64_t>(-1) : LamCount(call, 1, scope);
+          if (!lams.ok()) return lams.status();
+          return [encoding, analysis, avoiding, a = *value, k = *lams](
+                     egraph::EGraph& g, ClassId, const egraph::Subst& s) {
+            // A variable every term of the class has (the analysis keeps
+            // their intersection, %63 standing for all from 63 up) rules
+            // the class out without looking for a term.
+            VarSet window =
+                k >= 0 && k < 64 ? (VarSet{1} << k) - 1 : ~VarSet{0};
+            if ((analysis->Get(g, s[a]).free & window) != 0) return false;
+            // A window above every variable forbids them all.
+            int64_t bound =
+                k >= 0 ? k : AvoidingExtractor::MaxVar(g, *encoding) + 1;
+            return avoiding->Get(g, *encoding, s[a], bound).has_value();
+          };
+        });
+  }
+}
+
+void TirBinding::DefineSumFolds() {
+  TirEncoding* encoding = encoding_;
+  std::shared_ptr<AvoidingTerms> avoiding = avoiding_terms_;
+  // (generalize ?a ?b [K]): the step of a fold whose first two steps are
+  // ?a and ?b, under K lams of their own (sum_folds.h).
+  DefineBinder("generalize",
+               [encoding, avoiding](const Call& call, RuleScope& scope)
+                   -> absl::StatusOr<egraph::rules::Binder> {
+                 if (auto status = ExpectArgsBetween(call, 2, 3, scope);
+                     !status.ok()) {
+                   return status;
+                 }
+                 auto a = scope.BoundVar(call.args[0]);
+                 if (!a.ok()) return a.status();
+                 auto b = scope.BoundVar(call.args[1]);
+                 if (!b.ok()) return b.status();
+                 auto bound = LamCount(call, 2, scope);
+                 if (!bound.ok()) return bound.status();
+                 return [encoding, avoiding, a = *a, b = *b, bound = *bound](
+                            egraph::EGraph& g, ClassId, const egraph::Subst& s,
+                            std::vector<ClassId>* out) {
+                   std::optional<egraph::Term> step =
+                       Generalize(g, *encoding, *avoiding, s[a], s[b], bound);
+                   if (step) out->push_back(g.AddTerm(*step));
+                 };
+               });
+  // (instance ?f ?n ?t [K]): the step ?f at index ?n (an integer) is ?t.
+  const TirAnalysis* analysis = analysis_;
+  DefineCondition(
+      "instance",
+      [encoding, avoiding, analysis](const Call& call, RuleScope& scope)
+          -> absl::StatusOr<egraph::Condition> {
+        if (auto status = ExpectArgsBetween(call, 3, 4, scope); !status.ok()) {
+          return status;
+        }
+        auto f = scope.BoundVar(call.args[0]);
+        if (!f.ok()) return f.status();
+        auto n = scope.BoundVar(call.args[1]);
+        if (!n.ok()) return n.status();
+        auto t = scope.BoundVar(call.args[2]);
+        if (!t.ok()) return t.status();
+        auto bound = LamCount(call, 3, scope);
+        if (!bound.ok()) return bound.status();
+        return [encoding, avoiding, analysis, f = *f, n = *n, t = *t,
+                bound = *bound](egraph::EGraph& g, ClassId,
+                                const egraph::Subst& s) {
+          std::optional<int64_t> index = analysis->Get(g, s[n]).integer;
+          return index &&
+                 IsInstance(g, *encoding, *avoiding, s[f], *index, s[t], bound);
         };
       });
 }

@@ -39,6 +39,9 @@ class TirBinding : public egraph::rules::Binding {
       const ir::Node& pattern, egraph::VarTable* vars,
       std::vector<egraph::Condition>* implied) const;
   void DefineConditions();
+  // The let `generalize` and the condition `instance` of the rules that
+  // make folds of sums written term by term (sum_folds.h).
+  void DefineSumFolds();
   void DefineAppliers();
 
   TirEncoding* encoding_;

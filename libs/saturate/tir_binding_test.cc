@@ -113,6 +113,132 @@ TEST_F(TirBindingTest, TypedLiterals) {
   EXPECT_FALSE(f.g().LookupTerm(f32_two).has_value());
 }
 
+// (closed ?a) holds for a parameter, not for a term of a lam's variable;
+// (independent ?a K) for a term that refers to none of the K innermost
+// lams; (elem ?a T...) for the element types T.
+TEST_F(TirBindingTest, ClosedIndependentElem) {
+  const std::string params = "((x (f32 3)) (n (i32 3)))";
+  FuncGraph f(Func(params, "((y (f32 3)) (z (f32 3)) (w (i32 3)))",
+                   "(tuple (build 3 (lam (* (index x %0) (index x 1))))"
+                   " (tuple (build 3 (lam (* (index x 1) (index x %0))))"
+                   "  (build 3 (lam (* (index n %0) (index n 1))))))"));
+  Run(f,
+      "(ruleset t (rule c (* ?a ?b) (+ ?a ?b) (if (closed ?b)))"
+      "  (rule i (* ?a ?b) (- ?a ?b) (if (independent ?a 1)))"
+      "  (rule e (* ?a ?b) (max ?a ?b) (if (elem ?a f32 f64))))",
+      1);
+  auto holds = [&](const std::string& result, const std::string& body,
+                   std::vector<size_t> sub) {
+    return Holds(f, Func(params, result, "(build 3 (lam " + body + "))"), sub);
+  };
+  const std::string y = "((y (f32 3)))";
+  EXPECT_TRUE(holds(y, "(+ (index x %0) (index x 1))", {0}));
+  EXPECT_FALSE(holds(y, "(+ (index x 1) (index x %0))", {1, 0}));
+  EXPECT_TRUE(holds(y, "(- (index x 1) (index x %0))", {1, 0}));
+  EXPECT_FALSE(holds(y, "(- (index x %0) (index x 1))", {0}));
+  EXPECT_TRUE(holds(y, "(max (index x %0) (index x 1))", {0}));
+  EXPECT_FALSE(
+      holds("((w (i32 3)))", "(max (index n %0) (index n 1))", {1, 1}));
+}
+
+// The rules of normal-forms that make folds of sums written term by term.
+constexpr char kFoldRules[] =
+    "(ruleset t"
+    "  (rule fold-pair (+ ?a ?b) (ifold 2 0 (lam (lam (+ %0 ?f))))"
+    "    (let ?f (generalize ?a ?b)))"
+    "  (rule fold-step (+ (ifold ?n ?s (lam (lam (+ %0 ?f)))) ?t)"
+    "    (ifold ?m ?s (lam (lam (+ %0 ?f))))"
+    "    (if (instance ?f ?n ?t)) (let ?m (sum ?n 1)))"
+    "  (rule fold-folds"
+    "    (ifold ?m (ifold ?m ?s (lam (lam ?b0))) (lam (lam ?b1)))"
+    "    (ifold 2 ?s (lam (lam (ifold ?m %0 (lam (lam ?f))))))"
+    "    (let ?f (generalize ?b0 ?b1 2)))"
+    "  (rule fold-folds-step"
+    "    (ifold ?m (ifold ?n ?s (lam (lam (ifold ?k %0 (lam (lam ?f))))))"
+    "      (lam (lam ?b)))"
+    "    (ifold ?n1 ?s (lam (lam (ifold ?k %0 (lam (lam ?f))))))"
+    "    (if (equal ?m ?k) (instance ?f ?n ?b 2))"
+    "    (let ?n1 (sum ?n 1))))";
+
+// Terms that differ in their indices by a constant step are a fold: a dot
+// product written out, a window (offsets of the build's index), a stride.
+TEST_F(TirBindingTest, SumsWrittenOutAreFolds) {
+  const std::string params = "((x (f32 7)) (y (f32 7)))";
+  FuncGraph f(Func(
+      params, "((d f32) (w (f32 3)) (s f32))",
+      "(tuple (+ (+ (* (index x 0) (index y 0)) (* (index x 1) (index y 1)))"
+      "          (* (index x 2) (index y 2)))"
+      " (tuple (build 3 (lam (+ (+ (index x %0) (index x (+ %0 1)))"
+      "                          (index x (+ 2 %0)))))"
+      "  (+ (+ (index x 1) (index x 3)) (index x 5))))"));
+  Run(f, kFoldRules);
+  EXPECT_TRUE(Holds(f,
+                    Func(params, "((d f32))",
+                         "(ifold 3 0.0 (lam (lam (+ %0 (* (index x %1) "
+                         "(index y %1))))))"),
+                    {0}));
+  EXPECT_TRUE(Holds(f,
+                    Func(params, "((w (f32 3)))",
+                         "(build 3 (lam (ifold 3 0.0 (lam (lam (+ %0 "
+                         "(index x (+ %2 %1))))))))"),
+                    {1, 0}));
+  EXPECT_TRUE(Holds(f,
+                    Func(params, "((s f32))",
+                         "(ifold 3 0.0 (lam (lam (+ %0 (index x (+ 1 (* 2 "
+                         "%1)))))))"),
+                    {1, 1}));
+}
+
+// Terms that differ other than in indices, or by steps that are not
+// constant, are no fold.
+TEST_F(TirBindingTest, SumsThatAreNoFolds) {
+  const std::string params = "((x (f32 7)) (y (f32 7)))";
+  FuncGraph f(Func(params, "((a f32) (b f32))",
+                   "(tuple (+ (+ (index x 0) (index y 1)) (index x 2))"
+                   " (+ (+ (index x 0) (index x 1)) (index x 3)))"));
+  Run(f, kFoldRules);
+  EXPECT_FALSE(Holds(f,
+                     Func(params, "((a f32))",
+                          "(ifold 2 0.0 (lam (lam (+ %0 (index x %1)))))"),
+                     {0, 0}));
+  EXPECT_FALSE(Holds(f,
+                     Func(params, "((b f32))",
+                          "(ifold 3 0.0 (lam (lam (+ %0 (index x %1)))))"),
+                     {1}));
+  // The first two are one.
+  EXPECT_TRUE(Holds(f,
+                    Func(params, "((b f32))",
+                         "(+ (ifold 2 0.0 (lam (lam (+ %0 (index x %1)))))"
+                         " (index x 3))"),
+                    {1}));
+}
+
+// A 2 x 2 window written out: two folds over one row each, one after the
+// other, make a fold of folds.
+TEST_F(TirBindingTest, WindowsWrittenOutAreFoldsOfFolds) {
+  const std::string params = "((X (f32 4 4)))";
+  const std::string result = "((y (f32 3 3)))";
+  FuncGraph f(
+      Func(params, result,
+           "(build 3 (lam (build 3 (lam"
+           " (+ (+ (+ (index (index X %1) %0) (index (index X %1) (+ %0 1)))"
+           "       (index (index X (+ %1 1)) %0))"
+           "    (index (index X (+ %1 1)) (+ %0 1)))))))"));
+  // The pair of the first two terms and the pair of the last two, from the
+  // first.
+  Run(f, std::string(kFoldRules)
+             .insert(sizeof("(ruleset t") - 1,
+                     "  (rule fold-pair-after (+ (+ ?s ?a) ?b)"
+                     "    (ifold 2 ?s (lam (lam (+ %0 ?f))))"
+                     "    (let ?f (generalize ?a ?b)))"));
+  EXPECT_TRUE(Holds(
+      f,
+      Func(
+          params, result,
+          "(build 3 (lam (build 3 (lam (ifold 2 0.0 (lam (lam (ifold 2 %0 "
+          "(lam (lam (+ %0 (index (index X (+ %5 %3)) (+ %4 %1)))))))))))))")));
+}
+
 TEST_F(TirBindingTest, RuleErrorsAreLocated) {
   EXPECT_THAT(CompileError("(ruleset t (rule bad (+ ?a) ?a))"),
               HasSubstr("test.rules:1:22: error: '+' takes 2 operands"));
@@ -134,6 +260,22 @@ TEST_F(TirBindingTest, RuleErrorsAreLocated) {
       CompileError("(ruleset t (rule bad (+ ?a (build 3 (lam ?a))) ?a))"),
       HasSubstr("test.rules:1:42: error: rule 'bad': '?a' is matched "
                 "under different numbers of lams"));
+  EXPECT_THAT(
+      CompileError("(ruleset t (rule bad (+ ?a ?b) ?a (if (elem ?a))))"),
+      HasSubstr("error: rule 'bad': 'elem' takes ?a and one or more "
+                "element types"));
+  EXPECT_THAT(
+      CompileError("(ruleset t (rule bad (+ ?a ?b) ?a (if (elem ?a f33))))"),
+      HasSubstr("test.rules:1:48: error: rule 'bad': 'elem' needs an element "
+                "type here"));
+  EXPECT_THAT(
+      CompileError(
+          "(ruleset t (rule bad (+ ?a ?b) ?a (if (independent ?a -1))))"),
+      HasSubstr("error: rule 'bad': 'independent' needs a count >= 0"));
+  EXPECT_THAT(CompileError("(ruleset t (rule bad (+ ?a ?b) (+ ?f ?b) (let ?f "
+                           "(generalize ?a))))"),
+              HasSubstr("error: rule 'bad': 'generalize' takes 2 or 3 "
+                        "arguments"));
   EXPECT_THAT(
       CompileError("(ruleset t (rule bad (app (lam ?b) ?e) (apply beta ?b)))"),
       HasSubstr("test.rules:1:47: error: rule 'bad': 'beta' takes 2"));
