@@ -6,6 +6,7 @@
 // So the PEs may run in any order; they run row by row (y, then x), and on
 // each PE the tasks run in the order written, a task with a recv once per
 // element it receives, in the row-major order of the received tensor.
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -36,30 +37,71 @@ void ForEachIndex(const std::vector<int64_t>& shape, Visit visit) {
   }
 }
 
-// `index` moved by `offset`, into `moved`; its row-major position in
-// `shape`, or -1 when it lies outside.
-int64_t Moved(const std::vector<int64_t>& shape,
-              const std::vector<int64_t>& index,
-              const std::vector<int64_t>& offset, std::vector<int64_t>& moved) {
-  moved.resize(index.size());
-  int64_t flat = 0;
-  bool inside = true;
-  for (size_t k = 0; k < shape.size(); ++k) {
-    if (__builtin_add_overflow(index[k], offset[k], &moved[k]) ||
-        moved[k] < 0 || moved[k] >= shape[k]) {
-      inside = false;
-      continue;
-    }
-    flat = flat * shape[k] + moved[k];
+// Calls visit(at, to, count) for each run of `count` consecutive elements
+// of a local array of `shape`, from row-major position `at`, whose elements
+// J + `offset` lie in a parameter of `param_shape`, from its position `to`,
+// in row-major order, until visit returns false. Runs follow the last
+// dimension, along which both are consecutive.
+template <typename Visit>
+void ForEachHeldRun(const std::vector<int64_t>& shape,
+                    const std::vector<int64_t>& param_shape,
+                    const std::vector<int64_t>& offset, Visit visit) {
+  const size_t n = shape.size();
+  if (n == 0) {
+    visit(0, 0, 1);
+    return;
   }
-  return inside ? flat : -1;
+  // Along the last dimension, the elements inside: [first, last).
+  const int64_t inner = shape[n - 1];
+  const int64_t shift = offset[n - 1];
+  int64_t first = 0;
+  int64_t last = 0;
+  if (shift > -inner && shift < param_shape[n - 1]) {
+    first = std::max<int64_t>(0, -shift);
+    last = std::min<int64_t>(inner, param_shape[n - 1] - shift);
+  }
+  std::vector<int64_t> row(n - 1, 0);
+  const int64_t rows = n == 1 ? 1 : [&] {
+    int64_t count = 1;
+    for (size_t k = 0; k + 1 < n; ++k) count *= shape[k];
+    return count;
+  }();
+  for (int64_t r = 0; r < rows && last > first; ++r) {
+    int64_t to = 0;
+    bool inside = true;
+    for (size_t k = 0; k + 1 < n; ++k) {
+      int64_t moved = 0;
+      inside = inside && !__builtin_add_overflow(row[k], offset[k], &moved) &&
+               moved >= 0 && moved < param_shape[k];
+      to = to * param_shape[k] + moved;
+    }
+    if (inside && !visit(r * inner + first,
+                         to * param_shape[n - 1] + first + shift,
+                         last - first)) {
+      return;
+    }
+    for (size_t k = row.size(); k-- > 0;) {
+      if (++row[k] < shape[k]) break;
+      row[k] = 0;
+    }
+  }
 }
 
-void CopyElement(const HostTensor& from, int64_t at, HostTensor& to,
-                 int64_t into) {
+// The row-major index of position `flat` of `shape`.
+std::vector<int64_t> IndexOf(const std::vector<int64_t>& shape, int64_t flat) {
+  std::vector<int64_t> index(shape.size());
+  for (size_t k = shape.size(); k-- > 0;) {
+    index[k] = flat % shape[k];
+    flat /= shape[k];
+  }
+  return index;
+}
+
+void CopyElements(const HostTensor& from, int64_t at, HostTensor& to,
+                  int64_t into, int64_t count) {
   const int bytes = ElemTypeBytes(from.elem);
   std::memcpy(to.bytes.data() + into * bytes, from.bytes.data() + at * bytes,
-              bytes);
+              count * bytes);
 }
 
 std::string PeText(const cs1::PeProgram& program, const Frame& frame) {
@@ -179,16 +221,15 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
     if (failed_) return;
     const cs1::Param& param = program.params[local.holds->param];
     if (!param.read) continue;
-    std::vector<int64_t> element;
-    ForEachIndex(
-        local.shape, [&](const std::vector<int64_t>& index, int64_t flat) {
-          int64_t at = Moved(param.shape, index, offsets[l], element);
-          if (at >= 0) {
-            CopyElement(inputs[local.holds->param], at, buffer->tensor, flat);
-            buffer->MarkWritten(flat);
-          }
-          return true;
-        });
+    ForEachHeldRun(local.shape, param.shape, offsets[l],
+                   [&](int64_t at, int64_t from, int64_t count) {
+                     CopyElements(inputs[local.holds->param], from,
+                                  buffer->tensor, at, count);
+                     for (int64_t i = 0; i < count; ++i) {
+                       buffer->MarkWritten(at + i);
+                     }
+                     return true;
+                   });
   }
   for (const cs1::Task& task : program.tasks) {
     RunTask(program, task, inputs, frame);
@@ -201,21 +242,23 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
     const cs1::Param& param = program.params[local.holds->param];
     Buffer& buffer = *frame.owned[local.slot];
     Buffer& global = globals[local.holds->param];
-    std::vector<int64_t> element;
-    ForEachIndex(
-        local.shape, [&](const std::vector<int64_t>& index, int64_t flat) {
-          int64_t at = Moved(param.shape, index, offsets[l], element);
-          if (at < 0) return true;
-          if (!buffer.written[flat]) {
+    ForEachHeldRun(
+        local.shape, param.shape, offsets[l],
+        [&](int64_t at, int64_t to, int64_t count) {
+          for (int64_t i = 0; i < count; ++i) {
+            if (buffer.written[at + i]) continue;
             Fail(local.decl,
-                 absl::StrCat(PeText(program, frame), " never writes ",
-                              ElementText(local.decl->name(), index),
-                              ", which holds ",
-                              ElementText(param.decl->name(), element)));
+                 absl::StrCat(
+                     PeText(program, frame), " never writes ",
+                     ElementText(local.decl->name(),
+                                 IndexOf(local.shape, at + i)),
+                     ", which holds ",
+                     ElementText(param.decl->name(),
+                                 IndexOf(param.shape, to + i))));
             return false;
           }
-          CopyElement(buffer.tensor, flat, global.tensor, at);
-          global.MarkWritten(at);
+          CopyElements(buffer.tensor, at, global.tensor, to, count);
+          for (int64_t i = 0; i < count; ++i) global.MarkWritten(to + i);
           return true;
         });
     if (failed_) return;
@@ -244,7 +287,7 @@ void Executor::RunTask(const cs1::PeProgram& program, const cs1::Task& task,
       Fail(task.decl, status.message());
       return false;
     }
-    CopyElement(inputs[task.param], flat, value->tensor, 0);
+    CopyElements(inputs[task.param], flat, value->tensor, 0, 1);
     value->MarkWritten(0);
     frame.views[task.value_slot] = WholeView(*value);
     ExecStmt(task.call, frame);

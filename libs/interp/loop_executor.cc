@@ -416,17 +416,20 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
   }
   cached.clear();
   // The iterations in order, as an odometer over the loops: the innermost
-  // runs through its values, the others hold theirs over each run.
+  // loop of more than one iteration runs through its values, the others
+  // hold theirs over each run.
   absl::InlinedVector<int64_t, 4> at(lo.begin(), lo.end());
   int64_t* const* vars = columns.data();
-  const size_t inner = depth - 1;
+  size_t inner = depth - 1;
+  while (inner > 0 && lo[inner] + 1 == hi[inner]) --inner;
   bool done = false;
   while (!done && !failed_) {
     int32_t lanes = 0;
     while (lanes < kBatchLanes && !done) {
       const int32_t run = static_cast<int32_t>(
           std::min<int64_t>(hi[inner] - at[inner], kBatchLanes - lanes));
-      for (size_t k = 0; k < inner; ++k) {
+      for (size_t k = 0; k < depth; ++k) {
+        if (k == inner) continue;
         int64_t* column = vars[k] + lanes;
         for (int32_t l = 0; l < run; ++l) column[l] = at[k];
       }
@@ -434,7 +437,7 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
       for (int32_t l = 0; l < run; ++l) column[l] = at[inner] + l;
       lanes += run;
       at[inner] += run;
-      for (size_t k = depth; k-- > 0 && at[k] == hi[k];) {
+      for (size_t k = inner + 1; k-- > 0 && at[k] == hi[k];) {
         if (k == 0) {
           done = true;
           break;
