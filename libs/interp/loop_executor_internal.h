@@ -176,12 +176,15 @@ class Executor {
   // variable at once: they are most control expressions).
   int64_t ControlValue(const Expr& e, Frame& frame,
                        LaneSet lane = LaneSet::Dense(1)) {
-    if (e.op == ExprOp::kIntConst) return e.value;
-    if (e.op == ExprOp::kControlVar && !e.varying) {
-      return frame.controls[e.slot];
-    }
+    int64_t value;
+    if (QuickControl(e, frame, lane.first(), value)) return value;
     return Control(e, frame, lane)[lane.first()];
   }
+  // The value of `e` on `lane` without its columns, when it is literals
+  // and variables joined by +, -, * and neg, none overflowing; else false
+  // (and Control computes it, and reports what went wrong).
+  static bool QuickControl(const Expr& e, const Frame& frame, int32_t lane,
+                           int64_t& value);
   void ComputeControl(const Expr& e, Frame& frame, LaneSet lanes,
                       int64_t* out);
   void ComputeData(const Expr& e, Frame& frame, LaneSet lanes, void* out);
@@ -189,6 +192,11 @@ class Executor {
   void Logic(const Expr& e, Frame& frame, LaneSet lanes, int64_t* out);
   void Select(const Expr& e, Frame& frame, LaneSet lanes, void* out);
   void Load(const Expr& e, Frame& frame, LaneSet lanes, void* out);
+  // A load on one lane whose indices QuickControl computes, in bounds, of
+  // an element written; false to leave it to Load's general way, which
+  // reports what went wrong.
+  static bool LoadOne(const Expr& e, const View& view, const Frame& frame,
+                      int32_t lane, void* out);
   // The offsets in `view`'s buffer of the element at `indices` on each
   // lane, bounds-checked, into offsets_; only on the first lane when no
   // index varies over the lanes.

@@ -79,6 +79,39 @@ void AffineOffsets(uint64_t base, const uint64_t* steps,
 
 }  // namespace
 
+bool Executor::QuickControl(const Expr& e, const Frame& frame, int32_t lane,
+                            int64_t& value) {
+  switch (e.op) {
+    case ExprOp::kIntConst:
+      value = e.value;
+      return true;
+    case ExprOp::kControlVar:
+      // A region's variable is in its column; outside a batch, the lane is
+      // the first, which holds the loop's value too (Executor::For).
+      value = e.varying ? reinterpret_cast<const int64_t*>(
+                              frame.arena.data() + e.column)[lane]
+                        : frame.controls[e.slot];
+      return true;
+    case ExprOp::kNegIndex:
+      return QuickControl(e.args[0], frame, lane, value) &&
+             SubIndex(0, value, value);
+    case ExprOp::kAddIndex:
+    case ExprOp::kSubIndex:
+    case ExprOp::kMulIndex: {
+      int64_t a, b;
+      if (!QuickControl(e.args[0], frame, lane, a) ||
+          !QuickControl(e.args[1], frame, lane, b)) {
+        return false;
+      }
+      return e.op == ExprOp::kAddIndex   ? AddIndex(a, b, value)
+             : e.op == ExprOp::kSubIndex ? SubIndex(a, b, value)
+                                         : MulIndex(a, b, value);
+    }
+    default:
+      return false;
+  }
+}
+
 const int64_t* Executor::Control(const Expr& e, Frame& frame, LaneSet lanes) {
   int64_t* out = frame.Column<int64_t>(e);
   if (IsConstant(e) || lanes.empty()) return out;
@@ -442,13 +475,15 @@ bool Executor::Locate(const View& view, absl::Span<const Expr> indices,
   }
   if (failed_) return false;
   int64_t* offsets = offsets_.data();
+  const int64_t* dims = view.dims.data();
+  const int64_t* strides = view.strides.data();
   // The indices that do not vary over the lanes make one offset, added to
   // each lane's varying part.
   int64_t base = view.offset;
   bool varying = false;
   for (size_t k = 0; k < indices.size(); ++k) {
-    const int64_t dim = view.dims[k];
-    const int64_t stride = view.strides[k];
+    const int64_t dim = dims[k];
+    const int64_t stride = strides[k];
     auto outside = [&](int64_t i) { return i < 0 || i >= dim; };
     if (!indices[k].varying || lanes.count == 1) {
       int32_t first = lanes.first();
@@ -531,8 +566,33 @@ absl::InlinedVector<int64_t, 4> Executor::IndicesAt(
   return values;
 }
 
+bool Executor::LoadOne(const Expr& e, const View& view, const Frame& frame,
+                       int32_t lane, void* out) {
+  const int64_t* dims = view.dims.data();
+  const int64_t* strides = view.strides.data();
+  int64_t offset = view.offset;
+  for (size_t k = 0; k < e.args.size(); ++k) {
+    int64_t index;
+    if (!QuickControl(e.args[k], frame, lane, index) || index < 0 ||
+        index >= dims[k]) {
+      return false;
+    }
+    offset += index * strides[k];
+  }
+  const Buffer& buffer = *view.buffer;
+  if (buffer.unwritten > 0 && !buffer.written[offset]) return false;
+  element::WithElemType(e.type, [&]<ElemType E>() {
+    static_cast<element::Repr<E>*>(out)[lane] = element::Load<E>(
+        buffer.tensor.bytes.data() + offset * ElemTypeBytes(E));
+  });
+  return true;
+}
+
 void Executor::Load(const Expr& e, Frame& frame, LaneSet lanes, void* out) {
   const View& view = frame.views[e.slot];
+  if (lanes.count == 1 && LoadOne(e, view, frame, lanes.first(), out)) {
+    return;
+  }
   if (!Locate(view, e.args, e.slot, frame, lanes)) return;
   const Buffer& buffer = *view.buffer;
   const int64_t* offsets = offsets_.data();

@@ -280,6 +280,7 @@ void Planner::Columns(Expr& e, int lanes) {
     }
   }
   e.column = NewColumn(own);
+  e.lanes = own;
   if (e.op == ExprOp::kIntConst || e.op == ExprOp::kDataConst) {
     proc_.constants.emplace_back(&e, own);
     return;

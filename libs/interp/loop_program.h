@@ -100,6 +100,7 @@ struct Expr {
   // its values are words [column, column + capacity) of its procedure's
   // arena, one per lane, as column_ops.h lays them out.
   int32_t column = -1;
+  int32_t lanes = 1;  // the column's: a vector's lanes, else a batch's or 1
   // Whether its value may differ between the iterations of its batch
   // (else it is computed once per batch, for the first).
   bool varying = false;

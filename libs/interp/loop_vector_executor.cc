@@ -32,26 +32,28 @@ void ForEachTransferRun(const View& view, absl::Span<const int64_t> base,
                         Outside outside) {
   const size_t n = shape.size();
   const size_t leading = view.dims.size() - n;
+  const int64_t* dims = view.dims.data();
+  const int64_t* strides = view.strides.data();
   int64_t origin = view.offset;
-  for (size_t k = 0; k < leading; ++k) origin += base[k] * view.strides[k];
+  for (size_t k = 0; k < leading; ++k) origin += base[k] * strides[k];
   const int64_t inner = shape[n - 1];
   const int64_t rows = NumLanes(shape) / inner;
   // The last dimension's lanes inside the view: [first, last).
   const int64_t b = base[leading + n - 1];
-  const int64_t step = view.strides[leading + n - 1];
+  const int64_t step = strides[leading + n - 1];
   const int64_t first = std::clamp<int64_t>(-b, 0, inner);
   const int64_t last =
-      std::clamp<int64_t>(view.dims[leading + n - 1] - b, first, inner);
+      std::clamp<int64_t>(dims[leading + n - 1] - b, first, inner);
   origin += (b + first) * step;
   absl::InlinedVector<int64_t, 4> row(n - 1, 0);
   for (int64_t r = 0; r < rows; ++r) {
     // The row's offset, unless a leading vector dimension leaves the view.
     int64_t offset = origin;
     bool in_view = true;
-    for (size_t j = 0; j < row.size(); ++j) {
+    for (size_t j = 0; j + 1 < n; ++j) {
       const int64_t index = base[leading + j] + row[j];
-      in_view = in_view && index >= 0 && index < view.dims[leading + j];
-      offset += index * view.strides[leading + j];
+      in_view = in_view && index >= 0 && index < dims[leading + j];
+      offset += index * strides[leading + j];
     }
     const int64_t lane = r * inner;
     if (!in_view) {
@@ -67,6 +69,43 @@ void ForEachTransferRun(const View& view, absl::Span<const int64_t> base,
       row[j] = 0;
     }
   }
+}
+
+// The element offset in `view`'s buffer of the lanes of a transfer of a
+// vector of `type` and `shape` at `base` when they are consecutive elements
+// of it, all inside the view, and held in a column as they are stored (f32,
+// f64, i32); else -1.
+int64_t ConsecutiveLanes(const View& view, absl::Span<const int64_t> base,
+                         absl::Span<const int64_t> shape, ElemType type) {
+  if (ColumnBytes(type) != ElemTypeBytes(type)) return -1;
+  const size_t rank = view.dims.size();
+  const size_t leading = rank - shape.size();
+  const int64_t* dims = view.dims.data();
+  const int64_t* strides = view.strides.data();
+  int64_t offset = view.offset;
+  int64_t expected = 1;
+  for (size_t k = rank; k-- > 0;) {
+    offset += base[k] * strides[k];
+    if (k < leading) continue;
+    const int64_t extent = shape[k - leading];
+    if (base[k] < 0 || base[k] + extent > dims[k] ||
+        (extent > 1 && strides[k] != expected)) {
+      return -1;
+    }
+    expected *= extent;
+  }
+  return offset;
+}
+
+// The lanes of such a transfer where they are stored, when they are
+// consecutive and written; else null.
+const void* LanesInPlace(const View& view, absl::Span<const int64_t> base,
+                         absl::Span<const int64_t> shape, ElemType type) {
+  const Buffer& buffer = *view.buffer;
+  if (buffer.unwritten > 0) return nullptr;
+  const int64_t offset = ConsecutiveLanes(view, base, shape, type);
+  if (offset < 0) return nullptr;
+  return buffer.tensor.bytes.data() + offset * ElemTypeBytes(type);
 }
 
 // The first of `count` elements at offset, offset + step, ... that is not
@@ -89,6 +128,17 @@ void WriteLanes(const void* lanes, const View& view,
   const auto* from = static_cast<const element::Repr<E>*>(lanes);
   Buffer& buffer = *view.buffer;
   uint8_t* data = buffer.tensor.bytes.data();
+  if (const int64_t offset = ConsecutiveLanes(view, base, shape, E);
+      offset >= 0) {
+    const int64_t count = NumLanes(shape);
+    // memmove: `from` may be these very elements, read in place.
+    std::memmove(data + offset * ElemTypeBytes(E), from,
+                 count * ElemTypeBytes(E));
+    for (int64_t i = 0; buffer.unwritten > 0 && i < count; ++i) {
+      buffer.MarkWritten(offset + i);
+    }
+    return;
+  }
   const size_t width = ElemTypeBytes(E);
   ForEachTransferRun(
       view, base, shape,
@@ -151,32 +201,6 @@ bool ReadLanes(const View& view, absl::Span<const int64_t> base,
   return ok;
 }
 
-// The lanes of a transfer of a vector of `type` and `shape` at `base`, read
-// where they are stored, when they are consecutive elements of `view`'s
-// buffer, all inside the view and written, held as a column holds them
-// (f32, f64, i32); else null.
-const void* LanesInPlace(const View& view, absl::Span<const int64_t> base,
-                         absl::Span<const int64_t> shape, ElemType type) {
-  const Buffer& buffer = *view.buffer;
-  if (buffer.unwritten > 0 || ColumnBytes(type) != ElemTypeBytes(type)) {
-    return nullptr;
-  }
-  const size_t leading = view.dims.size() - shape.size();
-  int64_t offset = view.offset;
-  int64_t expected = 1;
-  for (size_t k = view.dims.size(); k-- > 0;) {
-    offset += base[k] * view.strides[k];
-    if (k < leading) continue;
-    const int64_t extent = shape[k - leading];
-    if (base[k] < 0 || base[k] + extent > view.dims[k] ||
-        (extent > 1 && view.strides[k] != expected)) {
-      return nullptr;
-    }
-    expected *= extent;
-  }
-  return buffer.tensor.bytes.data() + offset * ElemTypeBytes(type);
-}
-
 // Copies `count` values of `bytes` from lane `from` of one column to lane
 // `to` of another.
 void CopyLanes(int bytes, const void* source, int64_t from, void* target,
@@ -210,13 +234,13 @@ bool Executor::CheckTransferBase(absl::Span<const Expr> indices,
                                  absl::Span<const int64_t> base,
                                  size_t lanes_rank, int32_t slot,
                                  Frame& frame) {
-  const View& view = frame.views[slot];
+  const int64_t* dims = frame.views[slot].dims.data();
   for (size_t k = 0; k + lanes_rank < indices.size(); ++k) {
-    if (base[k] < 0 || base[k] >= view.dims[k]) {
+    if (base[k] < 0 || base[k] >= dims[k]) {
       Fail(indices[k].where,
            absl::StrCat("index ", base[k], " is out of bounds for dimension ",
                         k, " of '", frame.proc->view_names[slot], "' (size ",
-                        view.dims[k], ")"));
+                        dims[k], ")"));
       return false;
     }
   }
@@ -253,7 +277,7 @@ const void* Executor::TransferRead(const Expr& e, Frame& frame, void* out) {
 
 const int64_t* Executor::Mask(const Expr& e, Frame& frame) {
   int64_t* out = frame.Column<int64_t>(e);
-  const LaneSet lanes = LaneSet::Dense(static_cast<int32_t>(NumLanes(e.shape)));
+  const LaneSet lanes = LaneSet::Dense(e.lanes);
   switch (e.op) {
     case ExprOp::kMaskCompare: {
       const void* a = Vector(e.args[0], frame);
@@ -281,8 +305,8 @@ const int64_t* Executor::Mask(const Expr& e, Frame& frame) {
 
 const void* Executor::Vector(const Expr& e, Frame& frame) {
   void* out = frame.Column(e);
-  const int64_t lanes = NumLanes(e.shape);
-  const LaneSet all = LaneSet::Dense(static_cast<int32_t>(lanes));
+  const int64_t lanes = e.lanes;
+  const LaneSet all = LaneSet::Dense(e.lanes);
   const int bytes = ColumnBytes(e.type);
   switch (e.op) {
     case ExprOp::kVectorVar:
@@ -302,7 +326,7 @@ const void* Executor::Vector(const Expr& e, Frame& frame) {
         return out;
       }
       const void* value = Vector(source, frame);
-      const int64_t size = NumLanes(source.shape);
+      const int64_t size = source.lanes;
       for (int64_t lane = 0; lane < lanes; lane += size) {
         CopyLanes(bytes, value, 0, out, lane, size);
       }
@@ -379,7 +403,7 @@ void Executor::VectorScalar(const Expr& e, Frame& frame, void* out) {
   const void* v = Vector(source, frame);
   if (failed_) return;
   if (e.op == ExprOp::kReduction) {
-    ReduceColumn(e.type, e.arith, v, NumLanes(source.shape), out);
+    ReduceColumn(e.type, e.arith, v, source.lanes, out);
     return;
   }
   CopyLanes(ColumnBytes(e.type), v, VectorPart(source.shape, e.ints).first,
