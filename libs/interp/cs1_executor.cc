@@ -137,8 +137,16 @@ bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
   }
   view.buffer = base.buffer;
   view.offset = base.offset + offset;
-  view.dims.assign(ref.extents.begin(), ref.extents.end());
-  view.strides.assign(ref.strides.begin(), ref.strides.end());
+  // A task calls the same instructions again and again: the view most
+  // often has the descriptor's shape already.
+  if (!std::equal(view.dims.begin(), view.dims.end(), ref.extents.begin(),
+                  ref.extents.end())) {
+    view.dims.assign(ref.extents.begin(), ref.extents.end());
+  }
+  if (!std::equal(view.strides.begin(), view.strides.end(),
+                  ref.strides.begin(), ref.strides.end())) {
+    view.strides.assign(ref.strides.begin(), ref.strides.end());
+  }
   return true;
 }
 

@@ -375,9 +375,12 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
   const Region& region = *loop.region;
   const size_t depth = region.loops.size();
   // The bounds, outermost first, as the iterations would compute them (an
-  // inner loop's only when the outer ones run).
-  absl::InlinedVector<int64_t, 4> lo(depth);
-  absl::InlinedVector<int64_t, 4> hi(depth);
+  // inner loop's only when the outer ones run), kept for Range and
+  // LocateAffine.
+  region_lo_.resize(depth);
+  region_hi_.resize(depth);
+  int64_t* lo = region_lo_.data();
+  int64_t* hi = region_hi_.data();
   // How many iterations, when they fit in one batch; else more.
   int64_t iterations = 1;
   for (size_t k = 0; k < depth; ++k) {
@@ -395,22 +398,18 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
     For(loop, frame);
     return;
   }
-  absl::InlinedVector<int64_t*, 4> columns(depth);
   region_vars_.resize(depth);
+  int64_t* const* vars = region_vars_.data();
   for (size_t k = 0; k < depth; ++k) {
-    columns[k] = reinterpret_cast<int64_t*>(frame.arena.data() +
-                                            region.var_columns[k]);
-    region_vars_[k] = columns[k];
+    region_vars_.data()[k] =
+        reinterpret_cast<int64_t*>(frame.arena.data() + region.var_columns[k]);
   }
-  region_lo_ = lo;
-  region_hi_ = hi;
   const std::vector<Stmt>& body = region.loops.back()->body;
   // A nest of one batch whose bounds are those of its last run has its
   // iterations in the columns already.
   absl::InlinedVector<int64_t, 8>& cached = frame.region_bounds[region.index];
-  if (cached.size() == 2 * depth &&
-      std::equal(lo.begin(), lo.end(), cached.begin()) &&
-      std::equal(hi.begin(), hi.end(), cached.begin() + depth)) {
+  if (cached.size() == 2 * depth && std::equal(lo, lo + depth, cached.data()) &&
+      std::equal(hi, hi + depth, cached.data() + depth)) {
     BatchBlock(body, frame, LaneSet::Dense(static_cast<int32_t>(iterations)));
     return;
   }
@@ -418,8 +417,7 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
   // The iterations in order, as an odometer over the loops: the innermost
   // loop of more than one iteration runs through its values, the others
   // hold theirs over each run.
-  absl::InlinedVector<int64_t, 4> at(lo.begin(), lo.end());
-  int64_t* const* vars = columns.data();
+  absl::InlinedVector<int64_t, 4> at(lo, lo + depth);
   size_t inner = depth - 1;
   while (inner > 0 && lo[inner] + 1 == hi[inner]) --inner;
   bool done = false;
@@ -447,8 +445,8 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
       }
     }
     if (done && iterations <= kBatchLanes) {
-      cached.assign(lo.begin(), lo.end());
-      cached.insert(cached.end(), hi.begin(), hi.end());
+      cached.assign(lo, lo + depth);
+      cached.insert(cached.end(), hi, hi + depth);
     }
     BatchBlock(body, frame, LaneSet::Dense(lanes));
   }
@@ -530,24 +528,7 @@ void Executor::Call(const Stmt& stmt, Frame& caller) {
     const CompiledParam& param = callee.params[i];
     View& view = frame.views[param.slot];
     if (!MakeView(stmt.args[i].window, caller, view)) return;
-    absl::InlinedVector<int64_t, 4> shape;
-    if (!ParamDims(param, frame, shape)) return;
-    const ir::Node* where = stmt.args[i].window.where;
-    if (view.dims != shape) {
-      Fail(where, absl::StrCat("argument '", param.name(), "' of ",
-                               callee.proc->name(), " has shape ",
-                               ShapeText(view.dims), ", expected ",
-                               NumpyShapeText(std::vector<int64_t>(
-                                   shape.begin(), shape.end()))));
-      return;
-    }
-    if (!param.is_window && !IsDense(view)) {
-      Fail(where, absl::StrCat("argument '", param.name(), "' of ",
-                               callee.proc->name(),
-                               " is a strided window, but the parameter is "
-                               "a dense tensor"));
-      return;
-    }
+    if (!ShapeMatches(param, frame, view, stmt, stmt.args[i].window)) return;
   }
   if (!CheckAsserts(callee, frame, &stmt)) return;
   Exec(callee.body, frame);
@@ -555,6 +536,34 @@ void Executor::Call(const Stmt& stmt, Frame& caller) {
     // Errors inside a callee name the calls that led there, innermost first.
     AddNote(*stmt.where, absl::StrCat("in the call to ", callee.proc->name()));
   }
+}
+
+bool Executor::ShapeMatches(const CompiledParam& param, Frame& frame,
+                            const View& view, const Stmt& call,
+                            const WindowRef& arg) {
+  // Most often the shape matches: compare dimension by dimension first.
+  bool same = view.dims.size() == param.dims.size();
+  for (size_t k = 0; same && k < param.dims.size(); ++k) {
+    const int64_t extent = ControlValue(param.dims[k], frame);
+    same = !failed_ && extent > 0 && view.dims.data()[k] == extent;
+  }
+  if (same && (param.is_window || IsDense(view))) return true;
+  absl::InlinedVector<int64_t, 4> shape;
+  if (!ParamDims(param, frame, shape)) return false;
+  const CompiledProc& callee = *call.callee;
+  if (view.dims != shape) {
+    Fail(arg.where, absl::StrCat("argument '", param.name(), "' of ",
+                                 callee.proc->name(), " has shape ",
+                                 ShapeText(view.dims), ", expected ",
+                                 NumpyShapeText(std::vector<int64_t>(
+                                     shape.begin(), shape.end()))));
+    return false;
+  }
+  Fail(arg.where, absl::StrCat("argument '", param.name(), "' of ",
+                               callee.proc->name(),
+                               " is a strided window, but the parameter is "
+                               "a dense tensor"));
+  return false;
 }
 
 void Executor::AddNote(const ir::Node& where, absl::string_view note) {

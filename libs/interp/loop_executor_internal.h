@@ -142,6 +142,11 @@ class Executor {
   void ExecStmt(const Stmt& stmt, Frame& frame);
   void For(const Stmt& stmt, Frame& frame);
   void Call(const Stmt& stmt, Frame& caller);
+  // Whether `view`, the argument `arg` of `call`, has the shape the
+  // callee's `param` declares (and is dense unless it is a window); the
+  // error otherwise.
+  bool ShapeMatches(const CompiledParam& param, Frame& frame,
+                    const View& view, const Stmt& call, const WindowRef& arg);
   void Alloc(const Stmt& stmt, Frame& frame);
   void AccessPattern(const Stmt& stmt, Frame& frame);
   bool MakeView(const WindowRef& ref, Frame& frame, View& view);
@@ -250,7 +255,7 @@ class Executor {
   // The running region's loops: their bounds and variables' columns.
   absl::InlinedVector<int64_t, 4> region_lo_;
   absl::InlinedVector<int64_t, 4> region_hi_;
-  absl::InlinedVector<const int64_t*, 4> region_vars_;
+  absl::InlinedVector<int64_t*, 4> region_vars_;
   // Selection buffers of nested choices (ifs, selects, and/or), as a stack.
   std::vector<std::vector<int32_t>> selections_;
   size_t selections_used_ = 0;

@@ -90,11 +90,11 @@ kernel matmul testdata/kernels/matmul.tk $((n * n * n)) \
 kernel conv2d "$here/conv2d.tk" $((16 * 16 * 56 * 56 * 9)) \
   "X(x, float, 16 * 58 * 58) X(w, float, 16 * 16 * 9) X(y, float, 16 * 56 * 56)" \
   "conv2d(x, w, y)" -D C=16 -D K=16 -D H=56 -D W=56 -D HP=58 -D WP=58 -D R=3
-m=2048
-kernel rowsum "$here/rowsum.tk" $((m * m)) \
-  "X(x, float, $m * $m) X(y, float, $m)" "rowsum(x, y)" -D M=$m -D N=$m
-kernel colsum "$here/colsum.tk" $((m * m)) \
-  "X(x, float, $m * $m) X(y, float, $m)" "colsum(x, y)" -D M=$m -D N=$m
+m=1024 r=16
+kernel rowsum "$here/rowsum.tk" $((r * m * m)) \
+  "X(x, float, $m * $m) X(y, float, $m)" "rowsum(x, y)" -D R=$r -D M=$m -D N=$m
+kernel colsum "$here/colsum.tk" $((r * m * m)) \
+  "X(x, float, $m * $m) X(y, float, $m)" "colsum(x, y)" -D R=$r -D M=$m -D N=$m
 
 # The vector level: the matmul on 16-lane vectors, an fma per k (its C is
 # the loop-level matmul's).
