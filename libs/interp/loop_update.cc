@@ -19,68 +19,53 @@ enum class Failure { kNone, kUnwritten, kDivisionByZero };
 
 // target[offsets[l]] = target OP other[l] (or other[l] OP target, with
 // `target_first` false) on the lanes in order, each element written before
-// it is read; the first failing lane, or -1.
-template <ElemType E, ArithOp Op>
+// it is read; the first failing lane, or -1. Consecutive lanes into one
+// element (a reduction's inner loop) keep it in a register meanwhile.
+template <ElemType E, ArithOp Op, typename OffsetOf>
 int32_t AccumulateLanes(bool target_first, const Repr<E>* other,
-                        const int64_t* offsets, Buffer& buffer, LaneSet lanes,
+                        OffsetOf offset_of, Buffer& buffer, LaneSet lanes,
                         Failure& failure) {
   uint8_t* data = buffer.tensor.bytes.data();
   const int width = ElemTypeBytes(E);
-  return FirstFailingLane(lanes, [&](int32_t l) {
-    const int64_t offset = offsets[l];
-    if (!buffer.written[offset]) {
-      failure = Failure::kUnwritten;
-      return false;
-    }
-    const Repr<E> target = element::Load<E>(data + offset * width);
-    Repr<E> result;
-    const bool ok = target_first
-                        ? element::Arith<E, Op>(target, other[l], result)
-                        : element::Arith<E, Op>(other[l], target, result);
-    if (!ok) {
-      failure = Failure::kDivisionByZero;
-      return false;
-    }
-    element::Store<E>(result, data + offset * width);
-    return true;
-  });
-}
-
-// The same into one element, at `offset` for every lane: the running value
-// stays in a register.
-template <ElemType E, ArithOp Op>
-int32_t AccumulateInto(bool target_first, const Repr<E>* other, int64_t offset,
-                       Buffer& buffer, LaneSet lanes, Failure& failure) {
-  if (!buffer.written[offset]) {
-    failure = Failure::kUnwritten;
-    return lanes.first();
-  }
-  uint8_t* address = buffer.tensor.bytes.data() + offset * ElemTypeBytes(E);
-  Repr<E> target = element::Load<E>(address);
+  int64_t held = -1;  // the element in `target`, not stored yet
+  Repr<E> target{};
   const int32_t bad = FirstFailingLane(lanes, [&](int32_t l) {
-    return target_first ? element::Arith<E, Op>(target, other[l], target)
+    const int64_t offset = offset_of(l);
+    if (offset != held) {
+      if (held >= 0) element::Store<E>(target, data + held * width);
+      held = -1;
+      if (!buffer.written[offset]) {
+        failure = Failure::kUnwritten;
+        return false;
+      }
+      target = element::Load<E>(data + offset * width);
+      held = offset;
+    }
+    const bool ok = target_first
+                        ? element::Arith<E, Op>(target, other[l], target)
                         : element::Arith<E, Op>(other[l], target, target);
+    if (!ok) failure = Failure::kDivisionByZero;
+    return ok;
   });
-  if (bad >= 0) {
-    failure = Failure::kDivisionByZero;
-    return bad;
-  }
-  element::Store<E>(target, address);
-  return -1;
+  if (held >= 0) element::Store<E>(target, data + held * width);
+  return bad;
 }
 
 // Accumulates on the lanes into the elements at `offsets`, the same for
-// every lane when `one_element`.
+// every lane (set on the first only) when `one_element`.
 template <ElemType E, ArithOp Op>
 int32_t AccumulateAt(bool one_element, bool target_first,
                      const Repr<E>* other, const int64_t* offsets,
                      Buffer& buffer, LaneSet lanes, Failure& failure) {
   if (one_element) {
-    return AccumulateInto<E, Op>(target_first, other, offsets[lanes.first()],
-                                 buffer, lanes, failure);
+    const int64_t offset = offsets[lanes.first()];
+    return AccumulateLanes<E, Op>(
+        target_first, other, [offset](int32_t) { return offset; }, buffer,
+        lanes, failure);
   }
-  return AccumulateLanes<E, Op>(target_first, other, offsets, buffer, lanes,
-                                failure);
+  return AccumulateLanes<E, Op>(
+      target_first, other, [offsets](int32_t l) { return offsets[l]; },
+      buffer, lanes, failure);
 }
 
 bool Varies(absl::Span<const Expr> indices, LaneSet lanes) {
