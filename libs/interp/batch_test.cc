@@ -29,8 +29,6 @@ HostTensor Ramp(int64_t n, float scale) {
   return F32({n}, values);
 }
 
-std::vector<float> Values(const HostTensor& tensor) { return Floats(tensor); }
-
 TEST(BatchTest, PrefixSumReadsTheIterationBefore) {
   Runner runner(
       "(proc @p ((in x (f32 1000)) (out y (f32 1000)))\n"
@@ -42,7 +40,7 @@ TEST(BatchTest, PrefixSumReadsTheIterationBefore) {
   std::vector<float> expected(kN);
   expected[0] = x.Get<float>(0);
   for (int i = 1; i < kN; ++i) expected[i] = expected[i - 1] + x.Get<float>(i);
-  EXPECT_EQ(Values(out->at("y")), expected);
+  EXPECT_EQ(Floats(out->at("y")), expected);
 }
 
 TEST(BatchTest, AccumulatesInEitherOperandOrder) {
@@ -83,7 +81,7 @@ TEST(BatchTest, ReadsWhatALaterStatementWroteAnIterationBefore) {
   expected[0] = 0;
   expected[1] = 5;
   for (int i = 2; i < kN; ++i) expected[i] = x.Get<float>(i - 1) * 2.0f;
-  EXPECT_EQ(Values(out->at("y")), expected);
+  EXPECT_EQ(Floats(out->at("y")), expected);
 }
 
 TEST(BatchTest, SeesWritesThroughAWindowOfTheSameBuffer) {
@@ -97,7 +95,7 @@ TEST(BatchTest, SeesWritesThroughAWindowOfTheSameBuffer) {
   std::vector<float> expected(kN + 1);
   expected[0] = 0.25f;
   for (int i = 1; i <= kN; ++i) expected[i] = expected[i - 1] + 1.0f;
-  EXPECT_EQ(Values(out->at("y")), expected);
+  EXPECT_EQ(Floats(out->at("y")), expected);
 }
 
 TEST(BatchTest, ReadsOldValuesAheadOfTheWrites) {
@@ -107,9 +105,9 @@ TEST(BatchTest, ReadsOldValuesAheadOfTheWrites) {
   HostTensor y = Ramp(kN + 1, 0.75f);
   auto out = runner.Run({}, {{"y", y}});
   ASSERT_TRUE(out.ok()) << out.status();
-  std::vector<float> expected = Values(y);
+  std::vector<float> expected = Floats(y);
   for (int i = 0; i < kN; ++i) expected[i] = y.Get<float>(i + 1) + 1.0f;
-  EXPECT_EQ(Values(out->at("y")), expected);
+  EXPECT_EQ(Floats(out->at("y")), expected);
 }
 
 TEST(BatchTest, KeepsTheLastOfSeveralWritesToAnElement) {

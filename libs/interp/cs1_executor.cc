@@ -315,20 +315,10 @@ namespace cs1 {
 
 absl::StatusOr<std::vector<HostTensor>> RunPeProgram(
     const PeProgram& program, const std::vector<HostTensor>& inputs) {
-  auto outputs = loop::Executor(program.procedures, /*batching=*/true)
-                     .RunPeProgram(program, inputs);
-  if (outputs.ok()) return outputs;
-  // Again iteration by iteration, for the first error in that order
-  // (loop_executor_internal.h).
-  auto sequential = loop::Executor(program.procedures, /*batching=*/false)
-                        .RunPeProgram(program, inputs);
-  if (sequential.ok()) {
-    return absl::InternalError(absl::StrCat(
-        "internal error: a batched run failed where the iterations one by "
-        "one do not: ",
-        outputs.status().message()));
-  }
-  return sequential;
+  return loop::RunWithFirstError([&](bool batching) {
+    return loop::Executor(program.procedures, batching)
+        .RunPeProgram(program, inputs);
+  });
 }
 
 }  // namespace cs1

@@ -635,16 +635,8 @@ absl::StatusOr<std::vector<int64_t>> EntryParamShape(
 
 absl::StatusOr<std::vector<HostTensor>> RunEntry(
     const LoopProgram& program, const std::vector<EntryArgument>& args) {
-  auto outputs = Executor(program, /*batching=*/true).Run(args);
-  if (outputs.ok()) return outputs;
-  auto sequential = Executor(program, /*batching=*/false).Run(args);
-  if (sequential.ok()) {
-    return absl::InternalError(absl::StrCat(
-        "internal error: a batched run failed where the iterations one by "
-        "one do not: ",
-        outputs.status().message()));
-  }
-  return sequential;
+  return RunWithFirstError(
+      [&](bool batching) { return Executor(program, batching).Run(args); });
 }
 
 }  // namespace loop

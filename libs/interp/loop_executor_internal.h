@@ -19,6 +19,7 @@
 
 #include "absl/container/inlined_vector.h"
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/string_view.h"
 #include "libs/interp/column_ops.h"
 #include "libs/interp/loop_executor.h"
@@ -262,6 +263,23 @@ class Executor {
   bool failed_ = false;
   absl::Status status_;
 };
+
+// `run(true)`, which batches regions, or when it fails `run(false)`, which
+// runs every loop iteration by iteration: its error is the first in the
+// spec's order. `run` makes an Executor and runs it.
+template <typename Run>
+absl::StatusOr<std::vector<HostTensor>> RunWithFirstError(Run run) {
+  auto outputs = run(/*batching=*/true);
+  if (outputs.ok()) return outputs;
+  auto sequential = run(/*batching=*/false);
+  if (sequential.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "internal error: a batched run failed where the iterations one by "
+        "one do not: ",
+        outputs.status().message()));
+  }
+  return sequential;
+}
 
 }  // namespace loop
 }  // namespace tessel
