@@ -24,6 +24,12 @@ openblas=/usr/include/x86_64-linux-gnu/openblas-pthread
 [ -d "$openblas" ] || openblas=/usr/include
 openblas_lib=/usr/lib/x86_64-linux-gnu/openblas-pthread
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
+# OpenBLAS at its best: these machines set OPENBLAS_CORETYPE and
+# OPENBLAS_L2_SIZE for old OpenBLAS builds, which hold it to its AVX2
+# kernels. The core's FMA peak is the roof beside every figure.
+unset OPENBLAS_CORETYPE OPENBLAS_L2_SIZE
+cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
+"$work/fma_peak"
 for n in "${@:-128 256 512}"; do
   for size in $n; do
     "$bin/parse/parse" testdata/kernels/matmul.tk -D M="$size" -D N="$size" \

@@ -82,9 +82,9 @@ int main(void) {
   double openblas = best_seconds(openblas_matmul, A, B, O);
   double flops = 2.0 * SIZE * SIZE * SIZE;
   printf("matmul %dx%dx%d f32: tessel %.2f GFLOP/s, reference C %.2f GFLOP/s, "
-         "OpenBLAS %.2f GFLOP/s\n",
+         "OpenBLAS %.2f GFLOP/s (%s kernel)\n",
          SIZE, SIZE, SIZE, flops / tessel * 1e-9, flops / reference * 1e-9,
-         flops / openblas * 1e-9);
+         flops / openblas * 1e-9, openblas_get_corename());
   printf("  time ratio tessel/OpenBLAS %.2f, tessel/reference %.2f "
          "(max abs diff vs OpenBLAS %.2g, vs reference %.2g)\n",
          tessel / openblas, tessel / reference, max_abs_diff(C, O),
