@@ -291,13 +291,17 @@ void Executor::RunTask(const cs1::PeProgram& program, const cs1::Task& task,
       frame.controls[task.index_slots[k]] = index[k];
     }
     if (task.cond && !ControlValue(*task.cond, frame)) return !failed_;
-    if (auto status = ResetBuffer(param.elem, {}, value); !status.ok()) {
-      Fail(task.decl, status.message());
-      return false;
+    // The value received, a fresh scalar each time (its buffer is made
+    // once).
+    if (value == nullptr) {
+      if (auto status = ResetBuffer(param.elem, {}, value); !status.ok()) {
+        Fail(task.decl, status.message());
+        return false;
+      }
+      frame.views[task.value_slot] = WholeView(*value);
     }
     CopyElements(inputs[task.param], flat, value->tensor, 0, 1);
-    value->MarkWritten(0);
-    frame.views[task.value_slot] = WholeView(*value);
+    value->SetWritten(true);
     ExecStmt(task.call, frame);
     if (failed_) {
       AddNote(*task.decl, absl::StrCat("in the task on ",

@@ -186,9 +186,10 @@ class Executor {
     if (QuickControl(e, frame, lane.first(), value)) return value;
     return Control(e, frame, lane)[lane.first()];
   }
-  // The value of `e` on `lane` without its columns, when it is literals
-  // and variables joined by +, -, * and neg, none overflowing; else false
-  // (and Control computes it, and reports what went wrong).
+  // The value of `e` on `lane` without its columns, when it is control
+  // arithmetic, comparisons and logic on literals and variables that
+  // cannot fail there; else false (and Control computes it, and reports
+  // what went wrong).
   static bool QuickControl(const Expr& e, const Frame& frame, int32_t lane,
                            int64_t& value);
   void ComputeControl(const Expr& e, Frame& frame, LaneSet lanes,
@@ -220,7 +221,8 @@ class Executor {
              int64_t& greatest);
   void OutOfBounds(const Expr& index, size_t dim, int64_t value,
                    int64_t extent, int32_t slot, Frame& frame);
-  // The indices of an element access on `lane`, computed already.
+  // The indices of an element access on `lane` (which it has computed
+  // without error).
   absl::InlinedVector<int64_t, 4> IndicesAt(absl::Span<const Expr> indices,
                                             Frame& frame, int32_t lane);
   void CastFailed(const Expr& e, ElemType from, const void* operand,

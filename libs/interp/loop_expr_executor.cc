@@ -95,17 +95,56 @@ bool Executor::QuickControl(const Expr& e, const Frame& frame, int32_t lane,
     case ExprOp::kNegIndex:
       return QuickControl(e.args[0], frame, lane, value) &&
              SubIndex(0, value, value);
+    case ExprOp::kNot:
+      if (!QuickControl(e.args[0], frame, lane, value)) return false;
+      value = !value;
+      return true;
+    case ExprOp::kAnd:
+    case ExprOp::kOr:
+      // Short-circuit as C does.
+      if (!QuickControl(e.args[0], frame, lane, value)) return false;
+      if ((value != 0) != (e.op == ExprOp::kAnd)) {
+        value = value != 0;
+        return true;
+      }
+      if (!QuickControl(e.args[1], frame, lane, value)) return false;
+      value = value != 0;
+      return true;
     case ExprOp::kAddIndex:
     case ExprOp::kSubIndex:
-    case ExprOp::kMulIndex: {
+    case ExprOp::kMulIndex:
+    case ExprOp::kFloorDiv:
+    case ExprOp::kFloorMod:
+    case ExprOp::kMinIndex:
+    case ExprOp::kMaxIndex:
+    case ExprOp::kCompareIndex: {
       int64_t a, b;
       if (!QuickControl(e.args[0], frame, lane, a) ||
           !QuickControl(e.args[1], frame, lane, b)) {
         return false;
       }
-      return e.op == ExprOp::kAddIndex   ? AddIndex(a, b, value)
-             : e.op == ExprOp::kSubIndex ? SubIndex(a, b, value)
-                                         : MulIndex(a, b, value);
+      switch (e.op) {
+        case ExprOp::kAddIndex:
+          return AddIndex(a, b, value);
+        case ExprOp::kSubIndex:
+          return SubIndex(a, b, value);
+        case ExprOp::kMulIndex:
+          return MulIndex(a, b, value);
+        case ExprOp::kFloorDiv:
+        case ExprOp::kFloorMod:
+          if (b <= 0) return false;
+          value = e.op == ExprOp::kFloorDiv ? FloorDiv(a, b) : FloorMod(a, b);
+          return true;
+        case ExprOp::kMinIndex:
+          value = std::min(a, b);
+          return true;
+        case ExprOp::kMaxIndex:
+          value = std::max(a, b);
+          return true;
+        default:
+          value = element::Compare(e.compare, a, b);
+          return true;
+      }
     }
     default:
       return false;
@@ -557,11 +596,10 @@ void Executor::OutOfBounds(const Expr& index, size_t dim, int64_t value,
 absl::InlinedVector<int64_t, 4> Executor::IndicesAt(
     absl::Span<const Expr> indices, Frame& frame, int32_t lane) {
   absl::InlinedVector<int64_t, 4> values;
+  // Computed again on the lane: a column holds an index only for the lanes
+  // it was computed on, if any.
   for (const Expr& index : indices) {
-    // What does not vary was computed for another lane, if for any.
-    values.push_back(index.varying
-                         ? frame.Column<int64_t>(index)[lane]
-                         : ControlValue(index, frame, LaneSet{&lane, 1}));
+    values.push_back(ControlValue(index, frame, LaneSet{&lane, 1}));
   }
   return values;
 }
