@@ -82,16 +82,18 @@ int64_t ConsecutiveLanes(const View& view, absl::Span<const int64_t> base,
   const size_t leading = rank - shape.size();
   const int64_t* dims = view.dims.data();
   const int64_t* strides = view.strides.data();
+  const int64_t* at = base.data();
+  const int64_t* extents = shape.data();
   int64_t offset = view.offset;
+  for (size_t k = 0; k < leading; ++k) offset += at[k] * strides[k];
   int64_t expected = 1;
-  for (size_t k = rank; k-- > 0;) {
-    offset += base[k] * strides[k];
-    if (k < leading) continue;
-    const int64_t extent = shape[k - leading];
-    if (base[k] < 0 || base[k] + extent > dims[k] ||
+  for (size_t k = rank; k-- > leading;) {
+    const int64_t extent = extents[k - leading];
+    if (at[k] < 0 || at[k] + extent > dims[k] ||
         (extent > 1 && strides[k] != expected)) {
       return -1;
     }
+    offset += at[k] * strides[k];
     expected *= extent;
   }
   return offset;
@@ -214,10 +216,14 @@ void CopyLanes(int bytes, const void* source, int64_t from, void* target,
 
 const void* Executor::ReadVector(const Expr& e, Frame& frame, void* out) {
   const View& view = frame.views[e.slot];
-  const absl::InlinedVector<int64_t, 4> origin(e.shape.size(), 0);
-  if (const void* lanes = LanesInPlace(view, origin, e.shape, e.type)) {
-    return lanes;
+  // A vector variable's buffer holds its lanes in order (there are no
+  // windows of vectors): read them in place once they are all written.
+  const Buffer& buffer = *view.buffer;
+  if (buffer.unwritten == 0 && buffer.tensor.num_elements() == e.lanes &&
+      ColumnBytes(e.type) == ElemTypeBytes(e.type)) {
+    return buffer.tensor.bytes.data() + view.offset * ElemTypeBytes(e.type);
   }
+  const absl::InlinedVector<int64_t, 4> origin(e.shape.size(), 0);
   int64_t lane = 0;
   const bool ok = element::WithElemType(e.type, [&]<ElemType E>() {
     return ReadLanes<E>(view, origin, e.shape, {}, out, lane);
