@@ -83,6 +83,9 @@ kernel() {
 }
 
 echo "run-sim (-c opt) against emit-c's C (cc -O2, $(cc --version | head -1)); best of $runs"
+# The machine, for the record: its core's FMA peak.
+cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
+"$work/fma_peak"
 n=256
 kernel matmul testdata/kernels/matmul.tk $((n * n * n)) \
   "X(A, float, $n * $n) X(B, float, $n * $n) X(C, float, $n * $n)" \
