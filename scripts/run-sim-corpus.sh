@@ -4,7 +4,7 @@
 # interpreter can be compared bit for bit: testdata/run-sim/engine_*.test
 # compare today's interpreter with the table recorded before its rewrite
 # (testdata/run-sim/Inputs/corpus_*.golden).
-#   run-sim-corpus.sh GROUP WORK_DIR
+#   run-sim-corpus.sh GROUP WORK_DIR [RUN_SIM_FLAG...]
 # GROUP is one of
 #   kernels    every testdata/kernels/*.tk at its header's sizes, at the
 #              loop and the tensor level, on seeded inputs;
@@ -16,13 +16,16 @@
 #   random-N   random kernels (scripts/random_kernel.py) of seeds N to N+19,
 #              both levels, and random linear-algebra and Glenside kernels of
 #              seeds N to N+4.
-# parse and run-sim are taken from PATH.
+# parse and run-sim are taken from PATH; the flags after WORK_DIR go to
+# every run-sim command (--no-batching, say).
 set -uo pipefail
 shopt -s nullglob
 here="$(cd "$(dirname "$0")" && pwd)"
 testdata="$here/../testdata"
 group="$1"
 work="$2"
+shift 2
+flags=("$@")
 mkdir -p "$work"
 
 # Runs run-sim on module $2 with the flags that follow; prints "$1: ..." lines.
@@ -31,7 +34,8 @@ record() {
   shift 2
   local out="$work/out"
   rm -rf "$out"
-  if run-sim "$module" --outputs "$out" "$@" >/dev/null 2>"$work/err"; then
+  if run-sim "$module" --outputs "$out" "$@" "${flags[@]}" >/dev/null \
+      2>"$work/err"; then
     for file in $(cd "$out" && ls); do
       echo "$name: $file $(sha256sum < "$out/$file" | cut -c1-16)"
     done

@@ -318,9 +318,10 @@ void Executor::RunTask(const cs1::PeProgram& program, const cs1::Task& task,
 namespace cs1 {
 
 absl::StatusOr<std::vector<HostTensor>> RunPeProgram(
-    const PeProgram& program, const std::vector<HostTensor>& inputs) {
-  return loop::RunWithFirstError([&](bool batching) {
-    return loop::Executor(program.procedures, batching)
+    const PeProgram& program, const std::vector<HostTensor>& inputs,
+    bool batching) {
+  return loop::RunWithFirstError(batching, [&](bool batch) {
+    return loop::Executor(program.procedures, batch)
         .RunPeProgram(program, inputs);
   });
 }

@@ -88,9 +88,11 @@ absl::StatusOr<std::unique_ptr<PeProgram>> CompilePeProgram(
 
 // Runs `program` on every PE. `inputs` holds, by parameter position, a
 // tensor of the parameter's type for every parameter read (others are
-// ignored); returns the parameters written, in order.
+// ignored); returns the parameters written, in order. Without `batching`,
+// every loop runs iteration by iteration.
 absl::StatusOr<std::vector<HostTensor>> RunPeProgram(
-    const PeProgram& program, const std::vector<HostTensor>& inputs);
+    const PeProgram& program, const std::vector<HostTensor>& inputs,
+    bool batching = true);
 
 }  // namespace cs1
 }  // namespace tessel

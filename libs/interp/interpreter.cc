@@ -146,7 +146,8 @@ absl::StatusOr<std::vector<int64_t>> Program::Shape(
 }
 
 absl::StatusOr<TensorMap> Program::Run(const ControlValues& controls,
-                                       const TensorMap& inputs) const {
+                                       const TensorMap& inputs,
+                                       bool batching) const {
   std::vector<HostTensor> results;
   if (function_ != nullptr) {
     // The lowered entry takes the parameters, then the results.
@@ -169,7 +170,7 @@ absl::StatusOr<TensorMap> Program::Run(const ControlValues& controls,
       }
       args[port.param_index].tensor = &arg;
     }
-    auto outputs = loop::RunEntry(*procedure_, args);
+    auto outputs = loop::RunEntry(*procedure_, args, batching);
     if (!outputs.ok()) return outputs.status();
     results = *std::move(outputs);
   } else if (pe_program_ != nullptr) {
@@ -183,7 +184,7 @@ absl::StatusOr<TensorMap> Program::Run(const ControlValues& controls,
       }
       args[port.param_index] = it->second;
     }
-    auto outputs = cs1::RunPeProgram(*pe_program_, args);
+    auto outputs = cs1::RunPeProgram(*pe_program_, args, batching);
     if (!outputs.ok()) return outputs.status();
     results = *std::move(outputs);
   } else {
@@ -197,7 +198,7 @@ absl::StatusOr<TensorMap> Program::Run(const ControlValues& controls,
       }
       (*args)[port.param_index].tensor = &it->second;
     }
-    auto outputs = loop::RunEntry(*procedure_, *args);
+    auto outputs = loop::RunEntry(*procedure_, *args, batching);
     if (!outputs.ok()) return outputs.status();
     results = *std::move(outputs);
   }

@@ -90,9 +90,13 @@ class Program {
 
   // Runs the entry. `controls` holds a value for every control parameter
   // and `inputs` a tensor of the exact type and shape for every input
-  // (further entries are ignored). Returns every output by name.
+  // (further entries are ignored). Returns every output by name. Without
+  // `batching`, every loop runs iteration by iteration, the order the spec
+  // gives; batches of iterations compute the same bits (docs/run-sim.md,
+  // "How it runs"), which this lets tests and users check.
   absl::StatusOr<TensorMap> Run(const ControlValues& controls,
-                                const TensorMap& inputs) const;
+                                const TensorMap& inputs,
+                                bool batching = true) const;
 
  private:
   Program() = default;

@@ -634,9 +634,11 @@ absl::StatusOr<std::vector<int64_t>> EntryParamShape(
 }
 
 absl::StatusOr<std::vector<HostTensor>> RunEntry(
-    const LoopProgram& program, const std::vector<EntryArgument>& args) {
-  return RunWithFirstError(
-      [&](bool batching) { return Executor(program, batching).Run(args); });
+    const LoopProgram& program, const std::vector<EntryArgument>& args,
+    bool batching) {
+  return RunWithFirstError(batching, [&](bool batch) {
+    return Executor(program, batch).Run(args);
+  });
 }
 
 }  // namespace loop

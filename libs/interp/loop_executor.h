@@ -35,8 +35,10 @@ absl::StatusOr<std::vector<int64_t>> EntryParamShape(
 // Runs the entry with `args` (one per parameter). Returns the final contents
 // of the `out` and `inout` parameters, in parameter order; an element of an
 // `out` parameter that the run never wrote is an error.
+// Without `batching`, every loop runs iteration by iteration.
 absl::StatusOr<std::vector<HostTensor>> RunEntry(
-    const LoopProgram& program, const std::vector<EntryArgument>& args);
+    const LoopProgram& program, const std::vector<EntryArgument>& args,
+    bool batching = true);
 
 }  // namespace loop
 }  // namespace tessel

@@ -266,11 +266,14 @@ class Executor {
   absl::Status status_;
 };
 
-// `run(true)`, which batches regions, or when it fails `run(false)`, which
-// runs every loop iteration by iteration: its error is the first in the
-// spec's order. `run` makes an Executor and runs it.
+// `run(true)`, which batches regions, or when it fails (or without
+// `batching`) `run(false)`, which runs every loop iteration by iteration:
+// its error is the first in the spec's order. `run` makes an Executor and
+// runs it.
 template <typename Run>
-absl::StatusOr<std::vector<HostTensor>> RunWithFirstError(Run run) {
+absl::StatusOr<std::vector<HostTensor>> RunWithFirstError(bool batching,
+                                                          Run run) {
+  if (!batching) return run(false);
   auto outputs = run(/*batching=*/true);
   if (outputs.ok()) return outputs;
   auto sequential = run(/*batching=*/false);

@@ -94,7 +94,8 @@ absl::Status RunSim(const RunSimOptions& options, std::ostream& out) {
                            : InputSource::FromDirectory(options.inputs_dir);
   auto bound = BindInputs(*program, source, options.defines);
   if (!bound.ok()) return bound.status();
-  auto outputs = program->Run(bound->controls, bound->tensors);
+  auto outputs =
+      program->Run(bound->controls, bound->tensors, options.batching);
   if (!outputs.ok()) return outputs.status();
 
   if (!options.outputs_dir.empty()) {
@@ -125,7 +126,8 @@ absl::Status RunSim(const RunSimOptions& options, std::ostream& out) {
     auto other_bound = BindInputs(*other, source, options.defines);
     if (!other_bound.ok()) return other_bound.status();
     auto other_outputs =
-        other->Run(other_bound->controls, other_bound->tensors);
+        other->Run(other_bound->controls, other_bound->tensors,
+                   options.batching);
     if (!other_outputs.ok()) return other_outputs.status();
     references = *std::move(other_outputs);
     against = options.compare_file;

@@ -27,6 +27,8 @@ struct RunSimOptions {
   std::string expect_dir;    // empty: no expected outputs
   Tolerance tolerance;
   std::map<std::string, int64_t> defines;  // -D NAME=VALUE
+  // --no-batching: every loop iteration by iteration.
+  bool batching = true;
 };
 
 // Runs run-sim; the report goes to `out`. Options that exclude each other

@@ -18,6 +18,7 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   options.outputs_dir = command_line.Get("outputs");
   options.compare_file = command_line.Get("compare");
   options.expect_dir = command_line.Get("expect");
+  options.batching = !command_line.Has("no-batching");
   if (command_line.Has("seed")) {
     auto seed = command_line.GetUint64("seed", 0);
     if (!seed.ok()) return seed.status();
@@ -46,7 +47,8 @@ int main(int argc, char** argv) {
       "run-sim",
       "[FILE] [--entry NAME] (--inputs DIR | --seed N) [--outputs DIR]\n"
       "       [--compare OTHER | --expect DIR] [--rtol R] [--atol A] "
-      "[-D NAME=VALUE]...",
+      "[-D NAME=VALUE]...\n"
+      "       [--no-batching]",
       "Runs the entry of a TIR module (a proc or a func; without FILE, or\n"
       "with '-', it reads stdin) with the reference interpreter. Inputs are\n"
       "read from DIR/NAME.npy or generated from a seed; outputs are\n"
@@ -73,6 +75,9 @@ int main(int argc, char** argv) {
                         "absolute tolerance of comparisons (1e-6; f16 1e-3)"});
   command_line.AddFlag({"define", 'D', "NAME=VALUE", true,
                         "bind a size (or index, bool, stride) parameter"});
+  command_line.AddFlag({"no-batching", 0, "", false,
+                        "run every loop iteration by iteration (slower; "
+                        "batches compute the same bits)"});
   command_line.set_epilogue(
       "examples:\n"
       "  run-sim loops.tir --seed 1 -D n=64 --outputs ref\n"
