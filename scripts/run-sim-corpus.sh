@@ -10,9 +10,10 @@
 #              loop and the tensor level, on seeded inputs;
 #   kernels-large  the same at sizes 3n+1 for the header's n (loops longer
 #              than the interpreter's batches of iterations);
-#   modules    every .tir module of testdata/{run-sim,emit-c} and their
-#              Inputs/, each entry, with the -D values its RUN lines give
-#              (CS-1 modules after targets/cs1/cs1.tir);
+#   modules-run-sim, modules-emit-c   every .tir module of testdata/run-sim
+#              or testdata/emit-c and its Inputs/, each entry, with the -D
+#              values its RUN lines give (CS-1 modules after
+#              targets/cs1/cs1.tir);
 #   random-N   random kernels (scripts/random_kernel.py) of seeds N to N+19,
 #              both levels, and random linear-algebra and Glenside kernels of
 #              seeds N to N+4.
@@ -74,9 +75,9 @@ case "$group" in
       record_kernel "$(basename "$kernel")" "$kernel" 4 "${sizes[@]}"
     done
     ;;
-  modules)
-    for module in "$testdata"/run-sim/*.tir "$testdata"/run-sim/Inputs/*.tir \
-        "$testdata"/emit-c/*.tir "$testdata"/emit-c/Inputs/*.tir; do
+  modules-*)
+    folder="${group#modules-}"
+    for module in "$testdata/$folder"/*.tir "$testdata/$folder"/Inputs/*.tir; do
       read -r -a defines < <(grep -o -- '-D [A-Za-z_][A-Za-z_0-9]*=[0-9]*' \
         "$module" | sort -u | tr '\n' ' ')
       name="${module#"$testdata"/}"
