@@ -233,9 +233,7 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
                    [&](int64_t at, int64_t from, int64_t count) {
                      CopyElements(inputs[local.holds->param], from,
                                   buffer->tensor, at, count);
-                     for (int64_t i = 0; i < count; ++i) {
-                       buffer->MarkWritten(at + i);
-                     }
+                     buffer->MarkWritten(at, count);
                      return true;
                    });
   }
@@ -266,7 +264,7 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
             return false;
           }
           CopyElements(buffer.tensor, at, global.tensor, to, count);
-          for (int64_t i = 0; i < count; ++i) global.MarkWritten(to + i);
+          global.MarkWritten(to, count);
           return true;
         });
     if (failed_) return;

@@ -44,6 +44,14 @@ std::pair<int64_t, int64_t> Extent(const View& view) {
 
 }  // namespace
 
+void Buffer::MarkWritten(int64_t offset, int64_t count) {
+  uint8_t* flags = written.data() + offset;
+  int64_t fresh = 0;
+  for (int64_t i = 0; i < count; ++i) fresh += flags[i] == 0;
+  std::memset(flags, 1, count);
+  unwritten -= fresh;
+}
+
 void Buffer::SetWritten(bool all) {
   written.assign(tensor.num_elements(), all ? 1 : 0);
   unwritten = all ? 0 : tensor.num_elements();

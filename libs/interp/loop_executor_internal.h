@@ -46,6 +46,7 @@ struct Buffer {
     written[offset] = 1;
     --unwritten;
   }
+  void MarkWritten(int64_t offset, int64_t count);
   // Every element written (true) or none.
   void SetWritten(bool all);
 };

@@ -136,9 +136,7 @@ void WriteLanes(const void* lanes, const View& view,
     // memmove: `from` may be these very elements, read in place.
     std::memmove(data + offset * ElemTypeBytes(E), from,
                  count * ElemTypeBytes(E));
-    for (int64_t i = 0; buffer.unwritten > 0 && i < count; ++i) {
-      buffer.MarkWritten(offset + i);
-    }
+    if (buffer.unwritten > 0) buffer.MarkWritten(offset, count);
     return;
   }
   const size_t width = ElemTypeBytes(E);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <cstring>
 #include <optional>
 
 #include "absl/strings/str_cat.h"
@@ -264,7 +265,9 @@ absl::StatusOr<HostTensor> ParseNpy(absl::string_view bytes,
   HostTensor tensor;
   tensor.elem = dtype->elem;
   tensor.shape = std::move(header.shape);
-  tensor.bytes.assign(data.begin(), data.end());
+  // One copy, not a conversion of each char.
+  tensor.bytes.resize(data_bytes);
+  std::memcpy(tensor.bytes.data(), data.data(), data_bytes);
   if (dtype->big_endian != (std::endian::native == std::endian::big)) {
     ByteSwapElements(tensor.bytes, width);
   }
