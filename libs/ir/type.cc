@@ -1,10 +1,13 @@
 #include "libs/ir/type.h"
 
+#include <algorithm>
 #include <cassert>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "libs/ir/node.h"
 #include "libs/ir/syntax.h"
 #include "libs/sexpr/printer.h"
@@ -19,9 +22,32 @@ struct Type::Rep {
   std::vector<Dim> dims;
   Type first;
   Type second;
+  // No symbolic dimension anywhere in the type: it is interned.
+  bool constant = true;
 };
 
 namespace {
+
+// What identifies a type without symbolic dimensions; its parts (of a
+// tuple or function) are interned, so they are identified by address.
+struct InternKey {
+  TypeKind kind;
+  ElemType elem;
+  int split;
+  std::vector<int64_t> dims;
+  const void* first;
+  const void* second;
+
+  friend bool operator==(const InternKey& a, const InternKey& b) {
+    return a.kind == b.kind && a.elem == b.elem && a.split == b.split &&
+           a.dims == b.dims && a.first == b.first && a.second == b.second;
+  }
+  template <typename H>
+  friend H AbslHashValue(H hash, const InternKey& key) {
+    return H::combine(std::move(hash), key.kind, key.elem, key.split,
+                      key.dims, key.first, key.second);
+  }
+};
 
 // Symbolic dimensions are control expressions of sizes, compared as
 // written: by op, name and value (sizes are compared by name, which is how
@@ -101,6 +127,24 @@ Type Type::Control(ControlType control) {
   return (*kTypes)[static_cast<size_t>(control)];
 }
 
+// Types without symbolic dimensions are interned for the process's
+// lifetime: a module has a few distinct ones (`(f32 4)`, `(-> index f32)`)
+// in most of its nodes, and each is made once. Types with symbolic
+// dimensions refer to nodes of a module and are made per use.
+Type Type::Intern(std::shared_ptr<Rep> rep) {
+  if (!rep->constant) return Type(std::move(rep));
+  InternKey key{rep->kind, rep->elem, rep->split, {},
+                rep->first.rep_.get(), rep->second.rep_.get()};
+  for (const Dim& dim : rep->dims) key.dims.push_back(dim.value);
+  static auto* const types =
+      new absl::flat_hash_map<InternKey, std::shared_ptr<const Rep>>();
+  static auto* const mutex = new absl::Mutex();
+  absl::MutexLock lock(mutex);
+  auto [it, inserted] = types->try_emplace(std::move(key), nullptr);
+  if (inserted) it->second = std::move(rep);
+  return Type(it->second);
+}
+
 Type Type::Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,
                   int split) {
   auto rep = std::make_shared<Rep>();
@@ -108,7 +152,9 @@ Type Type::Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,
   rep->elem = elem;
   rep->dims = std::move(dims);
   rep->split = split;
-  return Type(std::move(rep));
+  rep->constant = std::all_of(rep->dims.begin(), rep->dims.end(),
+                              [](const Dim& dim) { return dim.is_constant(); });
+  return Intern(std::move(rep));
 }
 
 Type Type::Tensor(ElemType elem, std::vector<Dim> dims) {
@@ -127,17 +173,19 @@ Type Type::Access(ElemType elem, std::vector<Dim> dims, int split) {
 Type Type::Tuple(Type first, Type second) {
   auto rep = std::make_shared<Rep>();
   rep->kind = TypeKind::kTuple;
+  rep->constant = first.IsConstant() && second.IsConstant();
   rep->first = std::move(first);
   rep->second = std::move(second);
-  return Type(std::move(rep));
+  return Intern(std::move(rep));
 }
 
 Type Type::Function(Type argument, Type result) {
   auto rep = std::make_shared<Rep>();
   rep->kind = TypeKind::kFunction;
+  rep->constant = argument.IsConstant() && result.IsConstant();
   rep->first = std::move(argument);
   rep->second = std::move(result);
-  return Type(std::move(rep));
+  return Intern(std::move(rep));
 }
 
 Type Type::Vector(ElemType elem, std::vector<int64_t> dims) {
@@ -146,6 +194,8 @@ Type Type::Vector(ElemType elem, std::vector<int64_t> dims) {
   for (int64_t dim : dims) constant.push_back(Dim::Constant(dim));
   return Shaped(TypeKind::kVector, elem, std::move(constant), 0);
 }
+
+bool Type::IsConstant() const { return rep_ == nullptr || rep_->constant; }
 
 TypeKind Type::kind() const {
   return rep_ == nullptr ? TypeKind::kNone : rep_->kind;

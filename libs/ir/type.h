@@ -105,6 +105,10 @@ class Type {
  private:
   struct Rep;
   explicit Type(std::shared_ptr<const Rep> rep);
+  // `rep`, or the interned representation equal to it (type.cc).
+  static Type Intern(std::shared_ptr<Rep> rep);
+  // Whether the type has no symbolic dimension (so is interned).
+  bool IsConstant() const;
   // A type with an element type and dimensions (of `kind`).
   static Type Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,
                      int split);
