@@ -75,15 +75,19 @@ size_t Node::position() const {
   return static_cast<size_t>(it - parent_->operands_.begin());
 }
 
-// The interned names: one string per distinct name for the process's
-// lifetime, as types are (type.h). A module of many small forms repeats a
-// few names in most of its nodes.
+namespace {
+
+// The interned names (and texts): one string per distinct name for the
+// process's lifetime, as types are (type.cc). A module of many small forms
+// repeats a few names in most of its nodes.
 const std::string* InternName(absl::string_view name) {
   static auto* const names = new absl::node_hash_set<std::string>();
   static auto* const mutex = new absl::Mutex();
   absl::MutexLock lock(mutex);
   return &*names->emplace(name).first;
 }
+
+}  // namespace
 
 Node::Node(Key, Op op, NodeId id) : op_(op), id_(id), name_(InternName("")) {}
 
@@ -95,7 +99,10 @@ Location Node::LocAt(uint32_t offset) const {
 }
 
 Location Node::loc() const {
-  if (rare_ != nullptr && rare_->loc) return *rare_->loc;
+  if (rare_ != nullptr && rare_->locations != nullptr &&
+      rare_->locations->loc) {
+    return *rare_->locations->loc;
+  }
   if (source_ == nullptr) return Location{};
   if (loc_offset_ == kNowhere) return Location{source_->shared_from_this()};
   return LocAt(loc_offset_);
@@ -107,12 +114,15 @@ void Node::set_loc(const Location& loc) {
   if (std::optional<uint32_t> offset = source_->Offset(loc.line, loc.col)) {
     loc_offset_ = *offset;
   } else if (loc.line != 0 || loc.col != 0) {
-    rare().loc = loc;
+    locations().loc = loc;
   }
 }
 
 Location Node::name_loc() const {
-  if (rare_ != nullptr && rare_->name_loc) return *rare_->name_loc;
+  if (rare_ != nullptr && rare_->locations != nullptr &&
+      rare_->locations->name_loc) {
+    return *rare_->locations->name_loc;
+  }
   if (name_offset_ == kNowhere) return loc();
   return LocAt(name_offset_);
 }
@@ -125,7 +135,7 @@ void Node::set_name_loc(const Location& loc) {
   if (offset) {
     name_offset_ = *offset;
   } else {
-    rare().name_loc = loc;
+    locations().name_loc = loc;
   }
 }
 
@@ -148,8 +158,13 @@ void Node::set_item_locs(absl::Span<const std::pair<int, int>> line_cols) {
 }
 
 const std::string& Node::text() const {
-  static const auto* const kEmpty = new std::string();
-  return rare_ != nullptr ? rare_->text : *kEmpty;
+  return rare_ != nullptr && rare_->text != nullptr ? *rare_->text
+                                                     : *InternName("");
+}
+
+void Node::set_text(absl::string_view text) {
+  if (text.empty() && rare_ == nullptr) return;
+  rare().text = InternName(text);
 }
 
 const Type& Node::declared_type() const {
@@ -208,7 +223,14 @@ Node* Module::Clone(const Node* node) {
     to->name_ = from->name_;
     to->type_ = from->type_;
     if (from->rare_ != nullptr) {
-      to->rare_ = std::make_unique<Node::Rare>(*from->rare_);
+      Node::Rare& rare = to->rare();
+      rare.text = from->rare_->text;
+      rare.declared = from->rare_->declared;
+      rare.item_locs = from->rare_->item_locs;
+      if (from->rare_->locations != nullptr) {
+        rare.locations =
+            std::make_unique<Node::Rare::Locations>(*from->rare_->locations);
+      }
     }
     copies[from] = to;
     for (const Node* operand : from->operands_) {

@@ -90,8 +90,9 @@ class Node {
   void set_item_locs(absl::Span<const std::pair<int, int>> line_cols);
   // The text of a Template or Clause: a C template, or `true`/`false`; a
   // LibCall's keyword operands, separated by spaces.
+  // Interned, as names are.
   const std::string& text() const;
-  void set_text(std::string text) { rare().text = std::move(text); }
+  void set_text(absl::string_view text);
   // A Const's value (ints_value for integer literals, float_value for
   // float literals), a Var's De Bruijn index.
   bool is_float_literal() const { return is_float_; }
@@ -132,18 +133,28 @@ class Node {
   // module of small funcs has a node every 7 bytes of text) do not pay for
   // it.
   struct Rare {
-    std::string text;
+    const std::string* text = nullptr;
     Type declared;
     // Of a form built as S-expressions: where its items were written.
     std::vector<std::pair<int, int>> item_locs;
-    // A location not in the node's source, or not representable by an
-    // offset in it.
-    std::optional<Location> loc;
-    std::optional<Location> name_loc;
+    // Locations not in the node's source, or not representable by an
+    // offset in it (rarer still).
+    struct Locations {
+      std::optional<Location> loc;
+      std::optional<Location> name_loc;
+    };
+    std::unique_ptr<Locations> locations;
   };
   Rare& rare() {
     if (rare_ == nullptr) rare_ = std::make_unique<Rare>();
     return *rare_;
+  }
+  Rare::Locations& locations() {
+    Rare& rare = this->rare();
+    if (rare.locations == nullptr) {
+      rare.locations = std::make_unique<Rare::Locations>();
+    }
+    return *rare.locations;
   }
   // Sets where the node was written (Module::Create).
   void set_loc(const Location& loc);

@@ -1,7 +1,10 @@
 #include "libs/ir/type.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
+#include <memory>
+#include <utility>
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
@@ -24,6 +27,8 @@ struct Type::Rep {
   Type second;
   // No symbolic dimension anywhere in the type: it is interned.
   bool constant = true;
+  // The Types that share this representation.
+  mutable std::atomic<int64_t> references{0};
 };
 
 namespace {
@@ -94,7 +99,32 @@ bool operator==(const Dim& a, const Dim& b) {
 }
 
 Type::Type() : rep_(nullptr) {}
-Type::Type(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
+
+Type::Type(const Rep* rep) : rep_(rep) {
+  if (rep_ != nullptr) rep_->references.fetch_add(1, std::memory_order_relaxed);
+}
+
+Type::Type(const Type& other) : Type(other.rep_) {}
+
+Type::Type(Type&& other) noexcept : rep_(other.rep_) { other.rep_ = nullptr; }
+
+Type& Type::operator=(const Type& other) {
+  Type copy(other);
+  std::swap(rep_, copy.rep_);
+  return *this;
+}
+
+Type& Type::operator=(Type&& other) noexcept {
+  std::swap(rep_, other.rep_);
+  return *this;
+}
+
+Type::~Type() {
+  if (rep_ != nullptr &&
+      rep_->references.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    delete rep_;
+  }
+}
 
 // Scalar types are shared by every node that has one: one representation
 // per element or control type, made once, instead of one per node.
@@ -102,10 +132,10 @@ Type Type::Elem(ElemType elem) {
   static const auto* const kTypes = [] {
     auto* types = new std::vector<Type>();
     for (const ElemTypeInfo& info : kElemTypes) {
-      auto rep = std::make_shared<Rep>();
+      auto rep = std::make_unique<Rep>();
       rep->kind = TypeKind::kElem;
       rep->elem = info.type;
-      types->push_back(Type(std::move(rep)));
+      types->push_back(Type(rep.release()));
     }
     return types;
   }();
@@ -117,10 +147,10 @@ Type Type::Control(ControlType control) {
     auto* types = new std::vector<Type>();
     for (ControlType type : {ControlType::kSize, ControlType::kIndex,
                              ControlType::kBool, ControlType::kStride}) {
-      auto rep = std::make_shared<Rep>();
+      auto rep = std::make_unique<Rep>();
       rep->kind = TypeKind::kControl;
       rep->control = type;
-      types->push_back(Type(std::move(rep)));
+      types->push_back(Type(rep.release()));
     }
     return types;
   }();
@@ -131,23 +161,22 @@ Type Type::Control(ControlType control) {
 // lifetime: a module has a few distinct ones (`(f32 4)`, `(-> index f32)`)
 // in most of its nodes, and each is made once. Types with symbolic
 // dimensions refer to nodes of a module and are made per use.
-Type Type::Intern(std::shared_ptr<Rep> rep) {
-  if (!rep->constant) return Type(std::move(rep));
-  InternKey key{rep->kind, rep->elem, rep->split, {},
-                rep->first.rep_.get(), rep->second.rep_.get()};
+Type Type::Intern(std::unique_ptr<Rep> rep) {
+  if (!rep->constant) return Type(rep.release());
+  InternKey key{rep->kind,         rep->elem,         rep->split, {},
+                rep->first.rep_, rep->second.rep_};
   for (const Dim& dim : rep->dims) key.dims.push_back(dim.value);
-  static auto* const types =
-      new absl::flat_hash_map<InternKey, std::shared_ptr<const Rep>>();
+  static auto* const types = new absl::flat_hash_map<InternKey, Type>();
   static auto* const mutex = new absl::Mutex();
   absl::MutexLock lock(mutex);
-  auto [it, inserted] = types->try_emplace(std::move(key), nullptr);
-  if (inserted) it->second = std::move(rep);
-  return Type(it->second);
+  auto [it, inserted] = types->try_emplace(std::move(key));
+  if (inserted) it->second = Type(rep.release());
+  return it->second;
 }
 
 Type Type::Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,
                   int split) {
-  auto rep = std::make_shared<Rep>();
+  auto rep = std::make_unique<Rep>();
   rep->kind = kind;
   rep->elem = elem;
   rep->dims = std::move(dims);
@@ -171,7 +200,7 @@ Type Type::Access(ElemType elem, std::vector<Dim> dims, int split) {
 }
 
 Type Type::Tuple(Type first, Type second) {
-  auto rep = std::make_shared<Rep>();
+  auto rep = std::make_unique<Rep>();
   rep->kind = TypeKind::kTuple;
   rep->constant = first.IsConstant() && second.IsConstant();
   rep->first = std::move(first);
@@ -180,7 +209,7 @@ Type Type::Tuple(Type first, Type second) {
 }
 
 Type Type::Function(Type argument, Type result) {
-  auto rep = std::make_shared<Rep>();
+  auto rep = std::make_unique<Rep>();
   rep->kind = TypeKind::kFunction;
   rep->constant = argument.IsConstant() && result.IsConstant();
   rep->first = std::move(argument);
