@@ -134,7 +134,7 @@ void Node::set_name_loc(const Location& loc) {
   }
   if (offset) {
     name_offset_ = *offset;
-  } else {
+  } else if (loc.known()) {
     locations().name_loc = loc;
   }
 }

@@ -89,8 +89,7 @@ class Node {
   // lowered kernel located in the kernel's source).
   void set_item_locs(absl::Span<const std::pair<int, int>> line_cols);
   // The text of a Template or Clause: a C template, or `true`/`false`; a
-  // LibCall's keyword operands, separated by spaces.
-  // Interned, as names are.
+  // LibCall's keyword operands, separated by spaces. Interned, as names are.
   const std::string& text() const;
   void set_text(absl::string_view text);
   // A Const's value (ints_value for integer literals, float_value for
