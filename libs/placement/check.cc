@@ -187,15 +187,18 @@ class Checker {
                                       pe, ", outside the grid ",
                                       GridText(placement_)));
     }
-    if (!input) {
-      if (auto twice = TwoImages(map)) {
-        return ErrorAt(at, absl::StrCat(twice->point, " is kept by ",
-                                        twice->one, " and by ", twice->other,
-                                        ": an output element is produced on "
-                                        "one PE"));
-      }
-    }
-    return absl::OkStatus();
+    return input ? absl::OkStatus() : ProducedOnce(map, at, "is kept by");
+  }
+
+  // An output element is produced on one PE: kept by one, or leaving once.
+  static absl::Status ProducedOnce(const isl::map& map, const Location& at,
+                                   absl::string_view verb) {
+    std::optional<Images> twice = TwoImages(map);
+    if (!twice) return absl::OkStatus();
+    return ErrorAt(at, absl::StrCat(twice->point, " ", verb, " ", twice->one,
+                                    " and ", verb, " ", twice->other,
+                                    ": an output element is produced on one "
+                                    "PE"));
   }
 
   absl::Status Stream(const TensorClause& clause, const isl::map& map,
@@ -211,11 +214,8 @@ class Checker {
                                       GridText(placement_)));
     }
     if (!input) {
-      if (auto twice = TwoImages(map)) {
-        return ErrorAt(at, absl::StrCat(twice->point, " leaves as ",
-                                        twice->one, " and as ", twice->other,
-                                        ": an output element is produced on "
-                                        "one PE and leaves once"));
+      if (auto status = ProducedOnce(map, at, "leaves as"); !status.ok()) {
+        return status;
       }
     }
     if (auto twice = TwoImages(map.reverse())) {

@@ -196,14 +196,14 @@ TEST_F(PlacementTest, ReportsInconsistentPlacements) {
             "grid PE[0:3, 0:4]");
   EXPECT_EQ(Error(With(8, "out y resident { y[i] -> PE[x, 1 + i//8] : "
                           "0 <= x < 2 }")),
-            "p.place:8:16: error: y[0] is kept by PE[0, 1] and by PE[1, 1]: "
-            "an output element is produced on one PE");
+            "p.place:8:16: error: y[0] is kept by PE[0, 1] and is kept by "
+            "PE[1, 1]: an output element is produced on one PE");
   EXPECT_EQ(Error(With(8, "out y stream { y[i] -> [PE[4, 1 + i//8] -> "
                           "index[i mod 8]]; y[i] -> [PE[4, 0] -> index[i]] : "
                           "i < 2 }")),
             "p.place:8:14: error: y[0] leaves as [PE[4, 0] -> index[0]] and "
-            "as [PE[4, 1] -> index[0]]: an output element is produced on one "
-            "PE and leaves once");
+            "leaves as [PE[4, 1] -> index[0]]: an output element is produced "
+            "on one PE");
 }
 
 }  // namespace

@@ -152,12 +152,19 @@ class Reader {
                                       message != nullptr ? message : "error"));
   }
 
+  // The map of the clause `what` at `loc`, given at most once (`earlier`
+  // is where it was first given), and where its '{' is.
+  absl::StatusOr<std::string> OnceBraced(const Location& earlier,
+                                         const Location& loc,
+                                         absl::string_view what,
+                                         Location& open) {
+    if (auto status = Once(earlier, loc, what); !status.ok()) return status;
+    return Braced(open);
+  }
+
   absl::Status Grid(const Location& loc) {
-    if (auto status = Once(placement_.grid_loc, loc, "grid"); !status.ok()) {
-      return status;
-    }
     Location open;
-    auto text = Braced(open);
+    auto text = OnceBraced(placement_.grid_loc, loc, "grid", open);
     if (!text.ok()) return text.status();
     auto set = ReadIsl<isl::set>(*text, open, isl_set_read_from_str);
     if (!set.ok()) return set.status();
@@ -174,11 +181,8 @@ class Reader {
   }
 
   absl::Status Place(const Location& loc) {
-    if (auto status = Once(placement_.place_loc, loc, "place"); !status.ok()) {
-      return status;
-    }
     Location open;
-    auto text = Braced(open);
+    auto text = OnceBraced(placement_.place_loc, loc, "place", open);
     if (!text.ok()) return text.status();
     auto map =
         ReadIsl<isl::union_map>(*text, open, isl_union_map_read_from_str);
