@@ -2,11 +2,11 @@
 # Coverage-guided fuzzing of Tessel's readers with clang's libFuzzer,
 # AddressSanitizer and UBSan (libs/fuzz/*_fuzzer.cc), seeded with the
 # project's own test inputs.
-#   scripts/fuzz.sh kernel|tir|npy|egraph [SECONDS] [WORK_DIR]
+#   scripts/fuzz.sh kernel|tir|npy|egraph|placement [SECONDS] [WORK_DIR]
 # A crash leaves its input in WORK_DIR (crash-*); replay it with the binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: fuzz.sh kernel|tir|npy|egraph [SECONDS] [WORK_DIR]}"
+target="${1:?usage: fuzz.sh kernel|tir|npy|egraph|placement [SECONDS] [WORK_DIR]}"
 seconds="${2:-60}"
 work="${3:-$(mktemp -d)}"
 mkdir -p "$work/corpus"
@@ -22,7 +22,8 @@ case "$target" in
   tir) libs=(support sexpr ir ir/verify poly); seeds=(testdata/*/*.tir) ;;
   npy) libs=(support sexpr ir ir/verify poly npy); seeds=(libs/npy/testdata/*.npy) ;;
   egraph) libs=(support sexpr egraph); seeds=(libs/egraph/testdata/fuzz/*.eg) ;;
-  *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy or egraph)" >&2; exit 2 ;;
+  placement) libs=(support sexpr ir ir/verify poly placement); seeds=(testdata/polysimd/Inputs/*.place) ;;
+  *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy, egraph or placement)" >&2; exit 2 ;;
 esac
 sources=()
 for lib in "${libs[@]}"; do

@@ -66,9 +66,10 @@ struct Expr {
 
 enum class AssignOp { kAssign, kAdd, kMax, kMin };
 
-// all (VARS) in (EXTENTS) TARGET[INDICES] OP VALUE;
+// [LABEL:] all (VARS) in (EXTENTS) TARGET[INDICES] OP VALUE;
 struct Statement {
   Location loc;  // the 'all'
+  Name label;    // empty text when the statement has none
   std::vector<Name> vars;
   std::vector<Size> extents;
   Location extents_loc;  // the '(' of the extents

@@ -1,5 +1,7 @@
 #include "libs/kernel/compile.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "libs/kernel/loops.h"
 #include "libs/kernel/parser.h"
@@ -25,7 +27,7 @@ int Depth(const Sexpr& form) {
 absl::Status CompileEachKernel(
     const SourceRef& source, const std::map<std::string, int64_t>& sizes,
     EmitLevel level, std::set<std::string>* sizes_used,
-    absl::FunctionRef<absl::Status(Sexpr)> emit) {
+    absl::FunctionRef<absl::Status(std::vector<Sexpr>)> emit) {
   KernelParser parser(source);
   ProgramChecker checker(sizes);
   // The first kernel that does not check, and the first that does not lower
@@ -49,9 +51,15 @@ absl::Status CompileEachKernel(
     if (sizes_used != nullptr) {
       sizes_used->insert(kernel->sizes.begin(), kernel->sizes.end());
     }
-    Sexpr form = level == EmitLevel::kLoops ? LowerToLoops(*kernel)
-                                            : LowerToTerms(*kernel);
-    if (int depth = Depth(form); depth > kMaxSexprDepth) {
+    std::vector<Sexpr> forms;
+    if (level == EmitLevel::kLoops) {
+      forms = LowerToLoops(*kernel);
+    } else {
+      forms.push_back(LowerToTerms(*kernel));
+    }
+    int depth = 0;
+    for (const Sexpr& form : forms) depth = std::max(depth, Depth(form));
+    if (depth > kMaxSexprDepth) {
       lower_error = ErrorAt(
           kernel->loc,
           absl::StrCat("kernel '", kernel->name,
@@ -62,7 +70,7 @@ absl::Status CompileEachKernel(
                        "kernels"));
       continue;
     }
-    lower_error = emit(std::move(form));
+    lower_error = emit(std::move(forms));
   }
   if (!check_error.ok()) return check_error;
   if (!any) {
@@ -78,8 +86,10 @@ absl::StatusOr<std::vector<Sexpr>> CompileKernels(
     EmitLevel level, std::set<std::string>* sizes_used) {
   std::vector<Sexpr> forms;
   if (auto status = CompileEachKernel(source, sizes, level, sizes_used,
-                                      [&](Sexpr form) {
-                                        forms.push_back(std::move(form));
+                                      [&](std::vector<Sexpr> kernel) {
+                                        for (Sexpr& form : kernel) {
+                                          forms.push_back(std::move(form));
+                                        }
                                         return absl::OkStatus();
                                       });
       !status.ok()) {

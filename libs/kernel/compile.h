@@ -17,13 +17,14 @@
 namespace tessel::kernel {
 
 enum class EmitLevel {
-  kLoops,  // one `proc` per kernel
+  kLoops,  // one `proc` per kernel, one per labelled statement
   kTerms,  // one `func` per kernel
 };
 
 // Parses, checks and lowers the kernels of `source` one at a time (holding
-// one kernel's syntax and form, not the file's), handing each kernel's TIR
-// form to `emit` in file order. Sizes are bound by `sizes` (from -D); the
+// one kernel's syntax and forms, not the file's), handing each kernel's TIR
+// forms (loops.h: its labelled statements' procedures, then its own) to
+// `emit` in file order. Sizes are bound by `sizes` (from -D); the
 // sizes the kernels use go to `sizes_used` if given. Errors are reported
 // as when the whole text is parsed, then every kernel checked, then each
 // lowered: a lexical or syntax error anywhere first, then the first kernel
@@ -33,7 +34,7 @@ absl::Status CompileEachKernel(const SourceRef& source,
                                const std::map<std::string, int64_t>& sizes,
                                EmitLevel level,
                                std::set<std::string>* sizes_used,
-                               absl::FunctionRef<absl::Status(Sexpr)> emit);
+                               absl::FunctionRef<absl::Status(std::vector<Sexpr>)> emit);
 
 // The TIR forms of the kernels in `source`, in file order, with sizes bound
 // by `sizes` (from -D). A kernel whose lowering would nest deeper than TIR

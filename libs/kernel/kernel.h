@@ -77,6 +77,11 @@ struct DomainVar {
 
 struct Statement {
   Location loc;  // the 'all'
+  // The statement's label, which names its instances (a placement's
+  // `ff[i, j]`); empty when it has none, and it is then named after its
+  // target.
+  std::string label;
+  Location label_loc;
   std::vector<DomainVar> vars;
   Access target;
   AssignOp op = AssignOp::kAssign;

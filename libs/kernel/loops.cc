@@ -140,11 +140,44 @@ class StatementLowering {
   bool inside_ = false;
 };
 
+// (in NAME TYPE) or (out NAME TYPE).
+Sexpr ParamSexpr(const Tensor& tensor, bool written) {
+  return Form(written ? "out" : "in",
+              {Sym(tensor.name, tensor.loc), TensorTypeSexpr(tensor)},
+              tensor.loc);
+}
+
+// A labelled statement's nest as the procedure @KERNEL.LABEL over the
+// tensors it reads and writes (in the kernel's order of tensors), and the
+// call that runs it in the kernel's body.
+void LowerLabelled(const Kernel& kernel, const Statement& statement,
+                   std::vector<Sexpr>& procs, std::vector<Sexpr>& body) {
+  std::vector<bool> used(kernel.tensors.size(), false);
+  used[statement.target.tensor] = true;
+  for (const Access& read : statement.reads) used[read.tensor] = true;
+  std::vector<Sexpr> params;
+  const Location& loc = statement.label_loc;
+  Sexpr name = Sym(absl::StrCat("@", kernel.name, ".", statement.label), loc);
+  std::vector<Sexpr> call = {name};
+  for (size_t t = 0; t < kernel.tensors.size(); ++t) {
+    if (!used[t]) continue;
+    const Tensor& tensor = kernel.tensors[t];
+    params.push_back(
+        ParamSexpr(tensor, static_cast<int>(t) == statement.target.tensor));
+    call.push_back(Sym(tensor.name, loc));
+  }
+  std::vector<Sexpr> items = {name, Sexpr::List(std::move(params), loc)};
+  StatementLowering(kernel, statement).Append(items);
+  procs.push_back(Form("proc", std::move(items), loc));
+  body.push_back(Form("call", std::move(call), loc));
+}
+
 }  // namespace
 
-Sexpr LowerToLoops(const Kernel& kernel) {
+std::vector<Sexpr> LowerToLoops(const Kernel& kernel) {
   std::vector<Sexpr> params;
   std::vector<Sexpr> body;
+  std::vector<Sexpr> forms;
   for (const Tensor& tensor : kernel.tensors) {
     if (tensor.role == TensorRole::kLocal) {
       body.push_back(
@@ -152,17 +185,20 @@ Sexpr LowerToLoops(const Kernel& kernel) {
                tensor.loc));
       continue;
     }
-    params.push_back(Form(
-        tensor.role == TensorRole::kInput ? "in" : "out",
-        {Sym(tensor.name, tensor.loc), TensorTypeSexpr(tensor)}, tensor.loc));
+    params.push_back(ParamSexpr(tensor, tensor.role == TensorRole::kOutput));
   }
   for (const Statement& statement : kernel.statements) {
-    StatementLowering(kernel, statement).Append(body);
+    if (statement.label.empty()) {
+      StatementLowering(kernel, statement).Append(body);
+    } else {
+      LowerLabelled(kernel, statement, forms, body);
+    }
   }
   std::vector<Sexpr> items = {Sym(absl::StrCat("@", kernel.name), kernel.loc),
                               Sexpr::List(std::move(params), kernel.loc)};
   for (Sexpr& stmt : body) items.push_back(std::move(stmt));
-  return Form("proc", std::move(items), kernel.loc);
+  forms.push_back(Form("proc", std::move(items), kernel.loc));
+  return forms;
 }
 
 }  // namespace tessel::kernel

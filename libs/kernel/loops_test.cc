@@ -30,6 +30,24 @@ TEST(LoopsTest, LowersMatmulWithInitialisationInsideTheNest) {
             "      (for k 0 32 (reduce (C i j) (* (A i k) (B k j)))))))\n");
 }
 
+TEST(LoopsTest, LowersALabelledStatementToAProcedureOfItsOwn) {
+  EXPECT_EQ(Loops("kernel fc(W: f32[4, 2], x: f32[2], b: f32[4]) -> "
+                  "(y: f32[4]) {\n"
+                  "  local t: f32[4];\n"
+                  "  ff: all (i, j) in (4, 2) t[i] += W[i, j] * x[j];\n"
+                  "  all (i) in (4) y[i] = t[i] + b[i];\n"
+                  "}"),
+            "(proc @fc.ff ((in W (f32 4 2)) (in x (f32 2)) (out t (f32 4)))\n"
+            "  (for i 0 4 (assign (t i) 0.0) (for j 0 2 (reduce (t i) (* (W i "
+            "j) (x j))))))\n"
+            "\n"
+            "(proc @fc ((in W (f32 4 2)) (in x (f32 2)) (in b (f32 4)) (out y "
+            "(f32 4)))\n"
+            "  (alloc t (f32 4))\n"
+            "  (call @fc.ff W x t)\n"
+            "  (for i 0 4 (assign (y i) (+ (t i) (b i)))))\n");
+}
+
 TEST(LoopsTest, InitialisesInASeparateNestWhenTheTargetIsNotLeading) {
   // The reduction variable comes first, and y[i + j] is not a plain
   // variable: both need a separate initialisation.

@@ -53,13 +53,11 @@ absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
   // Each kernel's form is verified like any input, so that a lowering bug
   // shows as a diagnostic located in the kernel rather than as bad output,
   // and printed, before the next kernel is read: lowered kernels never
-  // call each other.
+  // call each other (only their own labelled statements' procedures).
   std::string out;
   auto status = CompileEachKernel(
       *source, options.sizes, options.emit.value_or(EmitLevel::kLoops), &used,
-      [&](Sexpr form) -> absl::Status {
-        std::vector<Sexpr> forms;
-        forms.push_back(std::move(form));
+      [&](std::vector<Sexpr> forms) -> absl::Status {
         auto module = ir::ReadForms(forms, *source);
         if (!module.ok()) return module.status();
         if (auto status = ir::VerifyModule(*module); !status.ok()) {

@@ -154,7 +154,7 @@ class KernelParser::Impl {
             !status.ok()) {
           return status;
         }
-      } else if (At(TokenKind::kAll)) {
+      } else if (At(TokenKind::kAll) || AtLabel()) {
         auto statement = ParseStatement();
         if (!statement.ok()) return statement.status();
         kernel.statements.push_back(*std::move(statement));
@@ -162,8 +162,9 @@ class KernelParser::Impl {
         return ExpectClose(TokenKind::kRBrace, open);
       } else {
         return ErrorAt(Current().loc,
-                       "expected a statement ('all ...') or a local "
-                       "('local NAME: TYPE;'), or '}' to end the kernel");
+                       "expected a statement ('all ...' or 'LABEL: all "
+                       "...') or a local ('local NAME: TYPE;'), or '}' to "
+                       "end the kernel");
       }
     }
     Take();
@@ -244,8 +245,22 @@ class KernelParser::Impl {
     return size;
   }
 
+  // NAME ':' starts a labelled statement.
+  bool AtLabel() {
+    return At(TokenKind::kIdentifier) && Fill(pos_ + 1).kind == TokenKind::kColon;
+  }
+
   absl::StatusOr<ast::Statement> ParseStatement() {
     ast::Statement statement;
+    if (AtLabel()) {
+      const Token& label = Take();
+      statement.label = ast::Name{label.text, label.loc};
+      Take();
+      if (!At(TokenKind::kAll)) {
+        return ExpectedError(absl::StrCat("'all' after the label '",
+                                          statement.label.text, ":'"));
+      }
+    }
     statement.loc = Take().loc;
     if (!At(TokenKind::kLParen)) {
       return ExpectedError("'(' and the domain variables after 'all'");

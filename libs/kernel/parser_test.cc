@@ -129,10 +129,32 @@ TEST(ParserTest, ReportsOtherSyntaxErrors) {
                 .find("expected '=', '+=', 'max=' or 'min=' after the target"),
             std::string::npos);
   EXPECT_NE(ParseError("kernel k() -> (y: f32) { y = 1; }")
-                .find("expected a statement ('all ...')"),
+                .find("expected a statement ('all ...' or 'LABEL: all ...')"),
             std::string::npos);
   EXPECT_NE(ParseError("kernel k() (y: f32) {}")
                 .find("expected '->' before the results"),
+            std::string::npos);
+}
+
+TEST(ParserTest, ParsesStatementLabels) {
+  auto program = ParseOk(
+      "kernel k(x: f32[4]) -> (y: f32[4], z: f32[4]) {\n"
+      "  ff: all (i) in (4) y[i] = x[i];\n"
+      "  all (i) in (4) z[i] = x[i];\n"
+      "}");
+  ASSERT_EQ(program.kernels.size(), 1u);
+  const ast::Kernel& k = program.kernels[0];
+  ASSERT_EQ(k.statements.size(), 2u);
+  EXPECT_EQ(k.statements[0].label.text, "ff");
+  EXPECT_EQ(k.statements[0].label.loc.line, 2);
+  EXPECT_EQ(k.statements[0].label.loc.col, 3);
+  EXPECT_EQ(k.statements[0].loc.col, 7);
+  EXPECT_EQ(k.statements[1].label.text, "");
+  EXPECT_NE(ParseError("kernel k() -> (y: f32) { ff: y = 1; }")
+                .find("t.tk:1:29: error: expected 'all' after the label 'ff:'"),
+            std::string::npos);
+  EXPECT_NE(ParseError("kernel k() -> (y: f32) { ff all () in () y = 1; }")
+                .find("expected a statement ('all ...' or 'LABEL: all ...')"),
             std::string::npos);
 }
 

@@ -387,9 +387,40 @@ class KernelChecker {
     return absl::OkStatus();
   }
 
+  // A statement is named by its label or, without one, after its target:
+  // a label must differ from every tensor's name and from the other labels,
+  // so that each name stands for one statement.
+  absl::Status CheckLabel(const ast::Name& label) {
+    if (label.text.empty()) return absl::OkStatus();
+    if (auto status = CheckNotReserved(label, "a statement"); !status.ok()) {
+      return status;
+    }
+    int id;
+    if (const Tensor* tensor = FindTensor(label.text, &id)) {
+      return ErrorAt(label.loc,
+                     absl::StrCat("label '", label.text,
+                                  "' is the name of a tensor (declared at ",
+                                  Where(tensor->loc),
+                                  "); an unlabelled statement is named after "
+                                  "its target, so labels must differ from "
+                                  "tensors"));
+    }
+    auto [it, inserted] = labels_.emplace(label.text, label.loc);
+    if (!inserted) {
+      return ErrorAt(label.loc,
+                     absl::StrCat("label '", label.text,
+                                  "' already names the statement at ",
+                                  Where(it->second)));
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status CheckStatement(const ast::Statement& decl) {
     Statement statement;
     statement.loc = decl.loc;
+    if (auto status = CheckLabel(decl.label); !status.ok()) return status;
+    statement.label = decl.label.text;
+    statement.label_loc = decl.label.loc;
     statement.op = decl.op;
     statement.op_loc = decl.op_loc;
     if (auto status = CheckDomain(decl, statement); !status.ok()) {
@@ -421,6 +452,7 @@ class KernelChecker {
   poly::Context& ctx_;
   Kernel kernel_;
   absl::flat_hash_map<std::string, int> tensor_ids_;
+  absl::flat_hash_map<std::string, Location> labels_;
   // The statement that defines each tensor, once checked.
   std::vector<const ast::Statement*> defined_by_;
 };

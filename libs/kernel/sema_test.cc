@@ -116,6 +116,23 @@ TEST(SemaTest, ReportsUnknownNames) {
             "and indices");
 }
 
+TEST(SemaTest, NamesStatementsByTheirLabels) {
+  auto kernels = Check(K("ff: all (i, j) in (4, 4) y[i] += a[i, j] * x[j];"));
+  ASSERT_TRUE(kernels.ok()) << kernels.status();
+  EXPECT_EQ((*kernels)[0].statements[0].label, "ff");
+  EXPECT_EQ(Error(K("x: all (i) in (4) y[i] = x[i];")),
+            "t.tk:2:1: error: label 'x' is the name of a tensor (declared at "
+            "1:10); an unlabelled statement is named after its target, so "
+            "labels must differ from tensors");
+  EXPECT_EQ(Error("kernel k(x: f32[4]) -> (y: f32[4], z: f32[4]) {\n"
+                  "  s: all (i) in (4) y[i] = x[i];\n"
+                  "  s: all (i) in (4) z[i] = x[i];\n}"),
+            "t.tk:3:3: error: label 's' already names the statement at 2:3");
+  EXPECT_EQ(Error(K("for: all (i) in (4) y[i] = x[i];")),
+            "t.tk:2:1: error: 'for' is a reserved word and cannot name a "
+            "statement");
+}
+
 TEST(SemaTest, ReportsDuplicateAndReservedNames) {
   EXPECT_EQ(Error("kernel k(x: f32, x: f32) -> (y: f32) {}"),
             "t.tk:1:18: error: 'x' is already declared at 1:10");
