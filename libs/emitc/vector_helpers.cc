@@ -58,46 +58,117 @@ void CloseLoops(size_t count, int depth, std::string& text) {
   }
 }
 
-// The body of TransferRead (`read`) or TransferWrite, between the lanes
-// array and the vector: every lane inside (ij >= 0, ij + Dj <= nj) and rows
-// of consecutive elements (the last stride 1) are copied a row at a time;
-// otherwise lane by lane, testing each.
-std::string TransferBody(const VectorShape& shape, bool read) {
-  const std::vector<int64_t>& dims = shape.dims;
+// The condition under which every lane of a transfer of `dims` is inside
+// (ij >= 0, ij + Dj <= nj) and its rows are consecutive elements (the last
+// stride 1).
+std::string WholeRows(const std::vector<int64_t>& dims) {
   const size_t n = dims.size();
-  const std::vector<int64_t> strides = LaneStrides(dims);
-  const std::string elem(ElemTypeCName(shape.elem));
   std::vector<std::string> whole;
   for (size_t j = 0; j < n; ++j) {
     whole.push_back(absl::StrCat("i", j, " >= 0 && i", j, " <= n", j, " - ",
                                  dims[j]));
   }
   whole.push_back(absl::StrCat("s", n - 1, " == 1"));
-  std::string text =
-      absl::StrCat("  if (", absl::StrJoin(whole, " && "), ") {\n");
-  int depth = OpenLoops(dims, n - 1, 2, text);
+  return absl::StrJoin(whole, " && ");
+}
+
+// `&p[(i0 + k0) * s0 + ... + i(n-1)]`: the first element of the row at
+// (k0, ...), with `k` the text of each leading position.
+std::string RowAddress(size_t n, const std::vector<std::string>& k) {
   std::vector<std::string> row;
   for (size_t j = 0; j + 1 < n; ++j) {
-    row.push_back(absl::StrCat("(i", j, " + k", j, ") * s", j));
+    row.push_back(k[j] == "0" ? absl::StrCat("i", j, " * s", j)
+                              : absl::StrCat("(i", j, " + ", k[j], ") * s", j));
   }
   row.push_back(absl::StrCat("i", n - 1));
-  std::string lanes = n == 1 ? "lanes"
-                             : absl::StrCat("&lanes[", LaneText(strides, n - 1),
-                                            "]");
-  std::string memory = absl::StrCat("&p[", Sum(row), "]");
-  absl::StrAppend(&text, std::string(2 * depth, ' '), "memcpy(",
-                  read ? lanes : memory, ", ", read ? memory : lanes, ", ",
-                  dims[n - 1], " * sizeof(", elem, "));\n");
-  CloseLoops(n - 1, depth, text);
-  text += "  } else {\n";
-  depth = OpenLoops(dims, n, 2, text);
+  return absl::StrCat("&p[", Sum(row), "]");
+}
+
+bool IsPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// A read whose rows are each a whole C vector and fill the vector (a power
+// of two rows of a power of two lanes, no padding lanes): each row is
+// loaded as a vector and the rows are concatenated by shuffles, in
+// registers. (Stores of rows into an array read back as one vector would
+// stall the processor's store forwarding.) Empty for other shapes.
+std::string ReadRows(const VectorShape& shape, VectorHelper& helper) {
+  const std::vector<int64_t>& dims = shape.dims;
+  const size_t n = dims.size();
+  const int64_t rows = shape.lanes() / dims[n - 1];
+  if (n == 1 || !IsPowerOfTwo(dims[n - 1]) || !IsPowerOfTwo(rows)) return "";
+  std::string text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
+  std::vector<std::string> parts;
+  int64_t lanes = dims[n - 1];
+  std::string type = Use(helper, DataType(shape.elem, lanes));
+  for (int64_t q = 0; q < rows; ++q) {
+    // The leading positions of row q.
+    std::vector<std::string> k(n - 1);
+    int64_t rest = q;
+    for (size_t j = n - 1; j-- > 0;) {
+      k[j] = absl::StrCat(rest % dims[j]);
+      rest /= dims[j];
+    }
+    std::string name = absl::StrCat("w", q);
+    absl::StrAppend(&text, "    ", type, " ", name, ";\n    memcpy(&", name,
+                    ", ", RowAddress(n, k), ", sizeof ", name, ");\n");
+    parts.push_back(name);
+  }
+  for (int level = 1; parts.size() > 1; ++level) {
+    std::vector<int64_t> both(2 * lanes);
+    for (int64_t l = 0; l < 2 * lanes; ++l) both[l] = l;
+    lanes *= 2;
+    type = Use(helper, DataType(shape.elem, lanes));
+    std::vector<std::string> joined;
+    for (size_t i = 0; i < parts.size(); i += 2) {
+      // The last concatenation gives the vector, v.
+      std::string name = parts.size() == 2
+                             ? "v"
+                             : absl::StrCat("u", level, "_", i / 2);
+      absl::StrAppend(&text, "    ", type, " ", name,
+                      " = __builtin_shufflevector(", parts[i], ", ",
+                      parts[i + 1], ", ", absl::StrJoin(both, ", "), ");\n");
+      joined.push_back(name);
+    }
+    parts = std::move(joined);
+  }
+  return text + "    *r = v;\n    return;\n  }\n";
+}
+
+// The body of TransferRead (`read`) or TransferWrite, between the lanes
+// array and the vector: when every lane is inside and rows are consecutive
+// elements, a row at a time (unless `rows_done`: ReadRows did it);
+// otherwise lane by lane, testing each.
+std::string TransferBody(const VectorShape& shape, bool read, bool rows_done) {
+  const std::vector<int64_t>& dims = shape.dims;
+  const size_t n = dims.size();
+  const std::vector<int64_t> strides = LaneStrides(dims);
+  const std::string elem(ElemTypeCName(shape.elem));
+  std::string text;
+  int depth = 1;
+  if (!rows_done) {
+    text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
+    depth = OpenLoops(dims, n - 1, 2, text);
+    std::vector<std::string> k;
+    for (size_t j = 0; j + 1 < n; ++j) k.push_back(absl::StrCat("k", j));
+    std::string lanes =
+        n == 1 ? "lanes"
+               : absl::StrCat("&lanes[", LaneText(strides, n - 1), "]");
+    std::string memory = RowAddress(n, k);
+    absl::StrAppend(&text, std::string(2 * depth, ' '), "memcpy(",
+                    read ? lanes : memory, ", ", read ? memory : lanes, ", ",
+                    dims[n - 1], " * sizeof(", elem, "));\n");
+    CloseLoops(n - 1, depth, text);
+    text += "  } else {\n";
+    depth = 2;
+  }
+  const int inner = OpenLoops(dims, n, depth, text);
   std::vector<std::string> positions, inside, offset;
   for (size_t j = 0; j < n; ++j) {
     positions.push_back(absl::StrCat("j", j, " = i", j, " + k", j));
     inside.push_back(absl::StrCat("j", j, " >= 0 && j", j, " < n", j));
     offset.push_back(absl::StrCat("j", j, " * s", j));
   }
-  const std::string indent(2 * depth, ' ');
+  const std::string indent(2 * inner, ' ');
   absl::StrAppend(&text, indent, "int64_t ", absl::StrJoin(positions, ", "),
                   ";\n");
   std::string lane = absl::StrCat("lanes[", LaneText(strides, n), "]");
@@ -110,8 +181,8 @@ std::string TransferBody(const VectorShape& shape, bool read) {
     absl::StrAppend(&text, indent, "if (", condition, ") ", element, " = ",
                     lane, ";\n");
   }
-  CloseLoops(n, depth, text);
-  return text + "  }\n";
+  CloseLoops(n, inner, text);
+  return rows_done ? text : text + "  }\n";
 }
 
 // `(vector f32 4 4)`, for comments.
@@ -143,6 +214,7 @@ VectorHelper TransferRead(const VectorShape& shape) {
   helper.needs.memcpy = true;
   const size_t n = shape.dims.size();
   const std::string elem(ElemTypeCName(shape.elem));
+  const std::string rows = ReadRows(shape, helper);
   helper.definition = absl::StrCat(
       "/* TIR's (transfer-read ", TirType(shape),
       " A I... PAD): lane (k0, ...) is\n   p[(i0 + k0) * s0 + ...] where "
@@ -150,9 +222,9 @@ VectorHelper TransferRead(const VectorShape& shape) {
       "static inline void ", helper.name, "(",
       Use(helper, DataType(shape)), " *r, const ", elem, " *p, ",
       DimParams("i", n), ", ", DimParams("n", n), ", ", DimParams("s", n),
-      ", ", elem, " pad) {\n", LanesArray(shape, true),
-      TransferBody(shape, /*read=*/true), "  memcpy(r, lanes, sizeof lanes);\n",
-      "}\n");
+      ", ", elem, " pad) {\n", rows, LanesArray(shape, true),
+      TransferBody(shape, /*read=*/true, /*rows_done=*/!rows.empty()),
+      "  memcpy(r, lanes, sizeof lanes);\n}\n");
   return helper;
 }
 
@@ -171,7 +243,7 @@ VectorHelper TransferWrite(const VectorShape& shape) {
       DimParams("i", n), ", ", DimParams("n", n), ", ", DimParams("s", n),
       ", const ", Use(helper, DataType(shape)), " *v) {\n",
       LanesArray(shape, false), "  memcpy(lanes, v, sizeof lanes);\n",
-      TransferBody(shape, /*read=*/false), "}\n");
+      TransferBody(shape, /*read=*/false, /*rows_done=*/false), "}\n");
   return helper;
 }
 
