@@ -104,8 +104,7 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
         acc.elem == ElemType::kF16) {
       // Two statements: a compiler that fuses a * b + c within one
       // expression (Clang's default) must not fuse these.
-      CExpr product =
-          VectorArithmetic(ir::Op::kMul, x, y, acc.elem, lanes);
+      CExpr product = VectorArithmetic(ir::Op::kMul, x, y, acc.elem, lanes);
       CExpr sum = VectorArithmetic(ir::Op::kAdd, Primary("s"), Primary("p"),
                                    acc.elem, lanes);
       helper.needs.Merge(product.uses.needs);
@@ -123,18 +122,18 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
   }
   const bool has_product = IsFloat(acc.elem);
   helper.definition = absl::StrCat(
-      "/* TIR's (contract A B ACC ", ListText(maps[0]), " ",
-      ListText(maps[1]), " ", ListText(maps[2]), ") of\n   (vector ",
-      ElemTypeName(a.elem), " ", absl::StrJoin(a.dims, " "), "), (vector ",
-      ElemTypeName(b.elem), " ", absl::StrJoin(b.dims, " "), ") and (vector ",
-      ElemTypeName(acc.elem), " ", absl::StrJoin(acc.dims, " "),
+      "/* TIR's (contract A B ACC ", ListText(maps[0]), " ", ListText(maps[1]),
+      " ", ListText(maps[2]), ") of\n   (vector ", ElemTypeName(a.elem), " ",
+      absl::StrJoin(a.dims, " "), "), (vector ", ElemTypeName(b.elem), " ",
+      absl::StrJoin(b.dims, " "), ") and (vector ", ElemTypeName(acc.elem), " ",
+      absl::StrJoin(acc.dims, " "),
       "): ACC plus the\n   products of the lanes of A and B that each of "
       "its lanes meets, summed\n   in row-major order of the reduction "
       "dimensions, one shuffled product\n   per step. */\n",
       "static inline void ", helper.name, "(", name, " *r, const ",
-      VectorTypeName(a_type), " *a, const ", VectorTypeName(b_type), " *b, const ",
-      name, " *acc) {\n  ", VectorTypeName(a_type), " x = *a;\n  ",
-      VectorTypeName(b_type), " y = *b;\n  ", name, " s = *acc",
+      VectorTypeName(a_type), " *a, const ", VectorTypeName(b_type),
+      " *b, const ", name, " *acc) {\n  ", VectorTypeName(a_type),
+      " x = *a;\n  ", VectorTypeName(b_type), " y = *b;\n  ", name, " s = *acc",
       has_product ? ", p" : "", ";\n", body, "  *r = s;\n}\n");
   return helper;
 }

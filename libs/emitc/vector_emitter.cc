@@ -60,7 +60,7 @@ void VectorEmitter::AddLine(std::string text, Uses uses) {
 }
 
 CExpr VectorEmitter::Emit(const VectorCType& type, const CExpr& value,
-                           const CExpr* dest) {
+                          const CExpr* dest) {
   Uses uses = value.uses;
   uses.needs.vector_types.insert(type);
   if (dest != nullptr) {
@@ -69,16 +69,14 @@ CExpr VectorEmitter::Emit(const VectorCType& type, const CExpr& value,
     return *dest;
   }
   std::string name = scope_.Fresh("v");
-  AddLine(absl::StrCat(VectorTypeName(type), " ", name, " = ", value.text,
-                       ";"),
+  AddLine(absl::StrCat(VectorTypeName(type), " ", name, " = ", value.text, ";"),
           uses);
   return Primary(name);
 }
 
 CExpr VectorEmitter::EmitCall(const VectorCType& type,
-                               const VectorHelper& helper,
-                               std::vector<CExpr> arguments,
-                               const CExpr* dest) {
+                              const VectorHelper& helper,
+                              std::vector<CExpr> arguments, const CExpr* dest) {
   CExpr target = dest != nullptr ? *dest : Primary(scope_.Fresh("v"));
   if (dest == nullptr) {
     AddLine(absl::StrCat(VectorTypeName(type), " ", target.text, ";"),
@@ -135,8 +133,7 @@ absl::StatusOr<CExpr> VectorEmitter::Compute(const ir::Node& e,
       auto pad = expr_.Data(*e.operand(last));
       if (!pad.ok()) return pad.status();
       arguments->push_back(*std::move(pad));
-      return EmitCall(type, TransferRead(*shape), *std::move(arguments),
-                       dest);
+      return EmitCall(type, TransferRead(*shape), *std::move(arguments), dest);
     }
     case ir::Op::kBroadcast:
       return Broadcast(e, *shape, dest);
@@ -218,17 +215,17 @@ absl::StatusOr<CExpr> VectorEmitter::Elementwise(const ir::Node& e,
   switch (e.op()) {
     case ir::Op::kSelect:
       return Emit(type, SelectLanes(*mask, operands[0], operands[1], type),
-                   dest);
+                  dest);
     case ir::Op::kNeg: {
       if (is_float) return Emit(type, Unary("-", operands[0]), dest);
       const VectorCType wrapping = UnsignedType(type.bits, type.lanes);
-      return Emit(type,
-                   Typed(emitc::Cast(VectorTypeName(type),
-                                     Unary("-", emitc::Cast(
-                                                    VectorTypeName(wrapping),
-                                                    operands[0]))),
-                         wrapping),
-                   dest);
+      return Emit(
+          type,
+          Typed(emitc::Cast(VectorTypeName(type),
+                            Unary("-", emitc::Cast(VectorTypeName(wrapping),
+                                                   operands[0]))),
+                wrapping),
+          dest);
     }
     case ir::Op::kMax:
     case ir::Op::kMin: {
@@ -236,29 +233,27 @@ absl::StatusOr<CExpr> VectorEmitter::Elementwise(const ir::Node& e,
       // decide NaNs and signed zeros.
       const VectorCType mask_type = MaskType(shape.elem, type.lanes);
       const bool is_max = e.is(ir::Op::kMax);
-      CExpr less = Typed(
-          emitc::Cast(VectorTypeName(mask_type),
-                      Binary("<", operands[is_max ? 0 : 1],
-                             operands[is_max ? 1 : 0])),
-          mask_type);
+      CExpr less = Typed(emitc::Cast(VectorTypeName(mask_type),
+                                     Binary("<", operands[is_max ? 0 : 1],
+                                            operands[is_max ? 1 : 0])),
+                         mask_type);
       CExpr chosen = Emit(mask_type, less, nullptr);
       return Emit(type, SelectLanes(chosen, operands[1], operands[0], type),
-                   dest);
+                  dest);
     }
     case ir::Op::kDiv:
       if (!is_float) {
         return EmitCall(type, Divide(shape),
-                         {AddressOf(operands[0]), AddressOf(operands[1])},
-                         dest);
+                        {AddressOf(operands[0]), AddressOf(operands[1])}, dest);
       }
       break;
     default:
       break;
   }
   return Emit(type,
-               VectorArithmetic(e.op(), operands[0], operands[1], shape.elem,
-                                type.lanes),
-               dest);
+              VectorArithmetic(e.op(), operands[0], operands[1], shape.elem,
+                               type.lanes),
+              dest);
 }
 
 CExpr VectorEmitter::SelectLanes(const CExpr& mask, const CExpr& if_set,
@@ -272,9 +267,8 @@ CExpr VectorEmitter::SelectLanes(const CExpr& mask, const CExpr& if_set,
   };
   CExpr chosen = Binary("|", Binary("&", mask, lanes(if_set)),
                         Binary("&", Unary("~", mask), lanes(otherwise)));
-  CExpr value = mask_type == type
-                    ? chosen
-                    : emitc::Cast(VectorTypeName(type), chosen);
+  CExpr value =
+      mask_type == type ? chosen : emitc::Cast(VectorTypeName(type), chosen);
   return Typed(Typed(value, mask_type), type);
 }
 
@@ -285,8 +279,7 @@ absl::StatusOr<CExpr> VectorEmitter::Mask(const ir::Node& e,
     if (!a.ok()) return a.status();
     auto b = Mask(*e.operand(1), type);
     if (!b.ok()) return b.status();
-    return Emit(type, Binary(e.is(ir::Op::kAnd) ? "&" : "|", *a, *b),
-                 nullptr);
+    return Emit(type, Binary(e.is(ir::Op::kAnd) ? "&" : "|", *a, *b), nullptr);
   }
   if (e.is(ir::Op::kNot)) {
     auto a = Mask(*e.operand(0), type);
@@ -304,10 +297,9 @@ absl::StatusOr<CExpr> VectorEmitter::Mask(const ir::Node& e,
   // ones, -1 where it holds; converting lanes keeps -1 and 0.
   const VectorCType compared =
       MaskType(e.operand(0)->type().elem(), type.lanes);
-  CExpr lanes = Typed(
-      emitc::Cast(VectorTypeName(compared), Binary(ir::Spelling(e.op()), *a,
-                                                   *b)),
-      compared);
+  CExpr lanes = Typed(emitc::Cast(VectorTypeName(compared),
+                                  Binary(ir::Spelling(e.op()), *a, *b)),
+                      compared);
   if (compared != type) {
     CExpr converted = Primary(ConvertVector(lanes.text, type));
     converted.uses = lanes.uses;
@@ -330,7 +322,7 @@ absl::StatusOr<CExpr> VectorEmitter::Cast(const ir::Node& e,
   // cannot hold the value; run-sim reports it, and so does the helper.
   if (IsFloat(from->elem) && !IsFloat(shape.elem)) {
     return EmitCall(type, CheckedCast(shape.elem, *from), {AddressOf(*v)},
-                     dest);
+                    dest);
   }
   CExpr converted = Typed(Primary(ConvertVector(v->text, type)), type);
   converted.uses.Merge(v->uses);
@@ -351,16 +343,17 @@ absl::StatusOr<CExpr> VectorEmitter::Fma(const ir::Node& e,
     case ElemType::kF32:
     case ElemType::kF64:
       return EmitCall(type, emitc::Fma(type),
-                       {AddressOf(operands[0]), AddressOf(operands[1]),
-                        AddressOf(operands[2])},
-                       dest);
+                      {AddressOf(operands[0]), AddressOf(operands[1]),
+                       AddressOf(operands[2])},
+                      dest);
     case ElemType::kF16: {
       // run-sim's f16 fma: fma in double, rounded to f16. The product of two
       // f16 values is exact in double, so a double product and sum round
       // once, as fma does (and so would a fused one).
       const VectorCType wide = DataType(ElemType::kF64, type.lanes);
-      CExpr product = Binary("*", Primary(ConvertVector(operands[0].text, wide)),
-                             Primary(ConvertVector(operands[1].text, wide)));
+      CExpr product =
+          Binary("*", Primary(ConvertVector(operands[0].text, wide)),
+                 Primary(ConvertVector(operands[1].text, wide)));
       CExpr sum =
           Binary("+", product, Primary(ConvertVector(operands[2].text, wide)));
       CExpr rounded = Typed(Primary(ConvertVector(sum.text, type)), wide);
@@ -376,9 +369,9 @@ absl::StatusOr<CExpr> VectorEmitter::Fma(const ir::Node& e,
                                    shape.elem, type.lanes);
   CExpr partial = Emit(type, product, nullptr);
   return Emit(type,
-               VectorArithmetic(ir::Op::kAdd, partial, operands[2],
-                                shape.elem, type.lanes),
-               dest);
+              VectorArithmetic(ir::Op::kAdd, partial, operands[2], shape.elem,
+                               type.lanes),
+              dest);
 }
 
 absl::StatusOr<CExpr> VectorEmitter::Contract(const ir::Node& e,
@@ -420,8 +413,8 @@ absl::StatusOr<CExpr> VectorEmitter::Contract(const ir::Node& e,
                                 points, ": split it into smaller contracts"));
   }
   return EmitCall(DataType(shape),
-                   emitc::Contract(shapes[0], shapes[1], shapes[2], maps),
-                   operands, dest);
+                  emitc::Contract(shapes[0], shapes[1], shapes[2], maps),
+                  operands, dest);
 }
 
 absl::StatusOr<CExpr> VectorEmitter::Insert(const ir::Node& e,
@@ -452,13 +445,12 @@ absl::StatusOr<CExpr> VectorEmitter::Insert(const ir::Node& e,
   CExpr wide = Emit(type, part, nullptr);
   std::vector<std::string> lanes;
   for (int64_t l = 0; l < type.lanes; ++l) {
-    lanes.push_back(absl::StrCat(l >= first && l < first + count
-                                     ? type.lanes + l - first
-                                     : l));
+    lanes.push_back(absl::StrCat(
+        l >= first && l < first + count ? type.lanes + l - first : l));
   }
-  CExpr merged = Primary(absl::StrCat("__builtin_shufflevector(", v->text,
-                                      ", ", wide.text, ", ",
-                                      absl::StrJoin(lanes, ", "), ")"));
+  CExpr merged =
+      Primary(absl::StrCat("__builtin_shufflevector(", v->text, ", ", wide.text,
+                           ", ", absl::StrJoin(lanes, ", "), ")"));
   merged.uses = v->uses;
   return Emit(type, merged, dest);
 }
@@ -559,7 +551,8 @@ absl::Status VectorEmitter::Assign(const ir::Node& stmt) {
   if (!shape.ok()) return shape.status();
   auto value = Vector(*stmt.operand(1));
   if (!value.ok()) return value.status();
-  CExpr call = CallVectorHelper(emitc::Store(*shape), {target, AddressOf(*value)});
+  CExpr call =
+      CallVectorHelper(emitc::Store(*shape), {target, AddressOf(*value)});
   AddLine(call.text + ";", call.uses);
   return absl::OkStatus();
 }
@@ -572,8 +565,8 @@ absl::Status VectorEmitter::TransferWrite(const ir::Node& stmt) {
   if (!v.ok()) return v.status();
   auto view = expr_.WindowOf(*stmt.operand(1));
   if (!view.ok()) return view.status();
-  auto arguments = TransferArguments(*view, stmt.operands().subspan(2),
-                                     shape->dims.size());
+  auto arguments =
+      TransferArguments(*view, stmt.operands().subspan(2), shape->dims.size());
   if (!arguments.ok()) return arguments.status();
   arguments->push_back(AddressOf(*v));
   CExpr call = CallVectorHelper(emitc::TransferWrite(*shape), *arguments);

@@ -63,8 +63,7 @@ class VectorEmitter {
   // Computes `e` into `dest` (an lvalue of its C type) if not null, else
   // into a new temporary; returns where the value is.
   absl::StatusOr<CExpr> Compute(const ir::Node& e, const CExpr* dest);
-  absl::StatusOr<CExpr> Elementwise(const ir::Node& e,
-                                    const VectorShape& shape,
+  absl::StatusOr<CExpr> Elementwise(const ir::Node& e, const VectorShape& shape,
                                     const CExpr* dest);
   absl::StatusOr<CExpr> Cast(const ir::Node& e, const VectorShape& shape,
                              const CExpr* dest);
@@ -91,7 +90,7 @@ class VectorEmitter {
   CExpr Emit(const VectorCType& type, const CExpr& value, const CExpr* dest);
   // `helper(&dest, arguments...);`, or `T t;` and `helper(&t, ...);`.
   CExpr EmitCall(const VectorCType& type, const VectorHelper& helper,
-                  std::vector<CExpr> arguments, const CExpr* dest);
+                 std::vector<CExpr> arguments, const CExpr* dest);
   // `value` itself, or copied to `dest`.
   CExpr Result(const VectorCType& type, const CExpr& value, const CExpr* dest);
   void AddLine(std::string text, Uses uses);

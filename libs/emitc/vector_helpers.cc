@@ -14,6 +14,15 @@ std::string Use(VectorHelper& helper, const VectorCType& type) {
   return VectorTypeName(type);
 }
 
+// A helper named tsl_vKIND_ELEM_SUFFIX.
+VectorHelper Named(absl::string_view kind, ElemType elem,
+                   absl::string_view suffix) {
+  VectorHelper helper;
+  helper.name =
+      absl::StrCat("tsl_v", kind, "_", ElemTypeName(elem), "_", suffix);
+  return helper;
+}
+
 // `int64_t x0, int64_t x1, ...` for the n dimensions of a transfer.
 std::string DimParams(absl::string_view letter, size_t n) {
   std::vector<std::string> params;
@@ -21,6 +30,12 @@ std::string DimParams(absl::string_view letter, size_t n) {
     params.push_back(absl::StrCat("int64_t ", letter, j));
   }
   return absl::StrJoin(params, ", ");
+}
+
+// The indices, extents and strides a transfer helper of rank n takes.
+std::string TransferParams(size_t n) {
+  return absl::StrCat(DimParams("i", n), ", ", DimParams("n", n), ", ",
+                      DimParams("s", n));
 }
 
 // A sum of C terms; "0" for none.
@@ -65,8 +80,8 @@ std::string WholeRows(const std::vector<int64_t>& dims) {
   const size_t n = dims.size();
   std::vector<std::string> whole;
   for (size_t j = 0; j < n; ++j) {
-    whole.push_back(absl::StrCat("i", j, " >= 0 && i", j, " <= n", j, " - ",
-                                 dims[j]));
+    whole.push_back(
+        absl::StrCat("i", j, " >= 0 && i", j, " <= n", j, " - ", dims[j]));
   }
   whole.push_back(absl::StrCat("s", n - 1, " == 1"));
   return absl::StrJoin(whole, " && ");
@@ -121,9 +136,8 @@ std::string ReadRows(const VectorShape& shape, VectorHelper& helper) {
     std::vector<std::string> joined;
     for (size_t i = 0; i < parts.size(); i += 2) {
       // The last concatenation gives the vector, v.
-      std::string name = parts.size() == 2
-                             ? "v"
-                             : absl::StrCat("u", level, "_", i / 2);
+      std::string name =
+          parts.size() == 2 ? "v" : absl::StrCat("u", level, "_", i / 2);
       absl::StrAppend(&text, "    ", type, " ", name,
                       " = __builtin_shufflevector(", parts[i], ", ",
                       parts[i + 1], ", ", absl::StrJoin(both, ", "), ");\n");
@@ -208,9 +222,7 @@ CExpr CallVectorHelper(const VectorHelper& helper,
 }
 
 VectorHelper TransferRead(const VectorShape& shape) {
-  VectorHelper helper;
-  helper.name = absl::StrCat("tsl_vread_", ElemTypeName(shape.elem), "_",
-                             shape.Name());
+  VectorHelper helper = Named("read", shape.elem, shape.Name());
   helper.needs.memcpy = true;
   const size_t n = shape.dims.size();
   const std::string elem(ElemTypeCName(shape.elem));
@@ -219,19 +231,16 @@ VectorHelper TransferRead(const VectorShape& shape) {
       "/* TIR's (transfer-read ", TirType(shape),
       " A I... PAD): lane (k0, ...) is\n   p[(i0 + k0) * s0 + ...] where "
       "0 <= ij + kj < nj for every j, PAD\n   elsewhere. */\n",
-      "static inline void ", helper.name, "(",
-      Use(helper, DataType(shape)), " *r, const ", elem, " *p, ",
-      DimParams("i", n), ", ", DimParams("n", n), ", ", DimParams("s", n),
-      ", ", elem, " pad) {\n", rows, LanesArray(shape, true),
+      "static inline void ", helper.name, "(", Use(helper, DataType(shape)),
+      " *r, const ", elem, " *p, ", TransferParams(n), ", ", elem, " pad) {\n",
+      rows, LanesArray(shape, true),
       TransferBody(shape, /*read=*/true, /*rows_done=*/!rows.empty()),
       "  memcpy(r, lanes, sizeof lanes);\n}\n");
   return helper;
 }
 
 VectorHelper TransferWrite(const VectorShape& shape) {
-  VectorHelper helper;
-  helper.name = absl::StrCat("tsl_vwrite_", ElemTypeName(shape.elem), "_",
-                             shape.Name());
+  VectorHelper helper = Named("write", shape.elem, shape.Name());
   helper.needs.memcpy = true;
   const size_t n = shape.dims.size();
   const std::string elem(ElemTypeCName(shape.elem));
@@ -239,8 +248,7 @@ VectorHelper TransferWrite(const VectorShape& shape) {
       "/* TIR's (transfer-write V A I...) of a ", TirType(shape),
       ": lane (k0, ...)\n   is stored at p[(i0 + k0) * s0 + ...] where "
       "0 <= ij + kj < nj for every\n   j, and dropped elsewhere. */\n",
-      "static inline void ", helper.name, "(", elem, " *p, ",
-      DimParams("i", n), ", ", DimParams("n", n), ", ", DimParams("s", n),
+      "static inline void ", helper.name, "(", elem, " *p, ", TransferParams(n),
       ", const ", Use(helper, DataType(shape)), " *v) {\n",
       LanesArray(shape, false), "  memcpy(lanes, v, sizeof lanes);\n",
       TransferBody(shape, /*read=*/false, /*rows_done=*/false), "}\n");
@@ -248,30 +256,24 @@ VectorHelper TransferWrite(const VectorShape& shape) {
 }
 
 VectorHelper Load(const VectorShape& shape) {
-  VectorHelper helper;
-  helper.name = absl::StrCat("tsl_vload_", ElemTypeName(shape.elem), "_",
-                             shape.lanes());
+  VectorHelper helper = Named("load", shape.elem, absl::StrCat(shape.lanes()));
   helper.needs.memcpy = true;
   const std::string elem(ElemTypeCName(shape.elem));
   helper.definition = absl::StrCat(
       "/* The ", shape.lanes(), " lanes of a ", ElemTypeName(shape.elem),
       " vector parameter, held densely at p. */\n", "static inline void ",
       helper.name, "(", Use(helper, DataType(shape)), " *r, const ", elem,
-      " *p) {\n", LanesArray(shape, true), "  memcpy(lanes, p, ",
-      shape.lanes(), " * sizeof(", elem, "));\n",
-      "  memcpy(r, lanes, sizeof lanes);\n}\n");
+      " *p) {\n", LanesArray(shape, true), "  memcpy(lanes, p, ", shape.lanes(),
+      " * sizeof(", elem, "));\n", "  memcpy(r, lanes, sizeof lanes);\n}\n");
   return helper;
 }
 
 VectorHelper Store(const VectorShape& shape) {
-  VectorHelper helper;
-  helper.name = absl::StrCat("tsl_vstore_", ElemTypeName(shape.elem), "_",
-                             shape.lanes());
+  VectorHelper helper = Named("store", shape.elem, absl::StrCat(shape.lanes()));
   helper.needs.memcpy = true;
   const std::string elem(ElemTypeCName(shape.elem));
   helper.definition = absl::StrCat(
-      "/* Stores the ", shape.lanes(), " lanes of a ",
-      ElemTypeName(shape.elem),
+      "/* Stores the ", shape.lanes(), " lanes of a ", ElemTypeName(shape.elem),
       " vector parameter densely at p; its padding lanes stay. */\n",
       "static inline void ", helper.name, "(", elem, " *p, const ",
       Use(helper, DataType(shape)), " *v) {\n", "  memcpy(p, v, ",
@@ -284,9 +286,9 @@ VectorHelper Broadcast(const VectorCType& type) {
   const std::string name = Use(helper, type);
   helper.name = absl::StrCat("tsl_vbroadcast_", name.substr(4));
   helper.definition = absl::StrCat(
-      "/* Every lane x (a loop that compilers make one broadcast). */\n", "static inline void ",
-      helper.name, "(", name, " *r, ", LaneCType(type), " x) {\n  ", name,
-      " v = {0};\n  for (int l = 0; l < ", type.lanes,
+      "/* Every lane x (a loop that compilers make one broadcast). */\n",
+      "static inline void ", helper.name, "(", name, " *r, ", LaneCType(type),
+      " x) {\n  ", name, " v = {0};\n  for (int l = 0; l < ", type.lanes,
       "; l++) v[l] = x;\n  *r = v;\n}\n");
   return helper;
 }
@@ -310,9 +312,7 @@ VectorHelper Fma(const VectorCType& type) {
 }
 
 VectorHelper Divide(const VectorShape& shape) {
-  VectorHelper helper;
-  helper.name = absl::StrCat("tsl_vdiv_", ElemTypeName(shape.elem), "_",
-                             shape.lanes());
+  VectorHelper helper = Named("div", shape.elem, absl::StrCat(shape.lanes()));
   const std::string name = Use(helper, DataType(shape));
   CExpr quotient = ExprEmitter::Arithmetic(ir::Op::kDiv, Primary("x[l]"),
                                            Primary("y[l]"), shape.elem);
@@ -340,19 +340,17 @@ VectorHelper CheckedCast(ElemType to, const VectorShape& from) {
       "/* TIR's (cast ", ElemTypeName(to), " V) of the ", from.lanes(), " ",
       ElemTypeName(from.elem),
       " lanes of a vector, each as the scalar one: a\n   value ",
-      ElemTypeName(to), " cannot hold is an error. */\n",
-      "static inline void ", helper.name, "(", target, " *r, const ", source,
-      " *a) {\n  ", source, " x = *a;\n  ", target, " y = {0};\n",
-      "  for (int l = 0; l < ", from.lanes(), "; l++) y[l] = ", lane.text,
-      ";\n  *r = y;\n}\n");
+      ElemTypeName(to), " cannot hold is an error. */\n", "static inline void ",
+      helper.name, "(", target, " *r, const ", source, " *a) {\n  ", source,
+      " x = *a;\n  ", target, " y = {0};\n", "  for (int l = 0; l < ",
+      from.lanes(), "; l++) y[l] = ", lane.text, ";\n  *r = y;\n}\n");
   return helper;
 }
 
 VectorHelper Reduction(ir::ReductionKind kind, const VectorShape& shape) {
-  VectorHelper helper;
   const absl::string_view kind_name = ir::Spelling(kind);
-  helper.name = absl::StrCat("tsl_vreduce_", kind_name, "_",
-                             ElemTypeName(shape.elem), "_", shape.lanes());
+  VectorHelper helper = Named(absl::StrCat("reduce_", kind_name), shape.elem,
+                              absl::StrCat(shape.lanes()));
   const std::string name = Use(helper, DataType(shape));
   const CExpr sum = Primary("s"), lane = Primary("x[l]");
   CExpr step;
@@ -377,15 +375,14 @@ VectorHelper Reduction(ir::ReductionKind kind, const VectorShape& shape) {
       ElemTypeName(shape.elem),
       " lanes of a vector: combined from lane 0, in order,\n   as the scalar "
       "op combines two. */\n",
-      "static inline ", elem, " ", helper.name, "(const ", name,
-      " *v) {\n  ", name, " x = *v;\n  ", elem, " s = x[0];\n",
-      "  for (int l = 1; l < ", shape.lanes(), "; l++) s = ", step.text,
-      ";\n  return s;\n}\n");
+      "static inline ", elem, " ", helper.name, "(const ", name, " *v) {\n  ",
+      name, " x = *v;\n  ", elem, " s = x[0];\n", "  for (int l = 1; l < ",
+      shape.lanes(), "; l++) s = ", step.text, ";\n  return s;\n}\n");
   return helper;
 }
 
-CExpr VectorArithmetic(ir::Op op, const CExpr& a, const CExpr& b,
-                       ElemType elem, int lanes) {
+CExpr VectorArithmetic(ir::Op op, const CExpr& a, const CExpr& b, ElemType elem,
+                       int lanes) {
   const VectorCType type = DataType(elem, lanes);
   const absl::string_view symbol = ir::Spelling(op);
   CExpr result;
@@ -393,18 +390,17 @@ CExpr VectorArithmetic(ir::Op op, const CExpr& a, const CExpr& b,
     result = Binary(symbol, a, b);
   } else if (elem == ElemType::kF16) {
     const VectorCType wide = DataType(ElemType::kF32, lanes);
-    result = Primary(ConvertVector(
-        absl::StrCat(ConvertVector(a.text, wide), " ", symbol, " ",
-                     ConvertVector(b.text, wide)),
-        type));
+    result = Primary(
+        ConvertVector(absl::StrCat(ConvertVector(a.text, wide), " ", symbol,
+                                   " ", ConvertVector(b.text, wide)),
+                      type));
     result.uses = a.uses;
     result.uses.Merge(b.uses);
     result.uses.needs.vector_types.insert(wide);
   } else {
     const VectorCType wrapping = UnsignedType(type.bits, lanes);
     const std::string u = VectorTypeName(wrapping);
-    result = Cast(VectorTypeName(type),
-                  Binary(symbol, Cast(u, a), Cast(u, b)));
+    result = Cast(VectorTypeName(type), Binary(symbol, Cast(u, a), Cast(u, b)));
     result.uses.needs.vector_types.insert(wrapping);
   }
   result.uses.needs.vector_types.insert(type);

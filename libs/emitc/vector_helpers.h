@@ -80,8 +80,8 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
 // (each f16 operation rounded once, as the scalar level computes it), on
 // unsigned lanes for i8 and i32 + - * (which wrap). Integer division is
 // Divide's.
-CExpr VectorArithmetic(ir::Op op, const CExpr& a, const CExpr& b,
-                       ElemType elem, int lanes);
+CExpr VectorArithmetic(ir::Op op, const CExpr& a, const CExpr& b, ElemType elem,
+                       int lanes);
 
 // The text of `__builtin_shufflevector(v, v, I...)` for the lane indices
 // `indices` of `v`: an N-lane vector for N indices.

@@ -59,11 +59,11 @@ TEST(VectorHelpersTest, ContractPaddingLanesTakeLaneZero) {
 TEST(VectorHelpersTest, OneDimensionalTransferCopiesTheRowWhole) {
   VectorHelper read = TransferRead(VectorShape{ElemType::kF64, {5}});
   EXPECT_EQ(read.name, "tsl_vread_f64_5");
-  EXPECT_TRUE(absl::StrContains(
-      read.definition,
-      "  if (i0 >= 0 && i0 <= n0 - 5 && s0 == 1) {\n"
-      "    memcpy(lanes, &p[i0], 5 * sizeof(double));\n"
-      "  } else {\n"))
+  EXPECT_TRUE(
+      absl::StrContains(read.definition,
+                        "  if (i0 >= 0 && i0 <= n0 - 5 && s0 == 1) {\n"
+                        "    memcpy(lanes, &p[i0], 5 * sizeof(double));\n"
+                        "  } else {\n"))
       << read.definition;
   EXPECT_TRUE(read.needs.memcpy);
   VectorHelper write = TransferWrite(VectorShape{ElemType::kI8, {3}});

@@ -39,12 +39,12 @@ absl::StatusOr<VectorShape> ShapeOf(const ir::Type& type,
     if (__builtin_mul_overflow(lanes, dim.value, &lanes)) lanes = INT64_MAX;
   }
   if (lanes > kMaxVectorLanes) {
-    return ErrorAt(where.loc(),
-                   absl::StrCat("emit-c writes a vector as one C vector of at "
-                                "most ",
-                                kMaxVectorLanes, " lanes, and ",
-                                ir::TypeText(type), " has ", lanes,
-                                ": split it into smaller vectors"));
+    return ErrorAt(
+        where.loc(),
+        absl::StrCat("emit-c writes a vector as one C vector of at "
+                     "most ",
+                     kMaxVectorLanes, " lanes, and ", ir::TypeText(type),
+                     " has ", lanes, ": split it into smaller vectors"));
   }
   return shape;
 }
@@ -80,7 +80,9 @@ std::string VectorTypeName(const VectorCType& type) {
 std::string LaneCType(const VectorCType& type) {
   switch (type.kind) {
     case LaneKind::kFloat:
-      return type.bits == 16 ? "_Float16" : type.bits == 32 ? "float" : "double";
+      return type.bits == 16   ? "_Float16"
+             : type.bits == 32 ? "float"
+                               : "double";
     case LaneKind::kSigned:
       return absl::StrCat("int", type.bits, "_t");
     case LaneKind::kUnsigned:

@@ -11,46 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "bench_common.h"
 #include TESSEL_KERNELS
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The best time of several runs, each at least 50 ms long. */
-static double best_seconds(void (*kernel)(const float *, const float *,
-                                          float *),
-                           const float *A, const float *B, float *C) {
-  double best = INFINITY;
-  for (int trial = 0; trial < 5; trial++) {
-    int calls = 0;
-    double start = now(), elapsed;
-    do {
-      kernel(A, B, C);
-      calls++;
-      elapsed = now() - start;
-    } while (elapsed < 0.05);
-    if (elapsed / calls < best) best = elapsed / calls;
-  }
-  return best;
-}
 
 int main(void) {
   float *A = malloc(sizeof(float) * SIZE * SIZE);
   float *B = malloc(sizeof(float) * SIZE * SIZE);
   float *C = malloc(sizeof(float) * SIZE * SIZE);
   float *R = malloc(sizeof(float) * SIZE * SIZE);
-  unsigned state = 12345u;
-  for (int i = 0; i < SIZE * SIZE; i++) {
-    state = state * 1103515245u + 12345u;
-    A[i] = (float)(state >> 8) / (float)(1u << 24) - 0.5f;
-    state = state * 1103515245u + 12345u;
-    B[i] = (float)(state >> 8) / (float)(1u << 24) - 0.5f;
-  }
+  fill_inputs(A, B, SIZE * SIZE);
   double vector = best_seconds(vmatmul, A, B, C);
   double loops = best_seconds(matmul, A, B, R);
   double flops = 2.0 * SIZE * SIZE * SIZE;
