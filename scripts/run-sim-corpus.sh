@@ -16,7 +16,11 @@
 #              targets/cs1/cs1.tir);
 #   random-N   random kernels (scripts/random_kernel.py) of seeds N to N+19,
 #              both levels, and random linear-algebra and Glenside kernels of
-#              seeds N to N+4.
+#              seeds N to N+4;
+#   errors-N   the random kernels of seeds N to N+39 at the loop level, each
+#              without one of its assignments of a literal (an initialisation,
+#              most often), so that most read or reduce into an element not
+#              written: the error reported.
 # parse and run-sim are taken from PATH; the flags after WORK_DIR go to
 # every run-sim command (--no-batching, say).
 set -uo pipefail
@@ -109,6 +113,17 @@ case "$group" in
       record_kernel "linalg$seed" "$work/l.tk" "$seed"
       /usr/bin/python3 "$here/random_glenside_kernel.py" "$seed" > "$work/g.tir"
       record "glenside$seed" "$work/g.tir" --seed "$seed"
+    done
+    ;;
+  errors-*)
+    first="${group#errors-}"
+    for ((seed = first; seed < first + 40; seed++)); do
+      /usr/bin/python3 "$here/random_kernel.py" "$seed" > "$work/r.tk"
+      parse "$work/r.tk" -o "$work/r.tir" || continue
+      # The first (assign TARGET LITERAL) goes.
+      sed -E '0,/\(assign (\([^()]*\)|[A-Za-z_0-9]+) -?[0-9.]+(e[-+]?[0-9]+)?\)/s///' \
+        "$work/r.tir" > "$work/e.tir"
+      record "errors$seed" "$work/e.tir" --seed "$seed"
     done
     ;;
   *)

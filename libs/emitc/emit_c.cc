@@ -184,11 +184,19 @@ absl::StatusOr<std::string> Emit(const ir::Module& module,
     harness = *std::move(text);
   }
 
+  // The file is written once at its size, each function freed as it is
+  // copied into it: the text is not held twice, nor in a buffer that grew
+  // to twice its size.
   std::string out = FileScope(module, globals, needs, entry != nullptr);
-  for (const std::string& function : functions) {
+  size_t size = out.size() + harness.size();
+  for (const std::string& function : functions) size += 1 + function.size();
+  out.reserve(size);
+  for (std::string& function : functions) {
     absl::StrAppend(&out, "\n", function);
+    std::string().swap(function);
   }
-  return out + harness;
+  out += harness;
+  return out;
 }
 
 }  // namespace

@@ -14,9 +14,11 @@
 // The module must have been verified (ir::VerifyModule, which every tool runs
 // through ir::ReadModule): names are resolved and every node typed there, and
 // the interpreter takes both from the IR instead of working them out again.
-// Each procedure or function is compiled once into a tree of nodes with enum
-// opcodes and frame slots (loop_program.h, tensor_program.h), which is then
-// executed; the module must outlive the Program.
+// Each procedure is compiled once into a tree of nodes with enum opcodes and
+// frame slots (loop_program.h; a func is first compiled to tensor_program.h
+// and lowered to that form by tensor_lowering.h), planned (loop_plan.h) and
+// then executed, computing each expression for many lanes at once
+// (loop_executor_internal.h); the module must outlive the Program.
 #ifndef TESSEL_LIBS_INTERP_INTERPRETER_H_
 #define TESSEL_LIBS_INTERP_INTERPRETER_H_
 

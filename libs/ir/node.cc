@@ -5,6 +5,9 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/node_hash_set.h"
+#include "absl/synchronization/mutex.h"
+#include "libs/sexpr/reader.h"
 
 namespace tessel::ir {
 namespace {
@@ -72,19 +75,101 @@ size_t Node::position() const {
   return static_cast<size_t>(it - parent_->operands_.begin());
 }
 
+namespace {
+
+// The interned names (and texts): one string per distinct name for the
+// process's lifetime, as types are (type.cc). A module of many small forms
+// repeats a few names in most of its nodes.
+const std::string* InternName(absl::string_view name) {
+  static auto* const names = new absl::node_hash_set<std::string>();
+  static auto* const mutex = new absl::Mutex();
+  absl::MutexLock lock(mutex);
+  return &*names->emplace(name).first;
+}
+
+}  // namespace
+
+Node::Node(Key, Op op, NodeId id) : op_(op), id_(id), name_(InternName("")) {}
+
+void Node::set_name(absl::string_view name) { name_ = InternName(name); }
+
+Location Node::LocAt(uint32_t offset) const {
+  auto [line, col] = source_->LineColumn(offset);
+  return Location{source_->shared_from_this(), line, col};
+}
+
+Location Node::loc() const {
+  if (rare_ != nullptr && rare_->locations != nullptr &&
+      rare_->locations->loc) {
+    return *rare_->locations->loc;
+  }
+  if (source_ == nullptr) return Location{};
+  if (loc_offset_ == kNowhere) return Location{source_->shared_from_this()};
+  return LocAt(loc_offset_);
+}
+
+void Node::set_loc(const Location& loc) {
+  source_ = loc.source.get();
+  if (source_ == nullptr) return;
+  if (std::optional<uint32_t> offset = source_->Offset(loc.line, loc.col)) {
+    loc_offset_ = *offset;
+  } else if (loc.line != 0 || loc.col != 0) {
+    locations().loc = loc;
+  }
+}
+
+Location Node::name_loc() const {
+  if (rare_ != nullptr && rare_->locations != nullptr &&
+      rare_->locations->name_loc) {
+    return *rare_->locations->name_loc;
+  }
+  if (name_offset_ == kNowhere) return loc();
+  return LocAt(name_offset_);
+}
+
+void Node::set_name_loc(const Location& loc) {
+  std::optional<uint32_t> offset;
+  if (loc.source.get() == source_ && source_ != nullptr) {
+    offset = source_->Offset(loc.line, loc.col);
+  }
+  if (offset) {
+    name_offset_ = *offset;
+  } else if (loc.known()) {
+    locations().name_loc = loc;
+  }
+}
+
+Location Node::item_loc(size_t i) const {
+  if (text_form_) {
+    std::vector<uint32_t> items =
+        ListItemOffsets(source_->text(), loc_offset_);
+    return i < items.size() ? LocAt(items[i]) : loc();
+  }
+  if (rare_ == nullptr || i >= rare_->item_locs.size()) return loc();
+  Location loc = this->loc();
+  loc.line = rare_->item_locs[i].first;
+  loc.col = rare_->item_locs[i].second;
+  return loc;
+}
+
+void Node::set_item_locs(absl::Span<const std::pair<int, int>> line_cols) {
+  text_form_ = false;
+  rare().item_locs.assign(line_cols.begin(), line_cols.end());
+}
+
 const std::string& Node::text() const {
-  static const auto* const kEmpty = new std::string();
-  return rare_ != nullptr ? rare_->text : *kEmpty;
+  return rare_ != nullptr && rare_->text != nullptr ? *rare_->text
+                                                     : *InternName("");
+}
+
+void Node::set_text(absl::string_view text) {
+  if (text.empty() && rare_ == nullptr) return;
+  rare().text = InternName(text);
 }
 
 const Type& Node::declared_type() const {
   static const auto* const kNone = new Type();
   return rare_ != nullptr ? rare_->declared : *kNone;
-}
-
-Location Node::item_loc(size_t i) const {
-  if (i >= item_locs_.size()) return loc_;
-  return Location{loc_.source, item_locs_[i].first, item_locs_[i].second};
 }
 
 Module::Module() {
@@ -93,15 +178,40 @@ Module::Module() {
   globals_.emplace(dram_->name(), dram_);
 }
 
-Node* Module::Create(Op op, Location loc) {
+Node* Module::Create(Op op, const Location& loc) {
   auto id = static_cast<NodeId>(nodes_.size());
-  return &nodes_.emplace_back(Node::Key(), op, id, std::move(loc));
+  Node* node = &nodes_.emplace_back(Node::Key(), op, id);
+  KeepSource(loc.source.get());
+  node->set_loc(loc);
+  return node;
+}
+
+void Module::KeepSource(const SourceBuffer* source) {
+  // A module's nodes come from a few sources, the last one most often.
+  if (source == nullptr ||
+      std::any_of(sources_.rbegin(), sources_.rend(),
+                  [&](const SourceRef& kept) { return kept.get() == source; })) {
+    return;
+  }
+  sources_.push_back(source->shared_from_this());
+}
+
+Node* Module::CreateForText(Op op, const Location& loc) {
+  Node* node = Create(op, loc);
+  node->text_form_ = node->loc_offset_ != Node::kNowhere &&
+                     node->source_->text()[node->loc_offset_] == '(';
+  return node;
 }
 
 Node* Module::Clone(const Node* node) {
   absl::flat_hash_map<const Node*, Node*> copies;
   auto copy = [&](auto& self, const Node* from) -> Node* {
-    Node* to = Create(from->op(), from->loc());
+    Node* to = Create(from->op());
+    to->source_ = from->source_;
+    KeepSource(to->source_);
+    to->loc_offset_ = from->loc_offset_;
+    to->name_offset_ = from->name_offset_;
+    to->text_form_ = from->text_form_;
     to->is_float_ = from->is_float_;
     to->param_kind_ = from->param_kind_;
     if (from->is_float_) {
@@ -111,10 +221,16 @@ Node* Module::Clone(const Node* node) {
     }
     to->def_ = from->def_;
     to->name_ = from->name_;
-    to->item_locs_ = from->item_locs_;
     to->type_ = from->type_;
     if (from->rare_ != nullptr) {
-      to->rare_ = std::make_unique<Node::Rare>(*from->rare_);
+      Node::Rare& rare = to->rare();
+      rare.text = from->rare_->text;
+      rare.declared = from->rare_->declared;
+      rare.item_locs = from->rare_->item_locs;
+      if (from->rare_->locations != nullptr) {
+        rare.locations =
+            std::make_unique<Node::Rare::Locations>(*from->rare_->locations);
+      }
     }
     copies[from] = to;
     for (const Node* operand : from->operands_) {

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -50,7 +51,8 @@ class Node {
   const OpInfo& info() const { return Info(op_); }
   bool is(Op op) const { return op_ == op; }
   NodeId id() const { return id_; }
-  const Location& loc() const { return loc_; }
+  // Where the node was written (unknown when it was built in memory).
+  Location loc() const;
 
   // The node's type; none for statements and declarations.
   const Type& type() const { return type_; }
@@ -69,28 +71,27 @@ class Node {
   // Attributes. `name` is what the node binds (For, Let, Alloc, Param,
   // Value, Field), refers to (Ref, and `@NAME` of Call, ReadConfig,
   // WriteConfig, top-level forms, a LibCall's callee) or a keyword
-  // (Compute's operator, a config field, a Clause's kind).
-  const std::string& name() const { return name_; }
-  void set_name(std::string name) { name_ = std::move(name); }
+  // (Compute's operator, a config field, a Clause's kind). Names are
+  // interned: a name is kept once, however many nodes have it.
+  const std::string& name() const { return *name_; }
+  void set_name(absl::string_view name);
   // Where the name, or the `@NAME` the node refers to, was written (the
   // node's own location when it was built in memory).
-  const Location& name_loc() const {
-    return rare_ != nullptr && rare_->name_loc.known() ? rare_->name_loc
-                                                       : loc_;
-  }
-  void set_name_loc(Location loc) { rare().name_loc = std::move(loc); }
+  Location name_loc() const;
+  void set_name_loc(const Location& loc);
   // Where item `i` of the form was written (0 is the head), for
   // diagnostics about parts of a form that are not nodes of their own: an
   // operator's head, a field name, a declared type. The node's location
   // when it was built in memory.
   Location item_loc(size_t i) const;
-  void set_item_locs(absl::Span<const std::pair<int, int>> line_cols) {
-    item_locs_.assign(line_cols.begin(), line_cols.end());
-  }
+  // Where the items of the form were written, when the form is not the
+  // text at the node's location (a form built as S-expressions, e.g. a
+  // lowered kernel located in the kernel's source).
+  void set_item_locs(absl::Span<const std::pair<int, int>> line_cols);
   // The text of a Template or Clause: a C template, or `true`/`false`; a
-  // LibCall's keyword operands, separated by spaces.
+  // LibCall's keyword operands, separated by spaces. Interned, as names are.
   const std::string& text() const;
-  void set_text(std::string text) { rare().text = std::move(text); }
+  void set_text(absl::string_view text);
   // A Const's value (ints_value for integer literals, float_value for
   // float literals), a Var's De Bruijn index.
   bool is_float_literal() const { return is_float_; }
@@ -122,40 +123,67 @@ class Node {
     friend class Module;
     Key() = default;
   };
-  Node(Key, Op op, NodeId id, Location loc)
-      : op_(op), id_(id), loc_(std::move(loc)) {}
+  Node(Key, Op op, NodeId id);
 
  private:
   friend class Module;
-  // What few nodes have (declarations, templates, clauses, library calls),
-  // kept apart so that the many others (a module of small funcs has some
-  // 18 nodes per 130 bytes of text) do not pay for it.
+  // What few nodes have (declarations, templates, clauses, library calls,
+  // forms built as S-expressions), kept apart so that the many others (a
+  // module of small funcs has a node every 7 bytes of text) do not pay for
+  // it.
   struct Rare {
-    std::string text;
+    const std::string* text = nullptr;
     Type declared;
-    Location name_loc;
+    // Of a form built as S-expressions: where its items were written.
+    std::vector<std::pair<int, int>> item_locs;
+    // Locations not in the node's source, or not representable by an
+    // offset in it (rarer still).
+    struct Locations {
+      std::optional<Location> loc;
+      std::optional<Location> name_loc;
+    };
+    std::unique_ptr<Locations> locations;
   };
   Rare& rare() {
     if (rare_ == nullptr) rare_ = std::make_unique<Rare>();
     return *rare_;
   }
+  Rare::Locations& locations() {
+    Rare& rare = this->rare();
+    if (rare.locations == nullptr) {
+      rare.locations = std::make_unique<Rare::Locations>();
+    }
+    return *rare.locations;
+  }
+  // Sets where the node was written (Module::Create).
+  void set_loc(const Location& loc);
+  Location LocAt(uint32_t offset) const;
+
+  // A location is a byte offset in `source_`; kNowhere when unknown (the
+  // node's own) or at the node's location (its name's).
+  static constexpr uint32_t kNowhere = ~uint32_t{0};
 
   Op op_;
   bool is_float_ = false;
+  // Whether `loc_offset_` is the '(' of the form's own text, so that its
+  // items are found there (ListItemOffsets) rather than kept.
+  bool text_form_ = false;
   ParamKind param_kind_ = ParamKind::kIn;
   NodeId id_;
+  uint32_t loc_offset_ = kNowhere;
+  uint32_t name_offset_ = kNowhere;
   union {
     int64_t int_ = 0;
     double float_;
   };
+  // Kept alive by the module (Module::Create).
+  const SourceBuffer* source_ = nullptr;
   Node* parent_ = nullptr;
   Node* def_ = nullptr;
-  // Most nodes have at most two operands and three items.
+  // Most nodes have at most two operands.
   absl::InlinedVector<Node*, 2> operands_;
-  std::string name_;
+  const std::string* name_;
   Type type_;
-  Location loc_;
-  absl::InlinedVector<std::pair<int, int>, 3> item_locs_;  // line, column
   std::unique_ptr<Rare> rare_;
 };
 
@@ -169,8 +197,11 @@ class Module {
   const SourceRef& source() const { return source_; }
   void set_source(SourceRef source) { source_ = std::move(source); }
 
-  // A new detached node.
-  Node* Create(Op op, Location loc = {});
+  // A new detached node. The module keeps `loc`'s source alive.
+  Node* Create(Op op, const Location& loc = {});
+  // A new detached node for the form read from the text at `loc`, whose
+  // items are found there again when asked for (Node::item_loc).
+  Node* CreateForText(Op op, const Location& loc);
   // A deep copy of `node`, detached. References inside the copy to binders
   // inside it point at the copied binders; others are kept.
   Node* Clone(const Node* node);
@@ -197,8 +228,12 @@ class Module {
   void Detach(Node* node);
 
  private:
+  void KeepSource(const SourceBuffer* source);
+
   // Nodes in place (a deque never moves its elements).
   std::deque<Node> nodes_;
+  // The sources of the nodes' locations, which nodes point to.
+  std::vector<SourceRef> sources_;
   std::vector<Node*> forms_;
   absl::flat_hash_map<std::string, Node*> globals_;
   Node* dram_ = nullptr;

@@ -2,11 +2,13 @@
 // fresh names, substitution and De Bruijn shifting.
 #include "libs/ir/node.h"
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "libs/ir/de_bruijn.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/syntax.h"
 #include "libs/sexpr/printer.h"
+#include "libs/sexpr/reader.h"
 
 namespace tessel::ir {
 namespace {
@@ -23,6 +25,46 @@ constexpr char kLoops[] =
     "(proc @p ((size N) (in A (f32 N)) (out B (f32 N)))\n"
     "  (for i 0 N (assign (B i) (A i)))\n"
     "  (for j 0 N (assign (B j) (A j))))";
+
+// Checks that `a` (read from text) and `b` (the same text read as
+// S-expressions) have the same locations: their own, their names' and
+// their items'.
+void ExpectSameLocations(const Node& a, const Node& b) {
+  auto text = [](const Location& loc) {
+    return absl::StrCat(loc.source == nullptr ? "" : loc.source->name(), ":",
+                        loc.line, ":", loc.col);
+  };
+  EXPECT_EQ(text(a.loc()), text(b.loc())) << Flat(a);
+  EXPECT_EQ(text(a.name_loc()), text(b.name_loc())) << Flat(a);
+  for (size_t i = 0; i < 6; ++i) {
+    EXPECT_EQ(text(a.item_loc(i)), text(b.item_loc(i))) << i << " " << Flat(a);
+  }
+  ASSERT_EQ(a.num_operands(), b.num_operands());
+  for (size_t i = 0; i < a.num_operands(); ++i) {
+    ExpectSameLocations(*a.operand(i), *b.operand(i));
+  }
+}
+
+TEST(NodeTest, FormsReadFromTextFindTheirLocationsThere) {
+  // The module's nodes find their items' locations again in the text
+  // (Module::CreateForText); nodes read from S-expressions keep them.
+  SourceRef source = MakeSource("m.tir", absl::StrCat(kLoops, R"(
+(func @f ((a f32)
+          (b (f32 4))) ((c (f32 4)))
+  ; a comment (
+  (build 4 (lam (+ a (index b %0)))))
+)"));
+  auto from_text = ReadText(source);
+  ASSERT_TRUE(from_text.ok()) << from_text.status();
+  auto sexprs = ReadSexprs(source);
+  ASSERT_TRUE(sexprs.ok()) << sexprs.status();
+  auto from_sexprs = ReadForms(*sexprs, source);
+  ASSERT_TRUE(from_sexprs.ok()) << from_sexprs.status();
+  ASSERT_EQ(from_text->forms().size(), 2u);
+  for (size_t i = 0; i < from_text->forms().size(); ++i) {
+    ExpectSameLocations(*from_text->forms()[i], *from_sexprs->forms()[i]);
+  }
+}
 
 TEST(NodeTest, AlphaEquivalenceIgnoresBinderNames) {
   Module module = ReadOk(kLoops);

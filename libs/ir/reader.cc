@@ -482,6 +482,7 @@ absl::StatusOr<Module> ReadText(const SourceRef& source) {
   Module module;
   module.set_source(source);
   syntax_internal::Reader reader(module);
+  reader.set_forms_from_text(true);
   SexprReader text(source);
   absl::Status status;
   bool empty = true;

@@ -31,6 +31,11 @@ class Reader {
   explicit Reader(Module& module, const Libraries* libraries = nullptr)
       : module_(module), libraries_(libraries) {}
 
+  // Whether the forms to read are S-expressions of the module's source
+  // text as SexprReader reads them, where the nodes find the locations of
+  // their items again (Module::CreateForText) instead of keeping them.
+  void set_forms_from_text(bool from_text) { forms_from_text_ = from_text; }
+
   absl::Status Read(const std::vector<Sexpr>& forms);
   // Read, a form at a time: each top-level form in file order, then Finish
   // (which resolves the `@NAME`s that forms use).
@@ -113,6 +118,9 @@ class Reader {
   }
   // A node for the form `at`, remembering where its items were written.
   Node* Create(Op op, const Sexpr& at) {
+    if (forms_from_text_ && at.is_list()) {
+      return module_.CreateForText(op, at.loc());
+    }
     Node* node = module_.Create(op, at.loc());
     if (at.is_list()) {
       absl::InlinedVector<std::pair<int, int>, 8> items;
@@ -134,6 +142,7 @@ class Reader {
 
   Module& module_;
   const Libraries* libraries_;
+  bool forms_from_text_ = false;
   bool definition_ = false;  // reading a library definition's body
   std::vector<std::pair<std::string, Node*>> scope_;
   std::vector<Node*> lams_;  // enclosing lams, innermost last

@@ -1,10 +1,16 @@
 #include "libs/ir/type.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cassert>
+#include <memory>
+#include <utility>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/hash/hash.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/synchronization/mutex.h"
 #include "libs/ir/node.h"
 #include "libs/ir/syntax.h"
 #include "libs/sexpr/printer.h"
@@ -19,9 +25,34 @@ struct Type::Rep {
   std::vector<Dim> dims;
   Type first;
   Type second;
+  // No symbolic dimension anywhere in the type: it is interned.
+  bool constant = true;
+  // The Types that share this representation.
+  mutable std::atomic<int64_t> references{0};
 };
 
 namespace {
+
+// What identifies a type without symbolic dimensions; its parts (of a
+// tuple or function) are interned, so they are identified by address.
+struct InternKey {
+  TypeKind kind;
+  ElemType elem;
+  int split;
+  std::vector<int64_t> dims;
+  const void* first;
+  const void* second;
+
+  friend bool operator==(const InternKey& a, const InternKey& b) {
+    return a.kind == b.kind && a.elem == b.elem && a.split == b.split &&
+           a.dims == b.dims && a.first == b.first && a.second == b.second;
+  }
+  template <typename H>
+  friend H AbslHashValue(H hash, const InternKey& key) {
+    return H::combine(std::move(hash), key.kind, key.elem, key.split,
+                      key.dims, key.first, key.second);
+  }
+};
 
 // Symbolic dimensions are control expressions of sizes, compared as
 // written: by op, name and value (sizes are compared by name, which is how
@@ -68,7 +99,32 @@ bool operator==(const Dim& a, const Dim& b) {
 }
 
 Type::Type() : rep_(nullptr) {}
-Type::Type(std::shared_ptr<const Rep> rep) : rep_(std::move(rep)) {}
+
+Type::Type(const Rep* rep) : rep_(rep) {
+  if (rep_ != nullptr) rep_->references.fetch_add(1, std::memory_order_relaxed);
+}
+
+Type::Type(const Type& other) : Type(other.rep_) {}
+
+Type::Type(Type&& other) noexcept : rep_(other.rep_) { other.rep_ = nullptr; }
+
+Type& Type::operator=(const Type& other) {
+  Type copy(other);
+  std::swap(rep_, copy.rep_);
+  return *this;
+}
+
+Type& Type::operator=(Type&& other) noexcept {
+  std::swap(rep_, other.rep_);
+  return *this;
+}
+
+Type::~Type() {
+  if (rep_ != nullptr &&
+      rep_->references.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    delete rep_;
+  }
+}
 
 // Scalar types are shared by every node that has one: one representation
 // per element or control type, made once, instead of one per node.
@@ -76,10 +132,10 @@ Type Type::Elem(ElemType elem) {
   static const auto* const kTypes = [] {
     auto* types = new std::vector<Type>();
     for (const ElemTypeInfo& info : kElemTypes) {
-      auto rep = std::make_shared<Rep>();
+      auto rep = std::make_unique<Rep>();
       rep->kind = TypeKind::kElem;
       rep->elem = info.type;
-      types->push_back(Type(std::move(rep)));
+      types->push_back(Type(rep.release()));
     }
     return types;
   }();
@@ -91,24 +147,43 @@ Type Type::Control(ControlType control) {
     auto* types = new std::vector<Type>();
     for (ControlType type : {ControlType::kSize, ControlType::kIndex,
                              ControlType::kBool, ControlType::kStride}) {
-      auto rep = std::make_shared<Rep>();
+      auto rep = std::make_unique<Rep>();
       rep->kind = TypeKind::kControl;
       rep->control = type;
-      types->push_back(Type(std::move(rep)));
+      types->push_back(Type(rep.release()));
     }
     return types;
   }();
   return (*kTypes)[static_cast<size_t>(control)];
 }
 
+// Types without symbolic dimensions are interned for the process's
+// lifetime: a module has a few distinct ones (`(f32 4)`, `(-> index f32)`)
+// in most of its nodes, and each is made once. Types with symbolic
+// dimensions refer to nodes of a module and are made per use.
+Type Type::Intern(std::unique_ptr<Rep> rep) {
+  if (!rep->constant) return Type(rep.release());
+  InternKey key{rep->kind,         rep->elem,         rep->split, {},
+                rep->first.rep_, rep->second.rep_};
+  for (const Dim& dim : rep->dims) key.dims.push_back(dim.value);
+  static auto* const types = new absl::flat_hash_map<InternKey, Type>();
+  static auto* const mutex = new absl::Mutex();
+  absl::MutexLock lock(mutex);
+  auto [it, inserted] = types->try_emplace(std::move(key));
+  if (inserted) it->second = Type(rep.release());
+  return it->second;
+}
+
 Type Type::Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,
                   int split) {
-  auto rep = std::make_shared<Rep>();
+  auto rep = std::make_unique<Rep>();
   rep->kind = kind;
   rep->elem = elem;
   rep->dims = std::move(dims);
   rep->split = split;
-  return Type(std::move(rep));
+  rep->constant = std::all_of(rep->dims.begin(), rep->dims.end(),
+                              [](const Dim& dim) { return dim.is_constant(); });
+  return Intern(std::move(rep));
 }
 
 Type Type::Tensor(ElemType elem, std::vector<Dim> dims) {
@@ -125,19 +200,21 @@ Type Type::Access(ElemType elem, std::vector<Dim> dims, int split) {
 }
 
 Type Type::Tuple(Type first, Type second) {
-  auto rep = std::make_shared<Rep>();
+  auto rep = std::make_unique<Rep>();
   rep->kind = TypeKind::kTuple;
+  rep->constant = first.IsConstant() && second.IsConstant();
   rep->first = std::move(first);
   rep->second = std::move(second);
-  return Type(std::move(rep));
+  return Intern(std::move(rep));
 }
 
 Type Type::Function(Type argument, Type result) {
-  auto rep = std::make_shared<Rep>();
+  auto rep = std::make_unique<Rep>();
   rep->kind = TypeKind::kFunction;
+  rep->constant = argument.IsConstant() && result.IsConstant();
   rep->first = std::move(argument);
   rep->second = std::move(result);
-  return Type(std::move(rep));
+  return Intern(std::move(rep));
 }
 
 Type Type::Vector(ElemType elem, std::vector<int64_t> dims) {
@@ -146,6 +223,8 @@ Type Type::Vector(ElemType elem, std::vector<int64_t> dims) {
   for (int64_t dim : dims) constant.push_back(Dim::Constant(dim));
   return Shaped(TypeKind::kVector, elem, std::move(constant), 0);
 }
+
+bool Type::IsConstant() const { return rep_ == nullptr || rep_->constant; }
 
 TypeKind Type::kind() const {
   return rep_ == nullptr ? TypeKind::kNone : rep_->kind;

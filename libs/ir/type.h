@@ -51,6 +51,11 @@ enum class TypeKind : uint8_t {
 class Type {
  public:
   Type();  // none
+  Type(const Type& other);
+  Type(Type&& other) noexcept;
+  Type& operator=(const Type& other);
+  Type& operator=(Type&& other) noexcept;
+  ~Type();
 
   static Type None() { return Type(); }
   static Type Elem(ElemType elem);
@@ -104,13 +109,19 @@ class Type {
 
  private:
   struct Rep;
-  explicit Type(std::shared_ptr<const Rep> rep);
+  // Shares `rep` (reference counted: a type is one pointer, as many nodes
+  // have one).
+  explicit Type(const Rep* rep);
+  // `rep`, or the interned representation equal to it (type.cc).
+  static Type Intern(std::unique_ptr<Rep> rep);
+  // Whether the type has no symbolic dimension (so is interned).
+  bool IsConstant() const;
   // A type with an element type and dimensions (of `kind`).
   static Type Shaped(TypeKind kind, ElemType elem, std::vector<Dim> dims,
                      int split);
   size_t Hash() const;
 
-  std::shared_ptr<const Rep> rep_;
+  const Rep* rep_;
 };
 
 // As TIR writes types where it can: `f32`, `index`, `(f32 8 4)`,

@@ -89,28 +89,27 @@ constexpr std::pair<absl::string_view, TokenKind> kPunctuation[] = {
     {"/", TokenKind::kSlash},     {"=", TokenKind::kAssign},
 };
 
-class Lexer {
- public:
-  explicit Lexer(const SourceRef& source)
-      : source_(source), text_(source->text()) {}
+}  // namespace
 
-  absl::StatusOr<std::vector<Token>> Run() {
-    std::vector<Token> tokens;
-    Location last_end{source_, 1, 1};
-    while (true) {
-      SkipSpaceAndComments();
-      if (pos_ >= text_.size()) break;
-      auto token = Next();
-      if (!token.ok()) return token.status();
-      last_end = token->end;
-      tokens.push_back(*std::move(token));
+class Lexer::Impl {
+ public:
+  explicit Impl(SourceRef source)
+      : source_(std::move(source)),
+        text_(source_->text()),
+        last_end_{source_, 1, 1} {}
+
+  absl::StatusOr<Token> Next() {
+    SkipSpaceAndComments();
+    if (pos_ >= text_.size()) {
+      Token end;
+      end.kind = TokenKind::kEnd;
+      end.loc = last_end_;
+      end.end = last_end_;
+      return end;
     }
-    Token end;
-    end.kind = TokenKind::kEnd;
-    end.loc = last_end;
-    end.end = last_end;
-    tokens.push_back(std::move(end));
-    return tokens;
+    auto token = NextToken();
+    if (token.ok()) last_end_ = token->end;
+    return token;
   }
 
  private:
@@ -155,7 +154,7 @@ class Lexer {
     return token;
   }
 
-  absl::StatusOr<Token> Next() {
+  absl::StatusOr<Token> NextToken() {
     Location loc = Here();
     size_t begin = pos_;
     char c = Peek();
@@ -235,15 +234,27 @@ class Lexer {
 
   SourceRef source_;
   const std::string& text_;
+  // Where the last token ended, where the end of the input is reported.
+  Location last_end_;
   size_t pos_ = 0;
   int line_ = 1;
   int col_ = 1;
 };
 
-}  // namespace
+Lexer::Lexer(SourceRef source)
+    : impl_(std::make_unique<Impl>(std::move(source))) {}
+Lexer::~Lexer() = default;
+absl::StatusOr<Token> Lexer::Next() { return impl_->Next(); }
 
 absl::StatusOr<std::vector<Token>> Lex(const SourceRef& source) {
-  return Lexer(source).Run();
+  Lexer lexer(source);
+  std::vector<Token> tokens;
+  while (true) {
+    auto token = lexer.Next();
+    if (!token.ok()) return token.status();
+    tokens.push_back(*std::move(token));
+    if (tokens.back().kind == TokenKind::kEnd) return tokens;
+  }
 }
 
 }  // namespace tessel::kernel

@@ -50,9 +50,26 @@ absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
     return ir::PrintModule(*module);
   }
   std::set<std::string> used;
-  auto forms = CompileKernels(*source, options.sizes,
-                              options.emit.value_or(EmitLevel::kLoops), &used);
-  if (!forms.ok()) return forms.status();
+  // Each kernel's form is verified like any input, so that a lowering bug
+  // shows as a diagnostic located in the kernel rather than as bad output,
+  // and printed, before the next kernel is read: lowered kernels never
+  // call each other.
+  std::string out;
+  auto status = CompileEachKernel(
+      *source, options.sizes, options.emit.value_or(EmitLevel::kLoops), &used,
+      [&](Sexpr form) -> absl::Status {
+        std::vector<Sexpr> forms;
+        forms.push_back(std::move(form));
+        auto module = ir::ReadForms(forms, *source);
+        if (!module.ok()) return module.status();
+        if (auto status = ir::VerifyModule(*module); !status.ok()) {
+          return status;
+        }
+        if (!out.empty()) out += "\n";
+        out += ir::PrintModule(*module);
+        return absl::OkStatus();
+      });
+  if (!status.ok()) return status;
   // A size that no kernel uses is a mistake (a misspelt name, the wrong
   // file) that would otherwise go unnoticed.
   for (const auto& [name, value] : options.sizes) {
@@ -62,12 +79,7 @@ absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
         name, "' (sizes: ", used.empty() ? "none" : absl::StrJoin(used, ", "),
         ")"));
   }
-  // The lowered module is verified like any input, so that a lowering bug
-  // shows as a diagnostic located in the kernel rather than as bad output.
-  auto module = ir::ReadForms(*forms, *source);
-  if (!module.ok()) return module.status();
-  if (auto status = ir::VerifyModule(*module); !status.ok()) return status;
-  return ir::PrintModule(*module);
+  return out;
 }
 
 }  // namespace tessel::kernel

@@ -47,6 +47,55 @@ TEST(ParseCommandTest, LowersKernelsToEitherLevel) {
             "%0))))\n");
 }
 
+TEST(ParseCommandTest, LowersEachKernelOfAFileInOrder) {
+  ParseOptions options;
+  options.input = WriteFile(
+      "two.tk", std::string(kCopy) +
+                    "kernel twice(x: f32[N]) -> (y: f32[N]) {\n"
+                    "  all (i) in (N) y[i] = 2.0 * x[i];\n}\n");
+  options.sizes = {{"N", 2}};
+  auto loops = RunParse(options);
+  ASSERT_TRUE(loops.ok()) << loops.status();
+  EXPECT_EQ(*loops,
+            "(proc @copy ((in x (f32 2)) (out y (f32 2))) (for i 0 2 (assign "
+            "(y i) (x i))))\n\n"
+            "(proc @twice ((in x (f32 2)) (out y (f32 2)))\n"
+            "  (for i 0 2 (assign (y i) (* 2.0 (x i)))))\n");
+}
+
+// Kernels are read and lowered one at a time, but a file's errors are
+// reported as when it is lexed whole, then parsed, then checked: the first
+// lexical error anywhere, else the first syntax error, else the first
+// kernel that does not check.
+TEST(ParseCommandTest, ReportsErrorsAsIfTheWholeFileWereReadFirst) {
+  const std::string unknown_name =
+      "kernel a(x: f32[2]) -> (y: f32[2]) { all (i) in (2) y[i] = z[i]; }\n";
+  const std::string duplicate =
+      "kernel a(x: f32[2]) -> (y: f32[2]) { all (i) in (2) y[i] = x[i]; }\n";
+  const std::string missing_semicolon =
+      "kernel b(x: f32[2]) -> (y: f32[2]) { all (i) in (2) y[i] = x[i] }\n";
+  const std::string bad_character =
+      "kernel c(x: f32[2]) -> (y: f32[2]) { all (i) in (2) y[i] = $x[i]; }\n";
+  auto error = [](const std::string& name, const std::string& text) {
+    ParseOptions options;
+    options.input = WriteFile(name, text);
+    absl::Status status = RunParse(options).status();
+    EXPECT_FALSE(status.ok());
+    return std::string(status.message());
+  };
+  EXPECT_TRUE(absl::StrContains(
+      error("lex.tk", unknown_name + missing_semicolon + bad_character),
+      "/lex.tk:3:60: error: unexpected character '$'"));
+  EXPECT_TRUE(absl::StrContains(
+      error("syntax.tk", unknown_name + missing_semicolon + duplicate),
+      "/syntax.tk:2:64: error: expected ';'"));
+  EXPECT_TRUE(absl::StrContains(error("sema.tk", unknown_name + duplicate),
+                                "/sema.tk:1:60: error: unknown tensor 'z'"));
+  EXPECT_TRUE(absl::StrContains(
+      error("twice.tk", duplicate + duplicate),
+      "/twice.tk:2:8: error: kernel 'a' is already defined at 1:8"));
+}
+
 TEST(ParseCommandTest, VerifiesAndReprintsTir) {
   ParseOptions options;
   options.input =

@@ -1,5 +1,8 @@
 #include "libs/kernel/parser.h"
 
+#include <deque>
+#include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -15,30 +18,71 @@ std::string Where(const Location& loc) {
   return absl::StrCat(loc.line, ":", loc.col);
 }
 
-class Parser {
- public:
-  explicit Parser(std::vector<Token> tokens) : tokens_(std::move(tokens)) {}
+}  // namespace
 
-  absl::StatusOr<ast::Program> Run() {
-    ast::Program program;
-    while (!At(TokenKind::kEnd)) {
-      if (!At(TokenKind::kKernel)) {
-        return ErrorAt(Current().loc, "expected 'kernel' to start a kernel");
-      }
-      auto kernel = ParseKernel();
-      if (!kernel.ok()) return kernel.status();
-      program.kernels.push_back(*std::move(kernel));
+class KernelParser::Impl {
+ public:
+  explicit Impl(SourceRef source) : lexer_(std::move(source)) {}
+
+  absl::StatusOr<std::optional<ast::Kernel>> Next() {
+    // The tokens of the kernels before are no longer referred to, but for
+    // the last one (Previous).
+    if (pos_ > 1) {
+      tokens_.erase(tokens_.begin(), tokens_.begin() + (pos_ - 1));
+      pos_ = 1;
     }
-    return program;
+    if (At(TokenKind::kEnd)) return LexError(std::nullopt);
+    if (!At(TokenKind::kKernel)) {
+      return LexError(
+          ErrorAt(Current().loc, "expected 'kernel' to start a kernel"));
+    }
+    auto kernel = ParseKernel();
+    if (!kernel.ok()) return LexError(kernel.status());
+    return LexError(*std::move(kernel));
   }
 
  private:
-  const Token& Current() const { return tokens_[pos_]; }
-  const Token& Previous() const { return tokens_[pos_ > 0 ? pos_ - 1 : 0]; }
-  bool At(TokenKind kind) const { return Current().kind == kind; }
+  // An error in the text anywhere comes before any syntax error, as when
+  // the text is lexed whole before it is parsed: what the parser returns
+  // when the lexer failed on the tokens it read, or, for a syntax error,
+  // on the rest of the text.
+  absl::StatusOr<std::optional<ast::Kernel>> LexError(
+      absl::StatusOr<std::optional<ast::Kernel>> parsed) {
+    if (!lex_error_.ok()) return lex_error_;
+    if (parsed.ok()) return parsed;
+    while (true) {
+      auto token = lexer_.Next();
+      if (!token.ok()) return token.status();
+      if (token->kind == TokenKind::kEnd) return parsed;
+    }
+  }
+
+  // Lexes up to token `pos`; after a lexical error, the end of the input
+  // (the error is returned instead of what is parsed: LexError).
+  const Token& Fill(size_t pos) {
+    while (tokens_.size() <= pos) {
+      if (!tokens_.empty() && tokens_.back().kind == TokenKind::kEnd) {
+        return tokens_.back();
+      }
+      auto token = lexer_.Next();
+      if (!token.ok()) {
+        lex_error_ = token.status();
+        Token end;
+        end.kind = TokenKind::kEnd;
+        tokens_.push_back(std::move(end));
+      } else {
+        tokens_.push_back(*std::move(token));
+      }
+    }
+    return tokens_[pos];
+  }
+
+  const Token& Current() { return Fill(pos_); }
+  const Token& Previous() { return Fill(pos_ > 0 ? pos_ - 1 : 0); }
+  bool At(TokenKind kind) { return Current().kind == kind; }
 
   const Token& Take() {
-    const Token& token = tokens_[pos_];
+    const Token& token = Current();
     if (token.kind != TokenKind::kEnd) ++pos_;
     return token;
   }
@@ -51,7 +95,7 @@ class Parser {
 
   // "expected WHAT", pointing just after the previous token: that is where
   // the missing text belongs, whatever follows it.
-  absl::Status ExpectedError(absl::string_view what) const {
+  absl::Status ExpectedError(absl::string_view what) {
     std::string message = absl::StrCat("expected ", what);
     if (At(TokenKind::kEnd)) {
       absl::StrAppend(&message, ", but the input ends here");
@@ -400,17 +444,31 @@ class Parser {
     return node;
   }
 
-  std::vector<Token> tokens_;
+  Lexer lexer_;
+  absl::Status lex_error_;
+  // The tokens of the kernel being parsed, and the last one before it: a
+  // deque, so that tokens taken stay where they are as more are read.
+  std::deque<Token> tokens_;
   size_t pos_ = 0;
   int nesting_ = 0;
 };
 
-}  // namespace
+KernelParser::KernelParser(SourceRef source)
+    : impl_(std::make_unique<Impl>(std::move(source))) {}
+KernelParser::~KernelParser() = default;
+absl::StatusOr<std::optional<ast::Kernel>> KernelParser::Next() {
+  return impl_->Next();
+}
 
 absl::StatusOr<ast::Program> ParseProgram(const SourceRef& source) {
-  auto tokens = Lex(source);
-  if (!tokens.ok()) return tokens.status();
-  return Parser(*std::move(tokens)).Run();
+  KernelParser parser(source);
+  ast::Program program;
+  while (true) {
+    auto kernel = parser.Next();
+    if (!kernel.ok()) return kernel.status();
+    if (!kernel->has_value()) return program;
+    program.kernels.push_back(**std::move(kernel));
+  }
 }
 
 }  // namespace tessel::kernel

@@ -1,5 +1,6 @@
 #include "libs/kernel/sema.h"
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -426,19 +427,26 @@ class KernelChecker {
 
 }  // namespace
 
+ProgramChecker::ProgramChecker(const std::map<std::string, int64_t>& sizes)
+    : sizes_(sizes), ctx_(std::make_unique<poly::Context>()) {}
+ProgramChecker::~ProgramChecker() = default;
+
+absl::StatusOr<Kernel> ProgramChecker::Check(const ast::Kernel& decl) {
+  auto [it, inserted] = names_.emplace(decl.name.text, decl.name.loc);
+  if (!inserted) {
+    return ErrorAt(decl.name.loc, absl::StrCat("kernel '", decl.name.text,
+                                               "' is already defined at ",
+                                               Where(it->second)));
+  }
+  return KernelChecker(decl, sizes_, *ctx_).Run();
+}
+
 absl::StatusOr<std::vector<Kernel>> CheckProgram(
     const ast::Program& program, const std::map<std::string, int64_t>& sizes) {
-  poly::Context ctx;
+  ProgramChecker checker(sizes);
   std::vector<Kernel> kernels;
-  absl::flat_hash_map<std::string, Location> names;
   for (const ast::Kernel& decl : program.kernels) {
-    auto [it, inserted] = names.emplace(decl.name.text, decl.name.loc);
-    if (!inserted) {
-      return ErrorAt(decl.name.loc, absl::StrCat("kernel '", decl.name.text,
-                                                 "' is already defined at ",
-                                                 Where(it->second)));
-    }
-    auto kernel = KernelChecker(decl, sizes, ctx).Run();
+    auto kernel = checker.Check(decl);
     if (!kernel.ok()) return kernel.status();
     kernels.push_back(*std::move(kernel));
   }

@@ -338,22 +338,16 @@ absl::Status CheckOptions(const SaturateOptions& options) {
   return ChooseRules(options).status();
 }
 
-absl::StatusOr<SaturateResult> Saturate(const ir::Module& input,
+absl::StatusOr<SaturateResult> Saturate(ir::Module module,
                                         const SaturateOptions& options) {
   bool has_terms = false;
   bool has_access = false;
-  Survey(input, &has_terms, &has_access);
+  Survey(module, &has_terms, &has_access);
   auto rules = LoadRules(options, has_terms, has_access);
   if (!rules.ok()) return rules.status();
 
-  // Work on a copy of the module, read back from its text.
-  std::optional<ir::Module> work;
-  {
-    SourceRef copy_source = MakeSource("<input>", ir::PrintModule(input));
-    auto copy = ir::ReadModule(copy_source);
-    if (!copy.ok()) return copy.status();
-    work = *std::move(copy);
-  }
+  // The funcs are rewritten in place: the caller's module is the work copy.
+  std::optional<ir::Module> work = std::move(module);
   SaturateResult result;
   for (ir::Node* form :
        std::vector<ir::Node*>(work->forms().begin(), work->forms().end())) {

@@ -79,10 +79,11 @@ std::vector<std::string> BuiltinTargets();
 // reads its input.
 absl::Status CheckOptions(const SaturateOptions& options);
 
-// Saturates every func of `module` (read and verified). Errors: those of
-// CheckOptions; unknown rule sets; malformed rule files (located); an
+// Saturates every func of `module` (read and verified), which it rewrites
+// in place: a caller that still needs its input passes a copy. Errors: those
+// of CheckOptions; unknown rule sets; malformed rule files (located); an
 // extracted term that does not verify (a bug, reported as such).
-absl::StatusOr<SaturateResult> Saturate(const ir::Module& module,
+absl::StatusOr<SaturateResult> Saturate(ir::Module module,
                                         const SaturateOptions& options);
 
 // The reports as JSON (saturate --stats). Costs that are not finite (a

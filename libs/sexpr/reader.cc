@@ -194,6 +194,53 @@ class SexprReader::Impl {
   int col_ = 1;
 };
 
+namespace {
+
+// Skips blanks and comments from `pos`, as SexprReader does.
+size_t SkipSpace(absl::string_view text, size_t pos) {
+  while (pos < text.size()) {
+    if (text[pos] == ';') {
+      while (pos < text.size() && text[pos] != '\n') ++pos;
+    } else if (std::isspace(static_cast<unsigned char>(text[pos]))) {
+      ++pos;
+    } else {
+      break;
+    }
+  }
+  return pos;
+}
+
+// The offset just after the datum at `pos` (read before, so well formed).
+size_t SkipDatum(absl::string_view text, size_t pos) {
+  if (text[pos] == '(') {
+    pos = SkipSpace(text, pos + 1);
+    while (pos < text.size() && text[pos] != ')') {
+      pos = SkipSpace(text, SkipDatum(text, pos));
+    }
+    return pos + 1;
+  }
+  if (text[pos] == '"') {
+    for (++pos; pos < text.size() && text[pos] != '"'; ++pos) {
+      if (text[pos] == '\\') ++pos;
+    }
+    return pos + 1;
+  }
+  while (pos < text.size() && !IsDelimiter(text[pos])) ++pos;
+  return pos;
+}
+
+}  // namespace
+
+std::vector<uint32_t> ListItemOffsets(absl::string_view text, uint32_t open) {
+  std::vector<uint32_t> items;
+  size_t pos = SkipSpace(text, open + 1);
+  while (pos < text.size() && text[pos] != ')') {
+    items.push_back(static_cast<uint32_t>(pos));
+    pos = SkipSpace(text, SkipDatum(text, pos));
+  }
+  return items;
+}
+
 SexprReader::SexprReader(SourceRef source)
     : impl_(std::make_unique<Impl>(std::move(source))) {}
 

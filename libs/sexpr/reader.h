@@ -3,11 +3,13 @@
 #ifndef TESSEL_LIBS_SEXPR_READER_H_
 #define TESSEL_LIBS_SEXPR_READER_H_
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "libs/sexpr/sexpr.h"
 #include "libs/support/source.h"
 
@@ -36,6 +38,12 @@ class SexprReader {
   class Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The byte offsets of the items of the list whose '(' is at byte `open` of
+// `text`, a list that reads without error: where SexprReader located them,
+// found again by skipping over the text instead of reading it, so that
+// what was read need not keep the locations of its parts.
+std::vector<uint32_t> ListItemOffsets(absl::string_view text, uint32_t open);
 
 // Reads every top-level form of `source` (SexprReader's errors).
 absl::StatusOr<std::vector<Sexpr>> ReadSexprs(const SourceRef& source);

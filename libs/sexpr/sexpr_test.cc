@@ -19,6 +19,30 @@ std::string ReadError(const std::string& text) {
   return forms.ok() ? "" : std::string(forms.status().message());
 }
 
+// Checks that ListItemOffsets finds the items of `list` (read from
+// `source`) and of every list inside it where the reader located them.
+void ExpectItemOffsets(const SourceRef& source, const Sexpr& list) {
+  std::vector<uint32_t> offsets = ListItemOffsets(
+      source->text(), *source->Offset(list.loc().line, list.loc().col));
+  ASSERT_EQ(offsets.size(), list.size());
+  for (size_t i = 0; i < list.size(); ++i) {
+    EXPECT_EQ(source->LineColumn(offsets[i]),
+              std::make_pair(list[i].loc().line, list[i].loc().col))
+        << PrintFlat(list[i]);
+    if (list[i].is_list()) ExpectItemOffsets(source, list[i]);
+  }
+}
+
+TEST(ReaderTest, ItemOffsetsAreWhereTheReaderLocatesItems) {
+  SourceRef source = MakeSource(
+      "t.tir",
+      "; a comment (\n(proc @p ; another )\n  (\"s\\\"(;\" x) -1.5e3\n"
+      "\t( a(b)c ) ()\n  \"\" y)\n(f)");
+  auto forms = ReadSexprs(source);
+  ASSERT_TRUE(forms.ok()) << forms.status();
+  for (const Sexpr& form : *forms) ExpectItemOffsets(source, form);
+}
+
 TEST(ReaderTest, ReadsAtomsAndLists) {
   auto forms = ReadOk("(a -1 2.5 \"s\\n\" (b)) ; comment\n@x -");
   ASSERT_EQ(forms.size(), 3u);

@@ -1,6 +1,7 @@
 #include "libs/support/source.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "absl/strings/str_cat.h"
 #include "libs/support/file.h"
@@ -21,6 +22,29 @@ absl::string_view SourceBuffer::Line(int line) const {
   size_t end = text_.find('\n', begin);
   if (end == std::string::npos) end = text_.size();
   return absl::string_view(text_).substr(begin, end - begin);
+}
+
+std::optional<uint32_t> SourceBuffer::Offset(int line, int col) const {
+  if (line < 1 || static_cast<size_t>(line) > line_starts_.size() || col < 1) {
+    return std::nullopt;
+  }
+  size_t begin = line_starts_[line - 1];
+  size_t end = static_cast<size_t>(line) < line_starts_.size()
+                   ? line_starts_[line] - 1  // the newline
+                   : text_.size();
+  size_t offset = begin + static_cast<size_t>(col) - 1;
+  if (offset > end || offset >= std::numeric_limits<uint32_t>::max()) {
+    return std::nullopt;
+  }
+  return static_cast<uint32_t>(offset);
+}
+
+std::pair<int, int> SourceBuffer::LineColumn(uint32_t offset) const {
+  auto after = std::upper_bound(line_starts_.begin(), line_starts_.end(),
+                                static_cast<size_t>(offset));
+  size_t line = static_cast<size_t>(after - line_starts_.begin());
+  return {static_cast<int>(line),
+          static_cast<int>(offset - line_starts_[line - 1]) + 1};
 }
 
 absl::StatusOr<SourceRef> ReadSource(const std::string& path) {

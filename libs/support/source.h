@@ -3,8 +3,11 @@
 #ifndef TESSEL_LIBS_SUPPORT_SOURCE_H_
 #define TESSEL_LIBS_SUPPORT_SOURCE_H_
 
+#include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -14,7 +17,9 @@
 namespace tessel {
 
 // The text of one input (a file or stdin) and where its lines start.
-class SourceBuffer {
+// Always held by a SourceRef (MakeSource), so that what keeps a plain
+// pointer to a buffer (a node of the IR) can share it again.
+class SourceBuffer : public std::enable_shared_from_this<SourceBuffer> {
  public:
   SourceBuffer(std::string name, std::string text);
 
@@ -22,6 +27,12 @@ class SourceBuffer {
   const std::string& text() const { return text_; }
   // The text of 1-based line `line`, without its newline.
   absl::string_view Line(int line) const;
+
+  // The byte offset of 1-based `line` and `col`, when they name a byte of
+  // the text or the end of a line (so that LineColumn gives them back).
+  std::optional<uint32_t> Offset(int line, int col) const;
+  // The 1-based line and column of byte `offset`.
+  std::pair<int, int> LineColumn(uint32_t offset) const;
 
  private:
   std::string name_;

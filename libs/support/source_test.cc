@@ -14,6 +14,26 @@ TEST(SourceTest, LinesAreSplitOnNewlines) {
   EXPECT_EQ(buffer.Line(5), "");
 }
 
+TEST(SourceTest, OffsetsAndLineColumnsRoundTrip) {
+  SourceRef source = MakeSource("f.tir", "ab\ncd\n\nlast");
+  EXPECT_EQ(source->Offset(1, 1), 0u);
+  EXPECT_EQ(source->Offset(2, 2), 4u);
+  EXPECT_EQ(source->Offset(1, 3), 2u);  // line 1's newline
+  EXPECT_EQ(source->Offset(4, 5), 11u);  // the end of the text
+  // Past a line's end, before the first line or column, past the last line.
+  EXPECT_EQ(source->Offset(1, 4), std::nullopt);
+  EXPECT_EQ(source->Offset(4, 6), std::nullopt);
+  EXPECT_EQ(source->Offset(0, 1), std::nullopt);
+  EXPECT_EQ(source->Offset(2, 0), std::nullopt);
+  EXPECT_EQ(source->Offset(5, 1), std::nullopt);
+  for (uint32_t offset = 0; offset <= 11; ++offset) {
+    auto [line, col] = source->LineColumn(offset);
+    EXPECT_EQ(source->Offset(line, col), offset) << line << ":" << col;
+  }
+  EXPECT_EQ(source->LineColumn(7), std::make_pair(4, 1));
+  EXPECT_EQ(source->LineColumn(6), std::make_pair(3, 1));
+}
+
 TEST(SourceTest, DiagnosticHasLineAndCaret) {
   Location loc{MakeSource("k.tir", "(proc\n  (bad x))\n"), 2, 4};
   EXPECT_EQ(FormatDiagnostic(loc, "unknown form 'bad'"),

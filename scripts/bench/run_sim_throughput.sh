@@ -116,30 +116,31 @@ c=$(c_seconds "$work/matmul.tir" \
   "matmul(A, B, C)")
 report matmul vector $((n * n * n)) "$work/vector_matmul.tir" "$c"
 
-# The CS-1 level: a fully connected layer of M x N on P PEs (the paper's
-# listing 2, one SIMD multiply-add of M/P lanes per element of x each PE
-# receives), and F filters of a 1-d convolution of width 3 on F PEs (its
-# listing 3: a 3-lane multiply-add per element received).
-rows=4096 cols=512 pes=8
+# The CS-1 level: a fully connected layer of M x N on P PEs for a batch of
+# B inputs (the paper's listing 2: one SIMD multiply-add of M/P lanes per
+# element of x each PE receives), and F filters of a 1-d convolution of
+# width 3 on F PEs (its listing 3: a 3-lane multiply-add per element
+# received).
+rows=4096 cols=512 pes=8 batch=8
 {
   cat targets/cs1/cs1.tir
   r=$((rows / pes))
-  echo "(proc @ff_x ((index j) (in xj f32) (inout y_local (f32 $r) @PE)"
-  echo "             (in W_local (f32 $r $cols) @PE))"
-  echo "  (assert (and (<= 0 j) (< j $cols)))"
-  echo "  (call @fmacs $r 1 1 1 (dsd y_local 0 ($r 1)) (dsd W_local j ($r $cols)) xj))"
-  echo "(pe-program @ff ((in W (f32 $rows $cols)) (in x (f32 $cols)) (out y (f32 $rows)))"
+  echo "(proc @ff_x ((index b) (index j) (in xj f32)"
+  echo "             (inout y_local (f32 $batch $r) @PE) (in W_local (f32 $r $cols) @PE))"
+  echo "  (assert (and (and (<= 0 b) (< b $batch)) (and (<= 0 j) (< j $cols))))"
+  echo "  (call @fmacs $r 1 1 1 (dsd y_local (* $r b) ($r 1)) (dsd W_local j ($r $cols)) xj))"
+  echo "(pe-program @ff ((in W (f32 $rows $cols)) (in x (f32 $batch $cols)) (out y (f32 $batch $rows)))"
   echo "  (grid (px 1) (py $pes))"
   echo "  (local W_local (f32 $r $cols) @PE (holds W (* $r py) 0))"
-  echo "  (local y_local (f32 $r) @PE (holds y (* $r py)))"
-  echo "  (task (call @fzeros $r 1 1 1 (dsd y_local 0 ($r 1))))"
-  echo "  (task (recv x (j) xj) (call @ff_x j xj y_local W_local)))"
+  echo "  (local y_local (f32 $batch $r) @PE (holds y 0 (* $r py)))"
+  echo "  (task (call @fzeros $((batch * r)) 1 1 1 (dsd y_local 0 ($((batch * r)) 1))))"
+  echo "  (task (recv x (b j) xj) (call @ff_x b j xj y_local W_local)))"
 } > "$work/cs1_fc.tir"
-"$bin/parse/parse" "$here/fc.tk" -D M=$rows -D N=$cols -o "$work/fc.tir"
+"$bin/parse/parse" "$here/fc.tk" -D M=$rows -D N=$cols -D B=$batch -o "$work/fc.tir"
 c=$(c_seconds "$work/fc.tir" \
-  "X(W, float, $rows * $cols) X(x, float, $cols) X(y, float, $rows)" \
+  "X(W, float, $rows * $cols) X(x, float, $batch * $cols) X(y, float, $batch * $rows)" \
   "fc(W, x, y)")
-report fc cs1 $((rows * cols)) "$work/cs1_fc.tir" "$c"
+report fc cs1 $((batch * rows * cols)) "$work/cs1_fc.tir" "$c"
 inputs=65536 filters=8
 {
   cat targets/cs1/cs1.tir

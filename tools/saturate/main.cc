@@ -40,11 +40,11 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   if (auto status = sat::CheckOptions(options); !status.ok()) return status;
   auto module = tessel::ir::ReadModuleFile(*input);
   if (!module.ok()) return module.status();
-  auto result = sat::Saturate(*module, options);
+  // The notes are about the input, which Saturate consumes.
+  std::vector<std::string> notes = sat::LevelNotes(*module);
+  auto result = sat::Saturate(*std::move(module), options);
   if (!result.ok()) return result.status();
-  for (const std::string& note : sat::LevelNotes(*module)) {
-    std::cerr << note << "\n";
-  }
+  for (const std::string& note : notes) std::cerr << note << "\n";
   for (const sat::FuncReport& func : result->funcs) {
     if (std::string limit = sat::LimitMessage(func, options.limits);
         !limit.empty()) {
