@@ -79,8 +79,10 @@ CExpr VectorEmitter::EmitCall(const VectorCType& type,
                               std::vector<CExpr> arguments, const CExpr* dest) {
   CExpr target = dest != nullptr ? *dest : Primary(scope_.Fresh("v"));
   if (dest == nullptr) {
+    Uses declaration;
+    declaration.needs.vector_types.insert(type);
     AddLine(absl::StrCat(VectorTypeName(type), " ", target.text, ";"),
-            Typed(Primary(""), type).uses);
+            declaration);
   }
   arguments.insert(arguments.begin(), AddressOf(target));
   CExpr call = CallVectorHelper(helper, arguments);
