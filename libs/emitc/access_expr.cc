@@ -111,6 +111,7 @@ absl::StatusOr<View> ExprEmitter::WindowOf(const ir::Node& expr) const {
     return Unexpected(expr, "a selector per dimension");
   }
   std::vector<int> kept;
+  std::vector<CExpr> extents;
   for (int k = 0; k < view.rank(); ++k) {
     const ir::Node& selector = *expr.operand(k + 1);
     int d = view.kept[k];
@@ -118,9 +119,14 @@ absl::StatusOr<View> ExprEmitter::WindowOf(const ir::Node& expr) const {
     auto start = Control(interval ? *selector.operand(0) : selector);
     if (!start.ok()) return start.status();
     view.offsets[d] = Add(view.offsets[d], *start);
-    if (interval) kept.push_back(d);
+    if (!interval) continue;
+    auto end = Control(*selector.operand(1));
+    if (!end.ok()) return end.status();
+    kept.push_back(d);
+    extents.push_back(Subtract(*end, *start));
   }
   view.kept = std::move(kept);
+  view.extents = std::move(extents);
   return view;
 }
 

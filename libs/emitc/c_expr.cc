@@ -12,6 +12,8 @@ namespace {
 Prec BinaryPrec(absl::string_view op) {
   if (op == "||") return Prec::kLogicalOr;
   if (op == "&&") return Prec::kLogicalAnd;
+  if (op == "|") return Prec::kBitwiseOr;
+  if (op == "&") return Prec::kBitwiseAnd;
   if (op == "==" || op == "!=") return Prec::kEquality;
   if (op == "<" || op == "<=" || op == ">" || op == ">=") {
     return Prec::kRelational;
@@ -25,8 +27,12 @@ bool IsComparison(Prec prec) {
 }
 
 // Parentheses C's grammar does not need but GCC's -Wparentheses (part of
-// -Wall) asks for: `a < b == c`, `!a == b` and `a && b || c`.
+// -Wall) asks for: `a < b == c`, `!a == b`, `a && b || c` and any binary
+// operation inside `&` or `|`.
 bool WantsParentheses(Prec op, const CExpr& operand) {
+  if (op == Prec::kBitwiseOr || op == Prec::kBitwiseAnd) {
+    return operand.prec > Prec::kConditional && operand.prec < Prec::kUnary;
+  }
   if (IsComparison(op)) {
     return IsComparison(operand.prec) || operand.is_logical_not;
   }
@@ -250,6 +256,13 @@ CExpr Add(const CExpr& left, const CExpr& right) {
   // Integer addition is associative: i * 16 + (2 * j + dj) needs no
   // parentheses.
   return Combine("+", left, right, Prec::kAdditive);
+}
+
+CExpr Subtract(const CExpr& left, const CExpr& right) {
+  if (right.constant && *right.constant != std::numeric_limits<int64_t>::min()) {
+    return Add(left, IntLiteral(-*right.constant));
+  }
+  return Binary("-", left, right);
 }
 
 CExpr Multiply(const CExpr& left, const CExpr& right) {

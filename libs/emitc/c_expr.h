@@ -21,6 +21,8 @@ enum class Prec {
   kConditional,     // a ? b : c
   kLogicalOr,       // ||
   kLogicalAnd,      // &&
+  kBitwiseOr,       // | (of vector masks)
+  kBitwiseAnd,      // &
   kEquality,        // == !=
   kRelational,      // < <= > >=
   kAdditive,        // + -
@@ -76,6 +78,7 @@ CExpr WindowLiteral(const WindowType& type, const CExpr& data,
 
 // Sums and products for address arithmetic: literals fold, 0 and 1 vanish.
 CExpr Add(const CExpr& left, const CExpr& right);
+CExpr Subtract(const CExpr& left, const CExpr& right);
 CExpr Multiply(const CExpr& left, const CExpr& right);
 
 // The text of `expr`, parenthesised when it binds looser than `context`.

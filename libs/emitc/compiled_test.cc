@@ -136,8 +136,9 @@ std::vector<std::string> CompileAndRun(const std::string& c,
   for (const char* compiler : kCompilers) {
     std::string out = absl::StrCat(dir, "/c", outputs.size());
     std::string binary = out + ".bin";
-    CommandResult build =
-        RunCommand(absl::StrCat(compiler, " ", dir, "/k.c -o ", binary));
+    // -lm: vector fma calls fmaf where the target has no FMA instruction.
+    CommandResult build = RunCommand(
+        absl::StrCat(compiler, " ", dir, "/k.c -o ", binary, " -lm"));
     EXPECT_EQ(build.status, 0) << compiler << "\n" << build.output;
     CommandResult run = RunCommand(
         absl::StrCat(binary, " --inputs ", dir, "/in --outputs ", out));
@@ -456,6 +457,41 @@ TEST(CompiledTest, MaxPoolReadsNineElements) {
   }
   EXPECT_EQ(reads, 9u) << body;
   ExpectSameAsRunSim(kernel);
+}
+
+// Vector lanes under UBSan: i32 and i8 lanes that overflow, INT32_MIN / -1,
+// f32 fma rounded once, and casts, on lanes partly past their tensors.
+TEST(CompiledTest, VectorLanesAreExactAsInRunSim) {
+  constexpr int32_t kMin = std::numeric_limits<int32_t>::min();
+  constexpr int32_t kMax = std::numeric_limits<int32_t>::max();
+  ExpectSameAsRunSim(Kernel{
+      "vectors",
+      R"(
+(proc @lanes ((in x (i32 5)) (in y (i32 5)) (in p (i8 5)) (in f (f32 5))
+              (out r (i32 5 5)) (out s (i8 2 5)) (out g (f32 2 5)))
+  (alloc a (vector i32 8))
+  (alloc b (vector i32 8))
+  (assign a (transfer-read (vector i32 8) x 0 1))
+  (assign b (transfer-read (vector i32 8) y -1 -1))
+  (transfer-write (+ a b) r 0 0)
+  (transfer-write (* a b) r 1 0)
+  (transfer-write (/ a b) r 2 0)
+  (transfer-write (neg a) r 3 0)
+  (transfer-write (fma a b a) r 4 0)
+  (alloc c (vector i8 8))
+  (assign c (transfer-read (vector i8 8) p 0 1))
+  (transfer-write (- (neg c) (* c c)) s 0 0)
+  (transfer-write (cast i8 a) s 1 0)
+  (alloc h (vector f32 8))
+  (assign h (transfer-read (vector f32 8) f 0 0.0))
+  (transfer-write (fma h h (broadcast (vector f32 8) -1.0)) g 0 0)
+  (transfer-write (cast f32 (cast i32 h)) g 1 0))
+)",
+      {{"x", Tensor<int32_t>(ElemType::kI32, {kMax, kMin, kMin, -7, 65536})},
+       {"y", Tensor<int32_t>(ElemType::kI32, {kMax, 1, -1, 2, -1})},
+       {"p", Tensor<int8_t>(ElemType::kI8, {127, -128, 100, -1, 0})},
+       {"f", Tensor<float>(ElemType::kF32, {1.0f + 0x1p-12f, -3.75f, 1e9f,
+                                            -0.0f, 2.5f})}}});
 }
 
 // Windows of one tensor passed to distinct parameters must be disjoint

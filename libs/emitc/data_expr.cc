@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "libs/emitc/expr_emitter.h"
+#include "libs/emitc/vector_emitter.h"
 
 namespace tessel::emitc {
 namespace {
@@ -65,6 +66,13 @@ absl::StatusOr<CExpr> ExprEmitter::Data(const ir::Node& expr) const {
       return ReadConfig(expr);
     case ir::Op::kCast:
       return CastValue(*expr.operand(0), type);
+    case ir::Op::kReduction:
+    case ir::Op::kExtract:
+      if (vectors_ == nullptr) return Unexpected(expr, "a data value");
+      return vectors_->Scalar(expr);
+    case ir::Op::kSelect:
+      if (vectors_ != nullptr) return vectors_->ScalarSelect(expr);
+      return DataOperation(expr, type);
     default:
       return DataOperation(expr, type);
   }

@@ -14,6 +14,7 @@
 #include "libs/emitc/npy_runtime.h"
 #include "libs/emitc/proc_emitter.h"
 #include "libs/emitc/uses.h"
+#include "libs/emitc/vector_types.h"
 #include "libs/ir/forms.h"
 
 namespace tessel::emitc {
@@ -121,11 +122,16 @@ std::string FileScope(const ir::Module& module, const GlobalNames& globals,
                   "#include <stdbool.h>\n"
                   "#include <stdlib.h>\n"
                   "#include <math.h>\n");
+  if (needs.memcpy) out += "#include <string.h>\n";
   if (harness || errors) absl::StrAppend(&out, RuntimePart("stdio"));
   if (harness) absl::StrAppend(&out, RuntimePart("posix"));
   if (!needs.windows.empty()) out += "\n";
   for (const WindowType& type : needs.windows) {
     out += WindowTypeDefinition(type);
+  }
+  if (!needs.vector_types.empty()) out += "\n";
+  for (const VectorCType& type : needs.vector_types) {
+    out += VectorTypeDefinition(type);
   }
   for (const ir::Node* config : module.forms()) {
     if (needs.configs.contains(config)) {
@@ -138,6 +144,10 @@ std::string FileScope(const ir::Module& module, const GlobalNames& globals,
   if (cast_errors) absl::StrAppend(&out, "\n", RuntimePart("cast_error"));
   for (const Helper& helper : needs.helpers) {
     absl::StrAppend(&out, "\n", HelperDefinition(helper));
+  }
+  // Vector helpers call the scalar ones.
+  for (const auto& [name, definition] : needs.vector_helpers) {
+    absl::StrAppend(&out, "\n", definition);
   }
   return out;
 }

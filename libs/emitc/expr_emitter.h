@@ -32,10 +32,17 @@
 
 namespace tessel::emitc {
 
+class VectorEmitter;
+
 class ExprEmitter {
  public:
   ExprEmitter(const GlobalNames& globals, const Scope& scope)
       : globals_(globals), scope_(scope) {}
+
+  // Where data expressions that read vectors (reduction, extract) are
+  // translated, and scalar selects with operands that need statements; a
+  // proc's emitter has one, the harness's none.
+  void set_vectors(VectorEmitter* vectors) { vectors_ = vectors; }
 
   // A control expression: an int64_t or, for comparisons and logic, a
   // bool. Comparisons may compare data values (in `select` conditions).
@@ -97,6 +104,7 @@ class ExprEmitter {
 
   const GlobalNames& globals_;
   const Scope& scope_;
+  VectorEmitter* vectors_ = nullptr;
 };
 
 // A call of `helper`, which the output then defines.

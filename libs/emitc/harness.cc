@@ -172,8 +172,9 @@ absl::Status HarnessWriter::BindData(const ir::Node& param) {
   // The harness's buffers must fit in memory: emit-c rejects sizes whose
   // byte counts overflow, tsl_allocate those that malloc cannot give.
   int64_t count = 1;
+  // A vector parameter is a dense array of its shape too.
   std::vector<ir::Dim> dims;
-  if (type.is_shaped()) dims = type.dims();
+  if (type.is_shaped() || type.is_vector()) dims = type.dims();
   for (const ir::Dim& dim : dims) {
     int64_t value = dim.value;
     if (!dim.is_constant()) {
@@ -208,7 +209,8 @@ absl::Status HarnessWriter::BindData(const ir::Node& param) {
   std::vector<CExpr> extents;
   for (int64_t extent : buffer.shape) extents.push_back(IntLiteral(extent));
   bound->view =
-      WholeView(Primary(bound->c_name), RowMajorStrides(extents), bound);
+      WholeView(Primary(bound->c_name), RowMajorStrides(extents), extents,
+                bound);
   buffer.binding = bound;
   if (!buffer.shape.empty()) {
     buffer.shape_name = absl::StrCat(kRuntimePrefix, "shape_", bound->c_name);

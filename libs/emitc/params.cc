@@ -57,8 +57,10 @@ absl::StatusOr<std::vector<Binding*>> BindParameters(const ir::Node& proc,
     }
     binding.elem = type.elem();
     binding.by_pointer = true;
-    if (type.is_elem()) {
-      binding.kind = BindingKind::kScalar;
+    if (type.is_elem() || type.is_vector()) {
+      // A vector parameter points to its lanes, held densely.
+      binding.kind =
+          type.is_elem() ? BindingKind::kScalar : BindingKind::kVector;
       bindings.push_back(scope.Bind(*param, binding));
       continue;
     }
@@ -75,10 +77,11 @@ absl::StatusOr<std::vector<Binding*>> BindParameters(const ir::Node& proc,
       for (int k = 0; k < type.rank(); ++k) {
         strides.push_back(MemberElement(name, "strides", k));
       }
-      bound->view = WholeView(Member(name, "data"), std::move(strides), bound);
+      bound->view =
+          WholeView(Member(name, "data"), std::move(strides), *dims, bound);
     } else {
       bound->is_tensor = true;
-      bound->view = WholeView(name, RowMajorStrides(*dims), bound);
+      bound->view = WholeView(name, RowMajorStrides(*dims), *dims, bound);
     }
     bindings.push_back(bound);
   }

@@ -21,9 +21,9 @@ absl::StatusOr<std::vector<Binding*>> BindParameters(const ir::Node& proc,
                                                      Scope& scope,
                                                      const ExprEmitter& expr);
 
-// The C type of a parameter as declared (`const float *restrict`,
-// `int64_t`, `struct tsl_win_f32_2`); the window type it needs, if any, is
-// added to `needs`.
+// The C type of a parameter as declared (`const float *restrict` for a
+// scalar, a tensor or a vector, `int64_t`, `struct tsl_win_f32_2`); the
+// window type it needs, if any, is added to `needs`.
 std::string ParameterCType(const ir::Node& param, Needs& needs);
 
 // The window struct type a window parameter is passed as.

@@ -1,12 +1,14 @@
-// Allocations: @DRAM scalars as plain locals, @DRAM tensors through the
-// runtime's checked tsl_allocate, other memories through their templates;
-// each released at the end of its block, and dropped when never used.
+// Allocations: @DRAM scalars as plain locals, vectors as C vector locals,
+// @DRAM tensors through the runtime's checked tsl_allocate, other memories
+// through their templates; each released at the end of its block, and
+// dropped when never used.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/emitc/c_names.h"
 #include "libs/emitc/c_template.h"
 #include "libs/emitc/params.h"
 #include "libs/emitc/proc_writer.h"
+#include "libs/emitc/vector_types.h"
 #include "libs/ir/forms.h"
 
 namespace tessel::emitc {
@@ -101,6 +103,7 @@ absl::Status ProcWriter::Alloc(const ir::Node& stmt,
                                absl::Span<ir::Node* const> rest, int depth,
                                std::vector<Allocation>& allocations) {
   const ir::Type& type = stmt.declared_type();
+  if (type.is_vector()) return AllocVector(stmt, rest, depth, allocations);
   const ir::Node& memory = ir::MemoryOf(module_, stmt);
   bool dram = &memory == module_.dram();
   auto dims = Dimensions(type, expr_);
@@ -125,7 +128,7 @@ absl::Status ProcWriter::Alloc(const ir::Node& stmt,
   Binding* local = scope_.Bind(stmt, binding);
   if (!type.is_elem()) {
     local->view =
-        WholeView(Primary(local->c_name), RowMajorStrides(*dims), local);
+        WholeView(Primary(local->c_name), RowMajorStrides(*dims), *dims, local);
   }
   Allocation allocation{local, &memory, ElementCount(*dims), {}};
   if (dram) {
@@ -137,6 +140,31 @@ absl::Status ProcWriter::Alloc(const ir::Node& stmt,
   auto text = ExpandMemoryTemplate("alloc", allocation, allocation.uses);
   if (!text.ok()) return text.status();
   AddLine(depth, *text, {}, local);
+  allocations.push_back(std::move(allocation));
+  return absl::OkStatus();
+}
+
+absl::Status ProcWriter::AllocVector(const ir::Node& stmt,
+                                     absl::Span<ir::Node* const> rest,
+                                     int depth,
+                                     std::vector<Allocation>& allocations) {
+  // A vector is a value: a C vector local, whatever memory holds it (the
+  // verifier keeps vectors in addressable ones, where C's locals behave
+  // alike). Its lanes are undefined until written; zeros stand in for them
+  // where GCC could not prove them written first.
+  auto shape = ShapeOf(stmt.declared_type(), stmt);
+  if (!shape.ok()) return shape.status();
+  Binding binding;
+  binding.kind = BindingKind::kVector;
+  binding.elem = shape->elem;
+  Binding* local = scope_.Bind(stmt, binding);
+  Allocation allocation{local, nullptr, IntLiteral(1), {}};
+  const VectorCType type = DataType(*shape);
+  allocation.uses.needs.vector_types.insert(type);
+  AddLine(depth,
+          absl::StrCat(VectorTypeName(type), " ", local->c_name,
+                       AssignedBeforeUse(rest, stmt) ? "" : " = {0}", ";"),
+          {}, local);
   allocations.push_back(std::move(allocation));
   return absl::OkStatus();
 }

@@ -1,6 +1,6 @@
-// Calls: a proc's as a C call, scalars by address and windows as structs;
-// an instr's as its C template with each placeholder replaced by the C
-// text of its argument.
+// Calls: a proc's as a C call, scalars by address, vectors as pointers to
+// their lanes and windows as structs; an instr's as its C template with
+// each placeholder replaced by the C text of its argument.
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "libs/emitc/c_template.h"
@@ -17,6 +17,12 @@ absl::StatusOr<CExpr> ProcWriter::Argument(const ir::Node& param,
   if (type.is_elem()) {
     return mode == ArgumentMode::kTemplateValue ? expr_.ScalarValue(arg)
                                                 : expr_.ScalarAddress(arg);
+  }
+  // A vector is passed as a pointer to its lanes; a template's {v} is its
+  // value.
+  if (type.is_vector()) {
+    return mode == ArgumentMode::kTemplateValue ? vectors_.Vector(arg)
+                                                : vectors_.Pointer(arg);
   }
   auto view = expr_.WindowOf(arg);
   if (!view.ok()) return view.status();
@@ -46,6 +52,7 @@ absl::Status ProcWriter::Call(const ir::Node& stmt, int depth) {
       args.push_back(*std::move(arg));
     }
     CExpr call = emitc::Call(globals_.procedures.at(&callee), args);
+    AddVectorLines(depth);
     AddLine(depth, call.text + ";", call.uses);
     return absl::OkStatus();
   }
@@ -71,6 +78,7 @@ absl::Status ProcWriter::Call(const ir::Node& stmt, int depth) {
       });
   if (!text.ok()) return text.status();
   // An empty template (an instruction with no C effect) writes nothing.
+  AddVectorLines(depth);
   if (!text->empty()) AddLine(depth, *text, uses);
   return absl::OkStatus();
 }

@@ -105,8 +105,14 @@ absl::Status ProcWriter::Statement(const ir::Node& stmt,
     case ir::Op::kAlloc:
       return Alloc(stmt, rest, depth, allocations);
     case ir::Op::kAssign:
+      if (stmt.operand(0)->type().is_vector()) {
+        return VectorStatement(stmt, depth);
+      }
+      return Assign(stmt, depth);
     case ir::Op::kReduce:
       return Assign(stmt, depth);
+    case ir::Op::kTransferWrite:
+      return VectorStatement(stmt, depth);
     case ir::Op::kLet:
       return Let(stmt);
     case ir::Op::kCall:
@@ -192,6 +198,7 @@ absl::Status ProcWriter::Assign(const ir::Node& stmt, int depth) {
   }
   Uses uses = target->lvalue.uses;
   uses.Merge(value->uses);
+  AddVectorLines(depth);
   AddLine(depth,
           absl::StrCat(target->lvalue.text, reduce ? " += " : " = ",
                        value->text, ";"),
@@ -224,8 +231,23 @@ absl::Status ProcWriter::WriteConfig(const ir::Node& stmt, int depth) {
       Member(Primary(globals_.configs.at(&config)), globals_.fields.at(field));
   Uses uses = value->uses;
   uses.needs.configs.insert(&config);
+  AddVectorLines(depth);
   AddLine(depth, absl::StrCat(target.text, " = ", value->text, ";"), uses);
   return absl::OkStatus();
+}
+
+absl::Status ProcWriter::VectorStatement(const ir::Node& stmt, int depth) {
+  auto status = stmt.is(ir::Op::kAssign) ? vectors_.Assign(stmt)
+                                         : vectors_.TransferWrite(stmt);
+  if (!status.ok()) return status;
+  AddVectorLines(depth);
+  return absl::OkStatus();
+}
+
+void ProcWriter::AddVectorLines(int depth) {
+  for (VectorEmitter::Line& line : vectors_.TakeLines()) {
+    AddLine(depth + line.depth, std::move(line.text), line.uses);
+  }
 }
 
 absl::StatusOr<std::string> EmitProcedure(const ir::Module& module,

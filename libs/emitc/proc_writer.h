@@ -2,7 +2,9 @@
 // statements that writes its C lines. Its parts live in files by concern:
 //   proc_writer.cc  the function, blocks and the plain statements;
 //   proc_alloc.cc   allocations and their release;
-//   proc_call.cc    calls of procs and instrs.
+//   proc_call.cc    calls of procs and instrs;
+// vector expressions and statements are the VectorEmitter's, whose lines
+// come before the statement that needs them.
 #ifndef TESSEL_LIBS_EMITC_PROC_WRITER_H_
 #define TESSEL_LIBS_EMITC_PROC_WRITER_H_
 
@@ -15,6 +17,7 @@
 #include "libs/emitc/globals.h"
 #include "libs/emitc/scope.h"
 #include "libs/emitc/uses.h"
+#include "libs/emitc/vector_emitter.h"
 #include "libs/ir/node.h"
 
 namespace tessel::emitc {
@@ -28,7 +31,10 @@ class ProcWriter {
         proc_(proc),
         needs_(needs),
         scope_(globals.taken),
-        expr_(globals, scope_) {}
+        expr_(globals, scope_),
+        vectors_(expr_, scope_) {
+    expr_.set_vectors(&vectors_);
+  }
 
   absl::StatusOr<std::string> Emit();
 
@@ -58,10 +64,16 @@ class ProcWriter {
   absl::Status Assign(const ir::Node& stmt, int depth);
   absl::Status Let(const ir::Node& stmt);
   absl::Status WriteConfig(const ir::Node& stmt, int depth);
+  absl::Status VectorStatement(const ir::Node& stmt, int depth);
+  // Writes the lines the vector emitter collected, at `depth`.
+  void AddVectorLines(int depth);
 
   // proc_alloc.cc
   absl::Status Alloc(const ir::Node& stmt, absl::Span<ir::Node* const> rest,
                      int depth, std::vector<Allocation>& allocations);
+  absl::Status AllocVector(const ir::Node& stmt,
+                           absl::Span<ir::Node* const> rest, int depth,
+                           std::vector<Allocation>& allocations);
   absl::Status Release(const Allocation& allocation, int depth);
   absl::StatusOr<std::string> ExpandMemoryTemplate(absl::string_view clause,
                                                    const Allocation& allocation,
@@ -78,6 +90,7 @@ class ProcWriter {
   Needs& needs_;
   Scope scope_;
   ExprEmitter expr_;
+  VectorEmitter vectors_;
   std::vector<Line> lines_;
 };
 

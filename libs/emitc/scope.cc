@@ -5,9 +5,11 @@
 
 namespace tessel::emitc {
 
-View WholeView(CExpr base, std::vector<CExpr> strides, Binding* root) {
+View WholeView(CExpr base, std::vector<CExpr> strides,
+               std::vector<CExpr> extents, Binding* root) {
   View view;
   view.base = std::move(base);
+  view.extents = std::move(extents);
   view.offsets.assign(strides.size(), IntLiteral(0));
   view.strides = std::move(strides);
   for (size_t d = 0; d < view.strides.size(); ++d) {

@@ -23,24 +23,28 @@ namespace tessel::emitc {
 // How the elements of a tensor or window are addressed: element (x0, ...)
 // of the view is `base[sum over d of (offsets[d] + i_d) * strides[d]]`,
 // where d runs over the dimensions of the underlying buffer and i_d is the
-// view index x_k when `kept[k] == d`, 0 otherwise.
+// view index x_k when `kept[k] == d`, 0 otherwise. Its extents bound the
+// lanes a vector transfer reaches.
 struct View {
   CExpr base;                  // pointer to the buffer's first element
   std::vector<CExpr> strides;  // per dimension of the buffer
   std::vector<CExpr> offsets;  // per dimension of the buffer
   std::vector<int> kept;       // per dimension of the view
+  std::vector<CExpr> extents;  // per dimension of the view
   Binding* root = nullptr;     // the parameter or alloc holding the data
 
   int rank() const { return static_cast<int>(kept.size()); }
 };
 
-// The view of a whole buffer: `base` with the given strides, from element 0.
-View WholeView(CExpr base, std::vector<CExpr> strides, Binding* root);
+// The view of a whole buffer of `extents`: `base` with the given strides,
+// from element 0.
+View WholeView(CExpr base, std::vector<CExpr> strides,
+               std::vector<CExpr> extents, Binding* root);
 // The strides of a row-major tensor with dimensions `dims`: (n m 16) has
 // strides (m * 16, 16, 1).
 std::vector<CExpr> RowMajorStrides(const std::vector<CExpr>& dims);
 
-enum class BindingKind { kControl, kScalar, kBuffer };
+enum class BindingKind { kControl, kScalar, kBuffer, kVector };
 
 struct Binding {
   BindingKind kind = BindingKind::kControl;
@@ -49,10 +53,11 @@ struct Binding {
   // kControl.
   bool non_negative = false;  // its value is known to be >= 0
 
-  // kScalar and kBuffer.
+  // kScalar, kBuffer and kVector.
   ElemType elem = ElemType::kF32;
-  // kScalar: the C variable is a pointer to the value (parameters, scalars
-  // allocated from a template); otherwise it is the value.
+  // kScalar and kVector: the C variable is a pointer to the value
+  // (parameters, scalars allocated from a template); otherwise it is the
+  // value.
   bool by_pointer = false;
   // kBuffer.
   View view;

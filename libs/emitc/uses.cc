@@ -14,6 +14,10 @@ void Needs::Merge(const Needs& other) {
   allocate |= other.allocate;
   configs.insert(other.configs.begin(), other.configs.end());
   windows.insert(other.windows.begin(), other.windows.end());
+  vector_types.insert(other.vector_types.begin(), other.vector_types.end());
+  vector_helpers.insert(other.vector_helpers.begin(),
+                        other.vector_helpers.end());
+  memcpy |= other.memcpy;
 }
 
 void Uses::Merge(const Uses& other) {

@@ -8,11 +8,13 @@
 #define TESSEL_LIBS_EMITC_USES_H_
 
 #include <compare>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "libs/emitc/helpers.h"
+#include "libs/emitc/vector_types.h"
 #include "libs/ir/types.h"
 
 namespace tessel::ir {
@@ -40,6 +42,11 @@ struct Needs {
   bool allocate = false;              // the runtime's tsl_allocate
   std::set<const ir::Node*> configs;  // Config forms
   std::set<WindowType> windows;
+  // The vector level: C vector types, the helpers specialised for shapes
+  // (name -> definition, vector_helpers.h) and memcpy (<string.h>).
+  std::set<VectorCType> vector_types;
+  std::map<std::string, std::string> vector_helpers;
+  bool memcpy = false;
 
   void Merge(const Needs& other);
 };

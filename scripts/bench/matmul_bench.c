@@ -9,8 +9,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "bench_common.h"
 #include TESSEL_KERNEL
 
 /* The reference C kernel: the textbook triple loop, as a C programmer would
@@ -31,30 +31,6 @@ static void openblas_matmul(const float *A, const float *B, float *C) {
               B, SIZE, 0.0f, C, SIZE);
 }
 
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* The best time of several runs, each at least 50 ms long. */
-static double best_seconds(void (*kernel)(const float *, const float *,
-                                          float *),
-                           const float *A, const float *B, float *C) {
-  double best = INFINITY;
-  for (int trial = 0; trial < 5; trial++) {
-    int calls = 0;
-    double start = now(), elapsed;
-    do {
-      kernel(A, B, C);
-      calls++;
-      elapsed = now() - start;
-    } while (elapsed < 0.05);
-    if (elapsed / calls < best) best = elapsed / calls;
-  }
-  return best;
-}
-
 static float max_abs_diff(const float *x, const float *y) {
   float worst = 0.0f;
   for (int i = 0; i < SIZE * SIZE; i++) {
@@ -70,13 +46,7 @@ int main(void) {
   float *C = malloc(sizeof(float) * SIZE * SIZE);
   float *R = malloc(sizeof(float) * SIZE * SIZE);
   float *O = malloc(sizeof(float) * SIZE * SIZE);
-  unsigned state = 12345u;
-  for (int i = 0; i < SIZE * SIZE; i++) {
-    state = state * 1103515245u + 12345u;
-    A[i] = (float)(state >> 8) / (float)(1u << 24) - 0.5f;
-    state = state * 1103515245u + 12345u;
-    B[i] = (float)(state >> 8) / (float)(1u << 24) - 0.5f;
-  }
+  fill_inputs(A, B, SIZE * SIZE);
   double tessel = best_seconds(matmul, A, B, C);
   double reference = best_seconds(reference_matmul, A, B, R);
   double openblas = best_seconds(openblas_matmul, A, B, O);

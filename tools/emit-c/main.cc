@@ -42,7 +42,9 @@ int main(int argc, char** argv) {
       "emit-c", "[FILE] [--harness] [--entry NAME] [-D NAME=VALUE]... [-o OUT]",
       "Reads a loop-level TIR module (stdin without FILE or with '-'),\n"
       "verifies it and writes one C99 translation unit: a function per proc,\n"
-      "instr calls expanded from their C templates. With --harness the unit\n"
+      "instr calls expanded from their C templates, vectors on GCC/Clang\n"
+      "vector extensions (compile with -std=c99; vector fma may need -lm).\n"
+      "With --harness the unit\n"
       "also gets a main that reads the entry's inputs from DIR/NAME.npy and\n"
       "writes its outputs there: ./k --inputs DIR --outputs DIR.");
   command_line.AddFlag({"harness", 0, "", false,

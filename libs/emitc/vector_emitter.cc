@@ -1,0 +1,579 @@
+#include "libs/emitc/vector_emitter.h"
+
+#include <optional>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/ir/keywords.h"
+#include "libs/ir/op.h"
+
+namespace tessel::emitc {
+namespace {
+
+// The contraction steps (lanes of ACC times points of the reduction
+// dimensions) emit-c writes out.
+constexpr int64_t kMaxContractLaneSteps = 1 << 16;
+
+// The literal positions operands first... of an extract or insert.
+std::vector<int64_t> Positions(const ir::Node& e, size_t first) {
+  std::vector<int64_t> positions;
+  for (size_t i = first; i < e.num_operands(); ++i) {
+    positions.push_back(e.operand(i)->int_value());
+  }
+  return positions;
+}
+
+// The first lane and the number of lanes of the part of a vector of `shape`
+// at the leading `positions`.
+std::pair<int64_t, int64_t> Part(const VectorShape& shape,
+                                 const std::vector<int64_t>& positions) {
+  const std::vector<int64_t> strides = LaneStrides(shape.dims);
+  int64_t first = 0;
+  for (size_t k = 0; k < positions.size(); ++k) {
+    first += positions[k] * strides[k];
+  }
+  return {first, strides[positions.size() - 1]};
+}
+
+// The signed lanes as wide as `elem`'s, `lanes` of them: a mask.
+VectorCType MaskType(ElemType elem, int lanes) {
+  return SignedType(ElemTypeBytes(elem) * 8, lanes);
+}
+
+// `value` of the C vector type `type` (which its uses then need).
+CExpr Typed(CExpr value, const VectorCType& type) {
+  value.uses.needs.vector_types.insert(type);
+  return value;
+}
+
+}  // namespace
+
+CExpr AddressOf(const CExpr& v) { return Unary("&", v); }
+
+std::vector<VectorEmitter::Line> VectorEmitter::TakeLines() {
+  return std::exchange(lines_, {});
+}
+
+void VectorEmitter::AddLine(std::string text, Uses uses) {
+  lines_.push_back(Line{0, std::move(text), std::move(uses)});
+}
+
+CExpr VectorEmitter::Emit(const VectorCType& type, const CExpr& value,
+                          const CExpr* dest) {
+  Uses uses = value.uses;
+  uses.needs.vector_types.insert(type);
+  if (dest != nullptr) {
+    uses.Merge(dest->uses);
+    AddLine(absl::StrCat(dest->text, " = ", value.text, ";"), uses);
+    return *dest;
+  }
+  std::string name = scope_.Fresh("v");
+  AddLine(absl::StrCat(VectorTypeName(type), " ", name, " = ", value.text, ";"),
+          uses);
+  return Primary(name);
+}
+
+CExpr VectorEmitter::EmitCall(const VectorCType& type,
+                              const VectorHelper& helper,
+                              std::vector<CExpr> arguments, const CExpr* dest) {
+  CExpr target = dest != nullptr ? *dest : Primary(scope_.Fresh("v"));
+  if (dest == nullptr) {
+    Uses declaration;
+    declaration.needs.vector_types.insert(type);
+    AddLine(absl::StrCat(VectorTypeName(type), " ", target.text, ";"),
+            declaration);
+  }
+  arguments.insert(arguments.begin(), AddressOf(target));
+  CExpr call = CallVectorHelper(helper, arguments);
+  AddLine(call.text + ";", call.uses);
+  return dest != nullptr ? *dest : target;
+}
+
+CExpr VectorEmitter::Result(const VectorCType& type, const CExpr& value,
+                            const CExpr* dest) {
+  if (dest == nullptr) return value;
+  return Emit(type, value, dest);
+}
+
+absl::StatusOr<Binding*> VectorEmitter::Variable(const ir::Node& name) const {
+  Binding* binding = name.is(ir::Op::kRef) && name.def() != nullptr
+                         ? scope_.Lookup(*name.def())
+                         : nullptr;
+  if (binding == nullptr || binding->kind != BindingKind::kVector) {
+    return Unexpected(name, "the name of a vector");
+  }
+  return binding;
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Vector(const ir::Node& e) {
+  return Compute(e, nullptr);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Compute(const ir::Node& e,
+                                             const CExpr* dest) {
+  if (!e.type().is_vector()) return Unexpected(e, "a vector");
+  auto shape = ShapeOf(e);
+  if (!shape.ok()) return shape.status();
+  const VectorCType type = DataType(*shape);
+  switch (e.op()) {
+    case ir::Op::kRef: {
+      auto binding = Variable(e);
+      if (!binding.ok()) return binding.status();
+      CExpr name = Primary((*binding)->c_name);
+      name.uses.reads.push_back(*binding);
+      if (!(*binding)->by_pointer) return Result(type, name, dest);
+      return EmitCall(type, Load(*shape), {name}, dest);
+    }
+    case ir::Op::kTransferRead: {
+      auto view = expr_.WindowOf(*e.operand(0));
+      if (!view.ok()) return view.status();
+      const size_t last = e.num_operands() - 1;
+      auto arguments = TransferArguments(
+          *view, e.operands().subspan(1, last - 1), shape->dims.size());
+      if (!arguments.ok()) return arguments.status();
+      auto pad = expr_.Data(*e.operand(last));
+      if (!pad.ok()) return pad.status();
+      arguments->push_back(*std::move(pad));
+      return EmitCall(type, TransferRead(*shape), *std::move(arguments), dest);
+    }
+    case ir::Op::kBroadcast:
+      return Broadcast(e, *shape, dest);
+    case ir::Op::kAdd:
+    case ir::Op::kSub:
+    case ir::Op::kMul:
+    case ir::Op::kDiv:
+    case ir::Op::kMax:
+    case ir::Op::kMin:
+    case ir::Op::kNeg:
+    case ir::Op::kSelect:
+      return Elementwise(e, *shape, dest);
+    case ir::Op::kCast:
+      return Cast(e, *shape, dest);
+    case ir::Op::kFma:
+      return Fma(e, *shape, dest);
+    case ir::Op::kContract:
+      return Contract(e, *shape, dest);
+    case ir::Op::kExtract: {
+      const ir::Node& source = *e.operand(0);
+      auto from = ShapeOf(source);
+      if (!from.ok()) return from.status();
+      auto v = Vector(source);
+      if (!v.ok()) return v.status();
+      auto [first, count] = Part(*from, Positions(e, 1));
+      std::vector<int64_t> lanes(type.lanes, 0);
+      for (int64_t l = 0; l < count; ++l) lanes[l] = first + l;
+      CExpr part = Primary(Shuffle(v->text, lanes));
+      part.uses = v->uses;
+      return Emit(type, part, dest);
+    }
+    case ir::Op::kInsert:
+      return Insert(e, *shape, dest);
+    default:
+      return Unexpected(e, "a vector");
+  }
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Broadcast(const ir::Node& e,
+                                               const VectorShape& shape,
+                                               const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  const ir::Node& source = *e.operand(0);
+  if (!source.type().is_vector()) {
+    auto value = expr_.Data(source);
+    if (!value.ok()) return value.status();
+    return EmitCall(type, emitc::Broadcast(type), {*value}, dest);
+  }
+  // Lane l of the result is lane l mod |source| of the source.
+  auto from = ShapeOf(source);
+  if (!from.ok()) return from.status();
+  auto v = Vector(source);
+  if (!v.ok()) return v.status();
+  std::vector<int64_t> lanes(type.lanes, 0);
+  for (int64_t l = 0; l < shape.lanes(); ++l) lanes[l] = l % from->lanes();
+  CExpr repeated = Primary(Shuffle(v->text, lanes));
+  repeated.uses = v->uses;
+  return Emit(type, repeated, dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Elementwise(const ir::Node& e,
+                                                 const VectorShape& shape,
+                                                 const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  const bool select = e.is(ir::Op::kSelect);
+  std::optional<CExpr> mask;
+  if (select) {
+    auto lanes = Mask(*e.operand(0), MaskType(shape.elem, type.lanes));
+    if (!lanes.ok()) return lanes.status();
+    mask = *std::move(lanes);
+  }
+  std::vector<CExpr> operands;
+  for (size_t i = select ? 1 : 0; i < e.num_operands(); ++i) {
+    auto operand = Vector(*e.operand(i));
+    if (!operand.ok()) return operand.status();
+    operands.push_back(*std::move(operand));
+  }
+  const bool is_float = IsFloat(shape.elem);
+  switch (e.op()) {
+    case ir::Op::kSelect:
+      return Emit(type, SelectLanes(*mask, operands[0], operands[1], type),
+                  dest);
+    case ir::Op::kNeg: {
+      if (is_float) return Emit(type, Unary("-", operands[0]), dest);
+      const VectorCType wrapping = UnsignedType(type.bits, type.lanes);
+      return Emit(
+          type,
+          Typed(emitc::Cast(VectorTypeName(type),
+                            Unary("-", emitc::Cast(VectorTypeName(wrapping),
+                                                   operands[0]))),
+                wrapping),
+          dest);
+    }
+    case ir::Op::kMax:
+    case ir::Op::kMin: {
+      // TIR's (max a b) is `a < b ? b : a`, (min a b) `b < a ? b : a`, which
+      // decide NaNs and signed zeros.
+      const VectorCType mask_type = MaskType(shape.elem, type.lanes);
+      const bool is_max = e.is(ir::Op::kMax);
+      CExpr less = Typed(emitc::Cast(VectorTypeName(mask_type),
+                                     Binary("<", operands[is_max ? 0 : 1],
+                                            operands[is_max ? 1 : 0])),
+                         mask_type);
+      CExpr chosen = Emit(mask_type, less, nullptr);
+      return Emit(type, SelectLanes(chosen, operands[1], operands[0], type),
+                  dest);
+    }
+    case ir::Op::kDiv:
+      if (!is_float) {
+        return EmitCall(type, Divide(shape),
+                        {AddressOf(operands[0]), AddressOf(operands[1])}, dest);
+      }
+      break;
+    default:
+      break;
+  }
+  return Emit(type,
+              VectorArithmetic(e.op(), operands[0], operands[1], shape.elem,
+                               type.lanes),
+              dest);
+}
+
+CExpr VectorEmitter::SelectLanes(const CExpr& mask, const CExpr& if_set,
+                                 const CExpr& otherwise,
+                                 const VectorCType& type) {
+  // Bitwise: C's ?: takes no vector condition in C (only in C++).
+  const VectorCType mask_type = SignedType(type.bits, type.lanes);
+  const std::string as_mask = VectorTypeName(mask_type);
+  auto lanes = [&](const CExpr& v) {
+    return mask_type == type ? v : emitc::Cast(as_mask, v);
+  };
+  CExpr chosen = Binary("|", Binary("&", mask, lanes(if_set)),
+                        Binary("&", Unary("~", mask), lanes(otherwise)));
+  CExpr value =
+      mask_type == type ? chosen : emitc::Cast(VectorTypeName(type), chosen);
+  return Typed(Typed(value, mask_type), type);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Mask(const ir::Node& e,
+                                          const VectorCType& type) {
+  if (e.is(ir::Op::kAnd) || e.is(ir::Op::kOr)) {
+    auto a = Mask(*e.operand(0), type);
+    if (!a.ok()) return a.status();
+    auto b = Mask(*e.operand(1), type);
+    if (!b.ok()) return b.status();
+    return Emit(type, Binary(e.is(ir::Op::kAnd) ? "&" : "|", *a, *b), nullptr);
+  }
+  if (e.is(ir::Op::kNot)) {
+    auto a = Mask(*e.operand(0), type);
+    if (!a.ok()) return a.status();
+    return Emit(type, Unary("~", *a), nullptr);
+  }
+  if (!ir::IsComparison(e.op()) || !e.operand(0)->type().is_vector()) {
+    return Unexpected(e, "a lane mask (a comparison of vectors)");
+  }
+  auto a = Vector(*e.operand(0));
+  if (!a.ok()) return a.status();
+  auto b = Vector(*e.operand(1));
+  if (!b.ok()) return b.status();
+  // C's comparison of vectors gives signed lanes as wide as the compared
+  // ones, -1 where it holds; converting lanes keeps -1 and 0.
+  const VectorCType compared =
+      MaskType(e.operand(0)->type().elem(), type.lanes);
+  CExpr lanes = Typed(emitc::Cast(VectorTypeName(compared),
+                                  Binary(ir::Spelling(e.op()), *a, *b)),
+                      compared);
+  if (compared != type) {
+    CExpr converted = Primary(ConvertVector(lanes.text, type));
+    converted.uses = lanes.uses;
+    lanes = converted;
+  }
+  return Emit(type, lanes, nullptr);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Cast(const ir::Node& e,
+                                          const VectorShape& shape,
+                                          const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  const ir::Node& operand = *e.operand(0);
+  auto from = ShapeOf(operand);
+  if (!from.ok()) return from.status();
+  auto v = Vector(operand);
+  if (!v.ok()) return v.status();
+  if (from->elem == shape.elem) return Result(type, *v, dest);
+  // C leaves a float to integer conversion undefined when the integer type
+  // cannot hold the value; run-sim reports it, and so does the helper.
+  if (IsFloat(from->elem) && !IsFloat(shape.elem)) {
+    return EmitCall(type, CheckedCast(shape.elem, *from), {AddressOf(*v)},
+                    dest);
+  }
+  CExpr converted = Typed(Primary(ConvertVector(v->text, type)), type);
+  converted.uses.Merge(v->uses);
+  return Emit(type, converted, dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Fma(const ir::Node& e,
+                                         const VectorShape& shape,
+                                         const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  std::vector<CExpr> operands;
+  for (const ir::Node* operand : e.operands()) {
+    auto value = Vector(*operand);
+    if (!value.ok()) return value.status();
+    operands.push_back(*std::move(value));
+  }
+  switch (shape.elem) {
+    case ElemType::kF32:
+    case ElemType::kF64:
+      return EmitCall(type, emitc::Fma(type),
+                      {AddressOf(operands[0]), AddressOf(operands[1]),
+                       AddressOf(operands[2])},
+                      dest);
+    case ElemType::kF16: {
+      // run-sim's f16 fma: fma in double, rounded to f16. The product of two
+      // f16 values is exact in double, so a double product and sum round
+      // once, as fma does (and so would a fused one).
+      const VectorCType wide = DataType(ElemType::kF64, type.lanes);
+      CExpr product =
+          Binary("*", Primary(ConvertVector(operands[0].text, wide)),
+                 Primary(ConvertVector(operands[1].text, wide)));
+      CExpr sum =
+          Binary("+", product, Primary(ConvertVector(operands[2].text, wide)));
+      CExpr rounded = Typed(Primary(ConvertVector(sum.text, type)), wide);
+      for (const CExpr& operand : operands) rounded.uses.Merge(operand.uses);
+      return Emit(type, rounded, dest);
+    }
+    case ElemType::kI8:
+    case ElemType::kI32:
+      break;
+  }
+  // Integers wrap the product and the sum: there is no rounding to fuse.
+  CExpr product = VectorArithmetic(ir::Op::kMul, operands[0], operands[1],
+                                   shape.elem, type.lanes);
+  CExpr partial = Emit(type, product, nullptr);
+  return Emit(type,
+              VectorArithmetic(ir::Op::kAdd, partial, operands[2], shape.elem,
+                               type.lanes),
+              dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Contract(const ir::Node& e,
+                                              const VectorShape& shape,
+                                              const CExpr* dest) {
+  std::vector<VectorShape> shapes;
+  std::vector<CExpr> operands;
+  for (size_t i = 0; i < 3; ++i) {
+    auto operand_shape = ShapeOf(*e.operand(i));
+    if (!operand_shape.ok()) return operand_shape.status();
+    shapes.push_back(*std::move(operand_shape));
+    auto value = Vector(*e.operand(i));
+    if (!value.ok()) return value.status();
+    operands.push_back(AddressOf(*value));
+  }
+  std::vector<std::vector<int64_t>> maps;
+  std::vector<int64_t> extents;
+  for (size_t i = 0; i < 3; ++i) {
+    std::vector<int64_t> map;
+    for (const ir::Node* d : e.operand(3 + i)->operands()) {
+      map.push_back(d->int_value());
+      if (static_cast<size_t>(d->int_value()) >= extents.size()) {
+        extents.resize(d->int_value() + 1, 1);
+      }
+      extents[d->int_value()] = shapes[i].dims[map.size() - 1];
+    }
+    maps.push_back(std::move(map));
+  }
+  // Every iteration point is one lane of one step.
+  int64_t points = 1;
+  for (int64_t extent : extents) points *= extent;
+  if (points > kMaxContractLaneSteps) {
+    return ErrorAt(e.loc(),
+                   absl::StrCat("emit-c writes a contract out step by step, "
+                                "at most ",
+                                kMaxContractLaneSteps,
+                                " lanes times reduction points, and this one "
+                                "has ",
+                                points, ": split it into smaller contracts"));
+  }
+  return EmitCall(DataType(shape),
+                  emitc::Contract(shapes[0], shapes[1], shapes[2], maps),
+                  operands, dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Insert(const ir::Node& e,
+                                            const VectorShape& shape,
+                                            const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  const ir::Node& value = *e.operand(0);
+  auto v = Vector(*e.operand(1));
+  if (!v.ok()) return v.status();
+  auto [first, count] = Part(shape, Positions(e, 2));
+  if (!value.type().is_vector()) {
+    auto scalar = expr_.Data(value);
+    if (!scalar.ok()) return scalar.status();
+    CExpr copy = Emit(type, *v, nullptr);
+    CExpr lane = Subscript(copy, IntLiteral(first));
+    Uses uses = scalar->uses;
+    AddLine(absl::StrCat(lane.text, " = ", scalar->text, ";"), uses);
+    return Result(type, copy, dest);
+  }
+  auto x = Vector(value);
+  if (!x.ok()) return x.status();
+  // The part, widened to the lanes of V, then lanes of V and of the part
+  // shuffled together (indices from N on are the second operand's).
+  std::vector<int64_t> widened(type.lanes, 0);
+  for (int64_t l = 0; l < count; ++l) widened[l] = l;
+  CExpr part = Primary(Shuffle(x->text, widened));
+  part.uses = x->uses;
+  CExpr wide = Emit(type, part, nullptr);
+  std::vector<std::string> lanes;
+  for (int64_t l = 0; l < type.lanes; ++l) {
+    lanes.push_back(absl::StrCat(
+        l >= first && l < first + count ? type.lanes + l - first : l));
+  }
+  CExpr merged =
+      Primary(absl::StrCat("__builtin_shufflevector(", v->text, ", ", wide.text,
+                           ", ", absl::StrJoin(lanes, ", "), ")"));
+  merged.uses = v->uses;
+  return Emit(type, merged, dest);
+}
+
+absl::StatusOr<std::vector<CExpr>> VectorEmitter::TransferArguments(
+    View view, absl::Span<ir::Node* const> indices, size_t lanes_rank) {
+  const size_t leading = indices.size() - lanes_rank;
+  std::vector<CExpr> positions, extents, strides;
+  for (size_t k = 0; k < indices.size(); ++k) {
+    auto index = expr_.Control(*indices[k]);
+    if (!index.ok()) return index.status();
+    const int d = view.kept[k];
+    if (k < leading) {
+      // The leading indices, in bounds (the verifier proves it), move the
+      // pointer.
+      view.offsets[d] = Add(view.offsets[d], *index);
+      continue;
+    }
+    positions.push_back(*std::move(index));
+    extents.push_back(view.extents[k]);
+    strides.push_back(view.strides[d]);
+  }
+  std::vector<CExpr> arguments = {ExprEmitter::FirstElement(view)};
+  for (auto* list : {&positions, &extents, &strides}) {
+    arguments.insert(arguments.end(), list->begin(), list->end());
+  }
+  return arguments;
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Scalar(const ir::Node& e) {
+  const ir::Node& source = *e.operand(0);
+  auto shape = ShapeOf(source);
+  if (!shape.ok()) return shape.status();
+  auto v = Vector(source);
+  if (!v.ok()) return v.status();
+  if (e.is(ir::Op::kReduction)) {
+    std::optional<ir::ReductionKind> kind = ir::FindReductionKind(e.name());
+    if (!kind) return Unexpected(e, "a reduction kind");
+    return CallVectorHelper(Reduction(*kind, *shape), {AddressOf(*v)});
+  }
+  if (!e.is(ir::Op::kExtract)) return Unexpected(e, "a scalar");
+  return Subscript(*v, IntLiteral(Part(*shape, Positions(e, 1)).first));
+}
+
+absl::StatusOr<CExpr> VectorEmitter::ScalarSelect(const ir::Node& e) {
+  auto condition = expr_.Control(*e.operand(0));
+  if (!condition.ok()) return condition.status();
+  std::vector<Line> outer = TakeLines();
+  std::vector<CExpr> values;
+  std::vector<std::vector<Line>> branches;
+  for (size_t i = 1; i < 3; ++i) {
+    auto value = expr_.Data(*e.operand(i));
+    if (!value.ok()) return value.status();
+    values.push_back(*std::move(value));
+    branches.push_back(TakeLines());
+  }
+  lines_ = std::move(outer);
+  if (branches[0].empty() && branches[1].empty()) {
+    return Conditional(*condition, values[0], values[1]);
+  }
+  // Only the chosen operand is evaluated, as in run-sim: an operand that
+  // needs statements is computed in a branch of an if.
+  const std::string name = scope_.Fresh("s");
+  AddLine(absl::StrCat(ElemTypeCName(e.type().elem()), " ", name, ";"), {});
+  AddLine(absl::StrCat("if (", condition->text, ") {"), condition->uses);
+  for (size_t i = 0; i < 2; ++i) {
+    if (i == 1) AddLine("} else {", {});
+    for (Line& line : branches[i]) {
+      ++line.depth;
+      lines_.push_back(std::move(line));
+    }
+    lines_.push_back(Line{1, absl::StrCat(name, " = ", values[i].text, ";"),
+                          values[i].uses});
+  }
+  AddLine("}", {});
+  return Primary(name);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::Pointer(const ir::Node& name) {
+  auto binding = Variable(name);
+  if (!binding.ok()) return binding.status();
+  CExpr pointer = Primary((*binding)->c_name);
+  pointer.uses.reads.push_back(*binding);
+  if ((*binding)->by_pointer) return pointer;
+  return emitc::Cast(absl::StrCat(ElemTypeCName((*binding)->elem), " *"),
+                     AddressOf(pointer));
+}
+
+absl::Status VectorEmitter::Assign(const ir::Node& stmt) {
+  auto binding = Variable(*stmt.operand(0));
+  if (!binding.ok()) return binding.status();
+  CExpr target = Primary((*binding)->c_name);
+  target.uses.writes.push_back(*binding);
+  if (!(*binding)->by_pointer) {
+    return Compute(*stmt.operand(1), &target).status();
+  }
+  auto shape = ShapeOf(*stmt.operand(1));
+  if (!shape.ok()) return shape.status();
+  auto value = Vector(*stmt.operand(1));
+  if (!value.ok()) return value.status();
+  CExpr call =
+      CallVectorHelper(emitc::Store(*shape), {target, AddressOf(*value)});
+  AddLine(call.text + ";", call.uses);
+  return absl::OkStatus();
+}
+
+absl::Status VectorEmitter::TransferWrite(const ir::Node& stmt) {
+  const ir::Node& value = *stmt.operand(0);
+  auto shape = ShapeOf(value);
+  if (!shape.ok()) return shape.status();
+  auto v = Vector(value);
+  if (!v.ok()) return v.status();
+  auto view = expr_.WindowOf(*stmt.operand(1));
+  if (!view.ok()) return view.status();
+  auto arguments =
+      TransferArguments(*view, stmt.operands().subspan(2), shape->dims.size());
+  if (!arguments.ok()) return arguments.status();
+  arguments->push_back(AddressOf(*v));
+  CExpr call = CallVectorHelper(emitc::TransferWrite(*shape), *arguments);
+  AddLine(call.text + ";", call.uses);
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::emitc

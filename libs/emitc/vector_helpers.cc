@@ -1,0 +1,420 @@
+#include "libs/emitc/vector_helpers.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/emitc/expr_emitter.h"
+#include "libs/ir/op.h"
+
+namespace tessel::emitc {
+namespace {
+
+// The name of `type`, which `helper` now needs.
+std::string Use(VectorHelper& helper, const VectorCType& type) {
+  helper.needs.vector_types.insert(type);
+  return VectorTypeName(type);
+}
+
+// A helper named tsl_vKIND_ELEM_SUFFIX.
+VectorHelper Named(absl::string_view kind, ElemType elem,
+                   absl::string_view suffix) {
+  VectorHelper helper;
+  helper.name =
+      absl::StrCat("tsl_v", kind, "_", ElemTypeName(elem), "_", suffix);
+  return helper;
+}
+
+// `int64_t x0, int64_t x1, ...` for the n dimensions of a transfer.
+std::string DimParams(absl::string_view letter, size_t n) {
+  std::vector<std::string> params;
+  for (size_t j = 0; j < n; ++j) {
+    params.push_back(absl::StrCat("int64_t ", letter, j));
+  }
+  return absl::StrJoin(params, ", ");
+}
+
+// The indices, extents and strides a transfer helper of rank n takes.
+std::string TransferParams(size_t n) {
+  return absl::StrCat(DimParams("i", n), ", ", DimParams("n", n), ", ",
+                      DimParams("s", n));
+}
+
+// A sum of C terms; "0" for none.
+std::string Sum(const std::vector<std::string>& terms) {
+  return terms.empty() ? "0" : absl::StrJoin(terms, " + ");
+}
+
+// `k0 * 4 + k1`: the lane of position (k0, k1, ...), over the first
+// `count` dimensions.
+std::string LaneText(const std::vector<int64_t>& strides, size_t count) {
+  std::vector<std::string> terms;
+  for (size_t j = 0; j < count; ++j) {
+    terms.push_back(strides[j] == 1 ? absl::StrCat("k", j)
+                                    : absl::StrCat("k", j, " * ", strides[j]));
+  }
+  return Sum(terms);
+}
+
+// Opens `for (int64_t kj = 0; kj < Dj; kj++) {` for the first `count`
+// dimensions, at `depth`; returns the depth inside.
+int OpenLoops(const std::vector<int64_t>& dims, size_t count, int depth,
+              std::string& text) {
+  for (size_t j = 0; j < count; ++j) {
+    absl::StrAppend(&text, std::string(2 * depth, ' '), "for (int64_t k", j,
+                    " = 0; k", j, " < ", dims[j], "; k", j, "++) {\n");
+    ++depth;
+  }
+  return depth;
+}
+
+void CloseLoops(size_t count, int depth, std::string& text) {
+  for (size_t j = 0; j < count; ++j) {
+    --depth;
+    absl::StrAppend(&text, std::string(2 * depth, ' '), "}\n");
+  }
+}
+
+// The condition under which every lane of a transfer of `dims` is inside
+// (ij >= 0, ij + Dj <= nj) and its rows are consecutive elements (the last
+// stride 1).
+std::string WholeRows(const std::vector<int64_t>& dims) {
+  const size_t n = dims.size();
+  std::vector<std::string> whole;
+  for (size_t j = 0; j < n; ++j) {
+    whole.push_back(
+        absl::StrCat("i", j, " >= 0 && i", j, " <= n", j, " - ", dims[j]));
+  }
+  whole.push_back(absl::StrCat("s", n - 1, " == 1"));
+  return absl::StrJoin(whole, " && ");
+}
+
+// `&p[(i0 + k0) * s0 + ... + i(n-1)]`: the first element of the row at
+// (k0, ...), with `k` the text of each leading position.
+std::string RowAddress(size_t n, const std::vector<std::string>& k) {
+  std::vector<std::string> row;
+  for (size_t j = 0; j + 1 < n; ++j) {
+    row.push_back(k[j] == "0" ? absl::StrCat("i", j, " * s", j)
+                              : absl::StrCat("(i", j, " + ", k[j], ") * s", j));
+  }
+  row.push_back(absl::StrCat("i", n - 1));
+  return absl::StrCat("&p[", Sum(row), "]");
+}
+
+bool IsPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
+// A read whose rows are each a whole C vector and fill the vector (a power
+// of two rows of a power of two lanes, no padding lanes): each row is
+// loaded as a vector and the rows are concatenated by shuffles, in
+// registers. (Stores of rows into an array read back as one vector would
+// stall the processor's store forwarding.) Empty for other shapes.
+std::string ReadRows(const VectorShape& shape, VectorHelper& helper) {
+  const std::vector<int64_t>& dims = shape.dims;
+  const size_t n = dims.size();
+  const int64_t rows = shape.lanes() / dims[n - 1];
+  if (n == 1 || !IsPowerOfTwo(dims[n - 1]) || !IsPowerOfTwo(rows)) return "";
+  std::string text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
+  std::vector<std::string> parts;
+  int64_t lanes = dims[n - 1];
+  std::string type = Use(helper, DataType(shape.elem, lanes));
+  for (int64_t q = 0; q < rows; ++q) {
+    // The leading positions of row q.
+    std::vector<std::string> k(n - 1);
+    int64_t rest = q;
+    for (size_t j = n - 1; j-- > 0;) {
+      k[j] = absl::StrCat(rest % dims[j]);
+      rest /= dims[j];
+    }
+    std::string name = absl::StrCat("w", q);
+    absl::StrAppend(&text, "    ", type, " ", name, ";\n    memcpy(&", name,
+                    ", ", RowAddress(n, k), ", sizeof ", name, ");\n");
+    parts.push_back(name);
+  }
+  for (int level = 1; parts.size() > 1; ++level) {
+    std::vector<int64_t> both(2 * lanes);
+    for (int64_t l = 0; l < 2 * lanes; ++l) both[l] = l;
+    lanes *= 2;
+    type = Use(helper, DataType(shape.elem, lanes));
+    std::vector<std::string> joined;
+    for (size_t i = 0; i < parts.size(); i += 2) {
+      // The last concatenation gives the vector, v.
+      std::string name =
+          parts.size() == 2 ? "v" : absl::StrCat("u", level, "_", i / 2);
+      absl::StrAppend(&text, "    ", type, " ", name,
+                      " = __builtin_shufflevector(", parts[i], ", ",
+                      parts[i + 1], ", ", absl::StrJoin(both, ", "), ");\n");
+      joined.push_back(name);
+    }
+    parts = std::move(joined);
+  }
+  return text + "    *r = v;\n    return;\n  }\n";
+}
+
+// The body of TransferRead (`read`) or TransferWrite, between the lanes
+// array and the vector: when every lane is inside and rows are consecutive
+// elements, a row at a time (unless `rows_done`: ReadRows did it);
+// otherwise lane by lane, testing each.
+std::string TransferBody(const VectorShape& shape, bool read, bool rows_done) {
+  const std::vector<int64_t>& dims = shape.dims;
+  const size_t n = dims.size();
+  const std::vector<int64_t> strides = LaneStrides(dims);
+  const std::string elem(ElemTypeCName(shape.elem));
+  std::string text;
+  int depth = 1;
+  if (!rows_done) {
+    text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
+    depth = OpenLoops(dims, n - 1, 2, text);
+    std::vector<std::string> k;
+    for (size_t j = 0; j + 1 < n; ++j) k.push_back(absl::StrCat("k", j));
+    std::string lanes =
+        n == 1 ? "lanes"
+               : absl::StrCat("&lanes[", LaneText(strides, n - 1), "]");
+    std::string memory = RowAddress(n, k);
+    absl::StrAppend(&text, std::string(2 * depth, ' '), "memcpy(",
+                    read ? lanes : memory, ", ", read ? memory : lanes, ", ",
+                    dims[n - 1], " * sizeof(", elem, "));\n");
+    CloseLoops(n - 1, depth, text);
+    text += "  } else {\n";
+    depth = 2;
+  }
+  const int inner = OpenLoops(dims, n, depth, text);
+  std::vector<std::string> positions, inside, offset;
+  for (size_t j = 0; j < n; ++j) {
+    positions.push_back(absl::StrCat("j", j, " = i", j, " + k", j));
+    inside.push_back(absl::StrCat("j", j, " >= 0 && j", j, " < n", j));
+    offset.push_back(absl::StrCat("j", j, " * s", j));
+  }
+  const std::string indent(2 * inner, ' ');
+  absl::StrAppend(&text, indent, "int64_t ", absl::StrJoin(positions, ", "),
+                  ";\n");
+  std::string lane = absl::StrCat("lanes[", LaneText(strides, n), "]");
+  std::string element = absl::StrCat("p[", Sum(offset), "]");
+  std::string condition = absl::StrJoin(inside, " && ");
+  if (read) {
+    absl::StrAppend(&text, indent, lane, " = (", condition, ") ? ", element,
+                    " : pad;\n");
+  } else {
+    absl::StrAppend(&text, indent, "if (", condition, ") ", element, " = ",
+                    lane, ";\n");
+  }
+  CloseLoops(n, inner, text);
+  return rows_done ? text : text + "  }\n";
+}
+
+// `(vector f32 4 4)`, for comments.
+std::string TirType(const VectorShape& shape) {
+  return absl::StrCat("(vector ", ElemTypeName(shape.elem), " ",
+                      absl::StrJoin(shape.dims, " "), ")");
+}
+
+// The declaration `E lanes[N]`, which holds a vector's lanes in memory.
+std::string LanesArray(const VectorShape& shape, bool zeroed) {
+  return absl::StrCat("  ", ElemTypeCName(shape.elem), " lanes[",
+                      shape.padded(), "]", zeroed ? " = {0}" : "", ";\n");
+}
+
+}  // namespace
+
+CExpr CallVectorHelper(const VectorHelper& helper,
+                       const std::vector<CExpr>& arguments) {
+  CExpr call = Call(helper.name, arguments);
+  call.uses.needs.Merge(helper.needs);
+  call.uses.needs.vector_helpers[helper.name] = helper.definition;
+  return call;
+}
+
+VectorHelper TransferRead(const VectorShape& shape) {
+  VectorHelper helper = Named("read", shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const size_t n = shape.dims.size();
+  const std::string elem(ElemTypeCName(shape.elem));
+  const std::string rows = ReadRows(shape, helper);
+  helper.definition = absl::StrCat(
+      "/* TIR's (transfer-read ", TirType(shape),
+      " A I... PAD): lane (k0, ...) is\n   p[(i0 + k0) * s0 + ...] where "
+      "0 <= ij + kj < nj for every j, PAD\n   elsewhere. */\n",
+      "static inline void ", helper.name, "(", Use(helper, DataType(shape)),
+      " *r, const ", elem, " *p, ", TransferParams(n), ", ", elem, " pad) {\n",
+      rows, LanesArray(shape, true),
+      TransferBody(shape, /*read=*/true, /*rows_done=*/!rows.empty()),
+      "  memcpy(r, lanes, sizeof lanes);\n}\n");
+  return helper;
+}
+
+VectorHelper TransferWrite(const VectorShape& shape) {
+  VectorHelper helper = Named("write", shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const size_t n = shape.dims.size();
+  const std::string elem(ElemTypeCName(shape.elem));
+  helper.definition = absl::StrCat(
+      "/* TIR's (transfer-write V A I...) of a ", TirType(shape),
+      ": lane (k0, ...)\n   is stored at p[(i0 + k0) * s0 + ...] where "
+      "0 <= ij + kj < nj for every\n   j, and dropped elsewhere. */\n",
+      "static inline void ", helper.name, "(", elem, " *p, ", TransferParams(n),
+      ", const ", Use(helper, DataType(shape)), " *v) {\n",
+      LanesArray(shape, false), "  memcpy(lanes, v, sizeof lanes);\n",
+      TransferBody(shape, /*read=*/false, /*rows_done=*/false), "}\n");
+  return helper;
+}
+
+VectorHelper Load(const VectorShape& shape) {
+  VectorHelper helper = Named("load", shape.elem, absl::StrCat(shape.lanes()));
+  helper.needs.memcpy = true;
+  const std::string elem(ElemTypeCName(shape.elem));
+  helper.definition = absl::StrCat(
+      "/* The ", shape.lanes(), " lanes of a ", ElemTypeName(shape.elem),
+      " vector parameter, held densely at p. */\n", "static inline void ",
+      helper.name, "(", Use(helper, DataType(shape)), " *r, const ", elem,
+      " *p) {\n", LanesArray(shape, true), "  memcpy(lanes, p, ", shape.lanes(),
+      " * sizeof(", elem, "));\n", "  memcpy(r, lanes, sizeof lanes);\n}\n");
+  return helper;
+}
+
+VectorHelper Store(const VectorShape& shape) {
+  VectorHelper helper = Named("store", shape.elem, absl::StrCat(shape.lanes()));
+  helper.needs.memcpy = true;
+  const std::string elem(ElemTypeCName(shape.elem));
+  helper.definition = absl::StrCat(
+      "/* Stores the ", shape.lanes(), " lanes of a ", ElemTypeName(shape.elem),
+      " vector parameter densely at p; its padding lanes stay. */\n",
+      "static inline void ", helper.name, "(", elem, " *p, const ",
+      Use(helper, DataType(shape)), " *v) {\n", "  memcpy(p, v, ",
+      shape.lanes(), " * sizeof(", elem, "));\n}\n");
+  return helper;
+}
+
+VectorHelper Broadcast(const VectorCType& type) {
+  VectorHelper helper;
+  const std::string name = Use(helper, type);
+  helper.name = absl::StrCat("tsl_vbroadcast_", name.substr(4));
+  helper.definition = absl::StrCat(
+      "/* Every lane x (a loop that compilers make one broadcast). */\n",
+      "static inline void ", helper.name, "(", name, " *r, ", LaneCType(type),
+      " x) {\n  ", name, " v = {0};\n  for (int l = 0; l < ", type.lanes,
+      "; l++) v[l] = x;\n  *r = v;\n}\n");
+  return helper;
+}
+
+VectorHelper Fma(const VectorCType& type) {
+  VectorHelper helper;
+  const std::string name = Use(helper, type);
+  helper.name = absl::StrCat("tsl_vfma_", name.substr(4));
+  const bool single = type.bits == 32;
+  helper.definition = absl::StrCat(
+      "/* TIR's fma of ", single ? "f32" : "f64",
+      " lanes: a * b + c rounded once, lane by lane (", single ? "fmaf" : "fma",
+      ");\n   GCC and Clang make the loop one instruction where the target "
+      "fuses\n   multiply and add, and call the C library's otherwise. */\n",
+      "static inline void ", helper.name, "(", name, " *r, const ", name,
+      " *a, const ", name, " *b, const ", name, " *c) {\n  ", name,
+      " x = *a, y = *b, z = *c;\n  for (int l = 0; l < ", type.lanes,
+      "; l++) x[l] = ", single ? "__builtin_fmaf" : "__builtin_fma",
+      "(x[l], y[l], z[l]);\n  *r = x;\n}\n");
+  return helper;
+}
+
+VectorHelper Divide(const VectorShape& shape) {
+  VectorHelper helper = Named("div", shape.elem, absl::StrCat(shape.lanes()));
+  const std::string name = Use(helper, DataType(shape));
+  CExpr quotient = ExprEmitter::Arithmetic(ir::Op::kDiv, Primary("x[l]"),
+                                           Primary("y[l]"), shape.elem);
+  helper.needs.Merge(quotient.uses.needs);
+  helper.definition = absl::StrCat(
+      "/* TIR's ", ElemTypeName(shape.elem), " / on the ", shape.lanes(),
+      " lanes of a vector, each as the scalar one: a zero\n   divisor is an "
+      "error. */\n",
+      "static inline void ", helper.name, "(", name, " *r, const ", name,
+      " *a, const ", name, " *b) {\n  ", name, " x = *a, y = *b, q = {0};\n",
+      "  for (int l = 0; l < ", shape.lanes(), "; l++) q[l] = ", quotient.text,
+      ";\n  *r = q;\n}\n");
+  return helper;
+}
+
+VectorHelper CheckedCast(ElemType to, const VectorShape& from) {
+  VectorHelper helper;
+  helper.name = absl::StrCat("tsl_vcast_", ElemTypeName(to), "_",
+                             ElemTypeName(from.elem), "_", from.lanes());
+  const std::string source = Use(helper, DataType(from));
+  const std::string target = Use(helper, DataType(to, from.padded()));
+  CExpr lane = CallHelper(Helper::CastTo(to, from.elem), {Primary("x[l]")});
+  helper.needs.Merge(lane.uses.needs);
+  helper.definition = absl::StrCat(
+      "/* TIR's (cast ", ElemTypeName(to), " V) of the ", from.lanes(), " ",
+      ElemTypeName(from.elem),
+      " lanes of a vector, each as the scalar one: a\n   value ",
+      ElemTypeName(to), " cannot hold is an error. */\n", "static inline void ",
+      helper.name, "(", target, " *r, const ", source, " *a) {\n  ", source,
+      " x = *a;\n  ", target, " y = {0};\n", "  for (int l = 0; l < ",
+      from.lanes(), "; l++) y[l] = ", lane.text, ";\n  *r = y;\n}\n");
+  return helper;
+}
+
+VectorHelper Reduction(ir::ReductionKind kind, const VectorShape& shape) {
+  const absl::string_view kind_name = ir::Spelling(kind);
+  VectorHelper helper = Named(absl::StrCat("reduce_", kind_name), shape.elem,
+                              absl::StrCat(shape.lanes()));
+  const std::string name = Use(helper, DataType(shape));
+  const CExpr sum = Primary("s"), lane = Primary("x[l]");
+  CExpr step;
+  switch (kind) {
+    case ir::ReductionKind::kAdd:
+      step = ExprEmitter::Arithmetic(ir::Op::kAdd, sum, lane, shape.elem);
+      break;
+    case ir::ReductionKind::kMul:
+      step = ExprEmitter::Arithmetic(ir::Op::kMul, sum, lane, shape.elem);
+      break;
+    case ir::ReductionKind::kMax:
+      step = CallHelper(Helper::On(HelperOp::kMax, shape.elem), {sum, lane});
+      break;
+    case ir::ReductionKind::kMin:
+      step = CallHelper(Helper::On(HelperOp::kMin, shape.elem), {sum, lane});
+      break;
+  }
+  helper.needs.Merge(step.uses.needs);
+  const std::string elem(ElemTypeCName(shape.elem));
+  helper.definition = absl::StrCat(
+      "/* TIR's (reduction ", kind_name, " V) of the ", shape.lanes(), " ",
+      ElemTypeName(shape.elem),
+      " lanes of a vector: combined from lane 0, in order,\n   as the scalar "
+      "op combines two. */\n",
+      "static inline ", elem, " ", helper.name, "(const ", name, " *v) {\n  ",
+      name, " x = *v;\n  ", elem, " s = x[0];\n", "  for (int l = 1; l < ",
+      shape.lanes(), "; l++) s = ", step.text, ";\n  return s;\n}\n");
+  return helper;
+}
+
+CExpr VectorArithmetic(ir::Op op, const CExpr& a, const CExpr& b, ElemType elem,
+                       int lanes) {
+  const VectorCType type = DataType(elem, lanes);
+  const absl::string_view symbol = ir::Spelling(op);
+  CExpr result;
+  if (elem == ElemType::kF32 || elem == ElemType::kF64) {
+    result = Binary(symbol, a, b);
+  } else if (elem == ElemType::kF16) {
+    const VectorCType wide = DataType(ElemType::kF32, lanes);
+    result = Primary(
+        ConvertVector(absl::StrCat(ConvertVector(a.text, wide), " ", symbol,
+                                   " ", ConvertVector(b.text, wide)),
+                      type));
+    result.uses = a.uses;
+    result.uses.Merge(b.uses);
+    result.uses.needs.vector_types.insert(wide);
+  } else {
+    const VectorCType wrapping = UnsignedType(type.bits, lanes);
+    const std::string u = VectorTypeName(wrapping);
+    result = Cast(VectorTypeName(type), Binary(symbol, Cast(u, a), Cast(u, b)));
+    result.uses.needs.vector_types.insert(wrapping);
+  }
+  result.uses.needs.vector_types.insert(type);
+  return result;
+}
+
+std::string Shuffle(const std::string& v, const std::vector<int64_t>& indices) {
+  return absl::StrCat("__builtin_shufflevector(", v, ", ", v, ", ",
+                      absl::StrJoin(indices, ", "), ")");
+}
+
+std::string ConvertVector(const std::string& value, const VectorCType& type) {
+  return absl::StrCat("__builtin_convertvector(", value, ", ",
+                      VectorTypeName(type), ")");
+}
+
+}  // namespace tessel::emitc

@@ -1,0 +1,96 @@
+// The static inline functions emit-c's output defines for vector ops that
+// are not one C operator on vector values: transfers (lanes inside the
+// tensor copied, a row of consecutive elements at once, PAD for or dropping
+// the others), loads and stores of vector parameters, broadcast of a
+// scalar, fma rounded once per lane, integer division and float to integer
+// casts checked per lane as the scalar level checks them, reductions from
+// lane 0 and contractions in TIR's order of summation. Each is specialised
+// for its element type and shape, named after them (tsl_vread_f32_4x4), and
+// takes and gives vectors through pointers: GCC and Clang warn
+// (-Wpsabi) that passing 32- and 64-byte vectors by value changes the ABI
+// with the instruction set, and after inlining a pointer costs nothing.
+//
+// Only the real lanes (formats/tir/README.md, "Vector level") of a vector
+// reach memory, an error check or a reduction; the padding lanes of its C
+// type (vector_types.h) compute what they like.
+#ifndef TESSEL_LIBS_EMITC_VECTOR_HELPERS_H_
+#define TESSEL_LIBS_EMITC_VECTOR_HELPERS_H_
+
+#include <string>
+#include <vector>
+
+#include "libs/emitc/c_expr.h"
+#include "libs/emitc/uses.h"
+#include "libs/emitc/vector_types.h"
+#include "libs/ir/keywords.h"
+
+namespace tessel::emitc {
+
+struct VectorHelper {
+  std::string name;
+  std::string definition;
+  Needs needs;  // of the definition: types, scalar helpers, memcpy
+};
+
+// A call of `helper` with `arguments`; its uses need the helper and what
+// its definition needs.
+CExpr CallVectorHelper(const VectorHelper& helper,
+                       const std::vector<CExpr>& arguments);
+
+// tsl_vread_E_SHAPE(V *r, const E *p, int64_t i..., int64_t n...,
+//                   int64_t s..., E pad): lane (k0, ...) of r is
+// p[(i0 + k0) * s0 + ...] when 0 <= ij + kj < nj for every j, pad
+// otherwise. `p` points at the view's element with the transfer's leading
+// indices and zeros for its lane dimensions.
+VectorHelper TransferRead(const VectorShape& shape);
+// tsl_vwrite_E_SHAPE(E *p, int64_t i..., int64_t n..., int64_t s...,
+//                    const V *v): the lanes inside stored, the others
+// dropped.
+VectorHelper TransferWrite(const VectorShape& shape);
+
+// tsl_vload_E_L(V *r, const E *p) and tsl_vstore_E_L(E *p, const V *v): the
+// L lanes of a vector parameter, held densely where `p` points.
+VectorHelper Load(const VectorShape& shape);
+VectorHelper Store(const VectorShape& shape);
+
+// tsl_vbroadcast_T(T *r, E x): every lane x.
+VectorHelper Broadcast(const VectorCType& type);
+// tsl_vfma_T(T *r, const T *a, const T *b, const T *c): a * b + c rounded
+// once per lane (f32 and f64).
+VectorHelper Fma(const VectorCType& type);
+// tsl_vdiv_E_L(V *r, const V *a, const V *b): i8 and i32 lanes divided as
+// the scalar helpers divide them, a zero divisor an error.
+VectorHelper Divide(const VectorShape& shape);
+// tsl_vcast_TO_FROM_L(VTO *r, const VFROM *a): float lanes cast to an
+// integer type, a value it cannot hold an error.
+VectorHelper CheckedCast(ElemType to, const VectorShape& from);
+// tsl_vreduce_KIND_E_L(const V *v): the lanes combined from lane 0.
+VectorHelper Reduction(ir::ReductionKind kind, const VectorShape& shape);
+
+// tsl_vcontract_E_SHAPES_MAPS(V *r, const VA *a, const VB *b, const V *acc):
+// formats/tir/README.md's contract of a, b and acc with the iteration
+// dimensions `maps` (of a's, b's and acc's dimensions), summed in its order.
+VectorHelper Contract(const VectorShape& a, const VectorShape& b,
+                      const VectorShape& acc,
+                      const std::vector<std::vector<int64_t>>& maps);
+
+// TIR's elementwise (op a b) for op + - * / on the vector values `a` and
+// `b` (names) of `elem` lanes, N = `lanes` of them, as one C expression: C's
+// operator on f32 and f64 lanes, on float lanes rounded back to f16 for f16
+// (each f16 operation rounded once, as the scalar level computes it), on
+// unsigned lanes for i8 and i32 + - * (which wrap). Integer division is
+// Divide's.
+CExpr VectorArithmetic(ir::Op op, const CExpr& a, const CExpr& b, ElemType elem,
+                       int lanes);
+
+// The text of `__builtin_shufflevector(v, v, I...)` for the lane indices
+// `indices` of `v`: an N-lane vector for N indices.
+std::string Shuffle(const std::string& v, const std::vector<int64_t>& indices);
+
+// C text converting the vector `value` to the vector type `type`, lane by
+// lane as C converts scalars: `__builtin_convertvector(value, tsl_f32x8)`.
+std::string ConvertVector(const std::string& value, const VectorCType& type);
+
+}  // namespace tessel::emitc
+
+#endif  // TESSEL_LIBS_EMITC_VECTOR_HELPERS_H_

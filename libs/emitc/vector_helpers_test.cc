@@ -1,0 +1,102 @@
+#include "libs/emitc/vector_helpers.h"
+
+#include "absl/strings/match.h"
+#include "gtest/gtest.h"
+
+namespace tessel::emitc {
+namespace {
+
+// How often `part` occurs in `text`.
+int CountOf(const std::string& text, const std::string& part) {
+  int count = 0;
+  for (size_t at = text.find(part); at != std::string::npos;
+       at = text.find(part, at + 1)) {
+    ++count;
+  }
+  return count;
+}
+
+TEST(VectorHelpersTest, ContractSumsEachReductionPointInOrder) {
+  // A 2x3 by 3x2 matmul: three steps, k = 0, 1, 2; lane (i, j) of ACC
+  // meets lane (i, k) of A and (k, j) of B.
+  VectorShape a{ElemType::kF32, {2, 3}}, b{ElemType::kF32, {3, 2}},
+      acc{ElemType::kF32, {2, 2}};
+  VectorHelper helper = Contract(a, b, acc, {{0, 2}, {2, 1}, {0, 1}});
+  EXPECT_EQ(helper.name, "tsl_vcontract_f32_2x3_3x2_2x2_0x2_2x1_0x1");
+  const std::string& text = helper.definition;
+  EXPECT_EQ(CountOf(text, "  s = s + p;\n"), 3) << text;
+  size_t k0 = text.find(
+      "p = __builtin_shufflevector(x, x, 0, 0, 3, 3) * "
+      "__builtin_shufflevector(y, y, 0, 1, 0, 1);");
+  size_t k1 = text.find(
+      "p = __builtin_shufflevector(x, x, 1, 1, 4, 4) * "
+      "__builtin_shufflevector(y, y, 2, 3, 2, 3);");
+  size_t k2 = text.find(
+      "p = __builtin_shufflevector(x, x, 2, 2, 5, 5) * "
+      "__builtin_shufflevector(y, y, 4, 5, 4, 5);");
+  ASSERT_NE(k0, std::string::npos) << text;
+  EXPECT_LT(k0, k1);
+  EXPECT_LT(k1, k2);
+  ASSERT_NE(k2, std::string::npos) << text;
+  EXPECT_TRUE(helper.needs.vector_types.contains(DataType(a)));
+  EXPECT_TRUE(helper.needs.vector_types.contains(DataType(acc)));
+}
+
+TEST(VectorHelpersTest, ContractPaddingLanesTakeLaneZero) {
+  // ACC has 3 lanes in a 4-lane C vector: its padding lane reads lane 0.
+  VectorShape a{ElemType::kI32, {3, 2}}, b{ElemType::kI32, {2}},
+      acc{ElemType::kI32, {3}};
+  VectorHelper helper = Contract(a, b, acc, {{0, 1}, {1}, {0}});
+  EXPECT_TRUE(absl::StrContains(helper.definition,
+                                "__builtin_shufflevector(x, x, 0, 2, 4, 0)"))
+      << helper.definition;
+  // Integers wrap: unsigned lanes, one statement per step.
+  EXPECT_EQ(CountOf(helper.definition, "  s = (tsl_i32x4)((tsl_u32x4)s + "), 2)
+      << helper.definition;
+  EXPECT_TRUE(helper.needs.vector_types.contains(UnsignedType(32, 4)));
+}
+
+TEST(VectorHelpersTest, OneDimensionalTransferCopiesTheRowWhole) {
+  VectorHelper read = TransferRead(VectorShape{ElemType::kF64, {5}});
+  EXPECT_EQ(read.name, "tsl_vread_f64_5");
+  EXPECT_TRUE(
+      absl::StrContains(read.definition,
+                        "  if (i0 >= 0 && i0 <= n0 - 5 && s0 == 1) {\n"
+                        "    memcpy(lanes, &p[i0], 5 * sizeof(double));\n"
+                        "  } else {\n"))
+      << read.definition;
+  EXPECT_TRUE(read.needs.memcpy);
+  VectorHelper write = TransferWrite(VectorShape{ElemType::kI8, {3}});
+  EXPECT_TRUE(absl::StrContains(
+      write.definition, "if (j0 >= 0 && j0 < n0) p[j0 * s0] = lanes[k0];"))
+      << write.definition;
+}
+
+TEST(VectorHelpersTest, DivisionAndCastsCheckOnlyTheRealLanes) {
+  VectorHelper divide = Divide(VectorShape{ElemType::kI32, {6}});
+  EXPECT_TRUE(absl::StrContains(
+      divide.definition,
+      "for (int l = 0; l < 6; l++) q[l] = tsl_div_i32(x[l], y[l]);"))
+      << divide.definition;
+  EXPECT_TRUE(divide.needs.helpers.contains(
+      Helper::On(HelperOp::kDiv, ElemType::kI32)));
+  VectorHelper cast = CheckedCast(ElemType::kI8, {ElemType::kF32, {3}});
+  EXPECT_TRUE(absl::StrContains(
+      cast.definition,
+      "for (int l = 0; l < 3; l++) y[l] = tsl_cast_i8_f32(x[l]);"))
+      << cast.definition;
+}
+
+TEST(VectorHelpersTest, ArithmeticWrapsIntegersAndRoundsF16Once) {
+  CExpr a = Primary("a"), b = Primary("b");
+  EXPECT_EQ(VectorArithmetic(ir::Op::kAdd, a, b, ElemType::kF32, 8).text,
+            "a + b");
+  EXPECT_EQ(VectorArithmetic(ir::Op::kMul, a, b, ElemType::kI8, 16).text,
+            "(tsl_i8x16)((tsl_u8x16)a * (tsl_u8x16)b)");
+  EXPECT_EQ(VectorArithmetic(ir::Op::kSub, a, b, ElemType::kF16, 4).text,
+            "__builtin_convertvector(__builtin_convertvector(a, tsl_f32x4) - "
+            "__builtin_convertvector(b, tsl_f32x4), tsl_f16x4)");
+}
+
+}  // namespace
+}  // namespace tessel::emitc
