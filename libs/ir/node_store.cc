@@ -154,7 +154,8 @@ Node** NodeStore::AllocateOperands(uint32_t capacity) {
     return chunks_.back().get();
   }
   if (chunk_end_ - chunk_next_ < static_cast<ptrdiff_t>(capacity)) {
-    size_t size = std::min(kLargestChunk, size_t{256} << chunks_.size());
+    size_t size = std::min(kLargestChunk,
+                           size_t{256} << std::min(chunks_.size(), size_t{5}));
     chunks_.push_back(std::make_unique<Node*[]>(size));
     chunk_next_ = chunks_.back().get();
     chunk_end_ = chunk_next_ + size;
