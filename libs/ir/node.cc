@@ -205,7 +205,7 @@ void Node::set_def(Node* def) {
 Module::Module() : store_(std::make_unique<NodeStore>()) {
   dram_ = Create(Op::kMemory);
   dram_->set_name("@DRAM");
-  globals_.emplace(dram_->name(), dram_);
+  globals_.emplace(dram_->name_, dram_);
 }
 
 Module::Module(Module&&) noexcept = default;
@@ -288,11 +288,13 @@ Node* Module::Clone(const Node* node) {
 void Module::AddForm(Node* form) {
   assert(form->parent_ == Node::kNoNode);
   forms_.push_back(form);
-  globals_.emplace(form->name(), form);
+  globals_.emplace(form->name_, form);
 }
 
 Node* Module::Find(absl::string_view name) const {
-  auto it = globals_.find(name);
+  std::optional<uint32_t> id = node_internal::FindName(name);
+  if (!id) return nullptr;
+  auto it = globals_.find(*id);
   return it == globals_.end() ? nullptr : it->second;
 }
 
@@ -331,8 +333,8 @@ void Module::Replace(Node* old, Node* replacement) {
     auto it = std::find(forms_.begin(), forms_.end(), old);
     assert((it != forms_.end()) && "replace an attached node");
     *it = replacement;
-    globals_.erase(old->name());
-    globals_.emplace(replacement->name(), replacement);
+    globals_.erase(old->name_);
+    globals_.emplace(replacement->name_, replacement);
     return;
   }
   parent->operands_[old->position()] = replacement;
@@ -346,7 +348,7 @@ void Module::Detach(Node* node) {
     auto it = std::find(forms_.begin(), forms_.end(), node);
     if (it != forms_.end()) {
       forms_.erase(it);
-      globals_.erase(node->name());
+      globals_.erase(node->name_);
     }
     return;
   }

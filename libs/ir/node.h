@@ -227,7 +227,8 @@ class Module {
   // moves, its store does not).
   std::unique_ptr<node_internal::NodeStore> store_;
   std::vector<Node*> forms_;
-  absl::flat_hash_map<std::string, Node*> globals_;
+  // By interned name.
+  absl::flat_hash_map<uint32_t, Node*> globals_;
   Node* dram_ = nullptr;
   SourceRef source_;
 };

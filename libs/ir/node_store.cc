@@ -35,6 +35,13 @@ class NameTable {
     return id;
   }
 
+  std::optional<uint32_t> Find(absl::string_view name) {
+    absl::MutexLock lock(&mutex_);
+    auto it = ids_.find(name);
+    if (it == ids_.end()) return std::nullopt;
+    return it->second;
+  }
+
   const std::string& Text(uint32_t id) const {
     auto [chunk, offset] = Place(id);
     return chunks_[chunk].load(std::memory_order_acquire)[offset];
@@ -62,6 +69,10 @@ NameTable& Names() {
 }  // namespace
 
 uint32_t InternName(absl::string_view name) { return Names().Intern(name); }
+
+std::optional<uint32_t> FindName(absl::string_view name) {
+  return Names().Find(name);
+}
 
 const std::string& NameText(uint32_t id) { return Names().Text(id); }
 

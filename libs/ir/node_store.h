@@ -48,6 +48,8 @@ namespace node_internal {
 // Names and texts are interned for the process's lifetime: a module of
 // many small forms repeats a few names in most of its nodes. Id 0 is "".
 uint32_t InternName(absl::string_view name);
+// The id of `name` if it is interned.
+std::optional<uint32_t> FindName(absl::string_view name);
 const std::string& NameText(uint32_t id);
 
 class NodeStore {
