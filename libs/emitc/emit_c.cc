@@ -152,10 +152,14 @@ std::string FileScope(const ir::Module& module, const GlobalNames& globals,
   return out;
 }
 
-// The C text of `module`, with a harness for `entry` if it is not null.
-absl::StatusOr<std::string> Emit(const ir::Module& module,
-                                 const ir::Node* entry,
-                                 const std::map<std::string, int64_t>& sizes) {
+// The C text of `module`, with a harness for `entry` if it is not null, to
+// `write`. The file's scope depends on what every function needs: each
+// proc is translated once to learn it (and to report any error before the
+// file begins), then again as the file is written, so that the functions'
+// text is never held whole (translating is a small part of emit-c's time).
+absl::Status Emit(const ir::Module& module, const ir::Node* entry,
+                  const std::map<std::string, int64_t>& sizes,
+                  ir::TextSink write) {
   if (auto status = CheckLevel(module); !status.ok()) return status;
   if (auto status = CheckTemplates(module); !status.ok()) return status;
   std::vector<const ir::Node*> order = CalleesFirst(module);
@@ -166,11 +170,9 @@ absl::StatusOr<std::string> Emit(const ir::Module& module,
   }
   GlobalNames globals = AssignGlobalNames(module);
   Needs needs;
-  std::vector<std::string> functions;
   for (const ir::Node* proc : order) {
     auto text = EmitProcedure(module, globals, *proc, needs);
     if (!text.ok()) return text.status();
-    functions.push_back(*std::move(text));
   }
   std::string harness;
   if (entry != nullptr) {
@@ -184,18 +186,31 @@ absl::StatusOr<std::string> Emit(const ir::Module& module,
     harness = *std::move(text);
   }
 
-  // The file is written once at its size, each function freed as it is
-  // copied into it: the text is not held twice, nor in a buffer that grew
-  // to twice its size.
-  std::string out = FileScope(module, globals, needs, entry != nullptr);
-  size_t size = out.size() + harness.size();
-  for (const std::string& function : functions) size += 1 + function.size();
-  out.reserve(size);
-  for (std::string& function : functions) {
-    absl::StrAppend(&out, "\n", function);
-    std::string().swap(function);
+  if (auto status = write(FileScope(module, globals, needs, entry != nullptr));
+      !status.ok()) {
+    return status;
   }
-  out += harness;
+  for (const ir::Node* proc : order) {
+    Needs again;
+    auto text = EmitProcedure(module, globals, *proc, again);
+    if (!text.ok()) return text.status();
+    if (auto status = write(absl::StrCat("\n", *text)); !status.ok()) {
+      return status;
+    }
+  }
+  return write(harness);
+}
+
+// Emit's text as a string.
+absl::StatusOr<std::string> EmitText(
+    const ir::Module& module, const ir::Node* entry,
+    const std::map<std::string, int64_t>& sizes) {
+  std::string out;
+  auto status = Emit(module, entry, sizes, [&](absl::string_view text) {
+    out.append(text.data(), text.size());
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
   return out;
 }
 
@@ -216,13 +231,19 @@ absl::Status CheckLevel(const ir::Module& module) {
 }
 
 absl::StatusOr<std::string> EmitC(const ir::Module& module) {
-  return Emit(module, nullptr, {});
+  return EmitText(module, nullptr, {});
 }
 
 absl::StatusOr<std::string> EmitC(const ir::Module& module,
                                   const ir::Node& entry,
                                   const std::map<std::string, int64_t>& sizes) {
-  return Emit(module, &entry, sizes);
+  return EmitText(module, &entry, sizes);
+}
+
+absl::Status EmitC(const ir::Module& module, const ir::Node* entry,
+                   const std::map<std::string, int64_t>& sizes,
+                   ir::TextSink write) {
+  return Emit(module, entry, sizes, write);
 }
 
 }  // namespace tessel::emitc

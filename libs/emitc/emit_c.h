@@ -17,6 +17,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "libs/ir/node.h"
+#include "libs/ir/syntax.h"
 
 namespace tessel::emitc {
 
@@ -36,6 +37,12 @@ absl::StatusOr<std::string> EmitC(const ir::Module& module);
 absl::StatusOr<std::string> EmitC(const ir::Module& module,
                                   const ir::Node& entry,
                                   const std::map<std::string, int64_t>& sizes);
+// Either, a function at a time to `write` (a tool writes the file as it
+// is made): with a harness when `entry` is not null. Errors come before any
+// text.
+absl::Status EmitC(const ir::Module& module, const ir::Node* entry,
+                   const std::map<std::string, int64_t>& sizes,
+                   ir::TextSink write);
 
 }  // namespace tessel::emitc
 

@@ -5,8 +5,7 @@
 #include <utility>
 
 #include "absl/container/flat_hash_map.h"
-#include "absl/container/node_hash_set.h"
-#include "absl/synchronization/mutex.h"
+#include "libs/ir/node_store.h"
 #include "libs/sexpr/reader.h"
 
 namespace tessel::ir {
@@ -68,60 +67,70 @@ class AlphaComparer {
 
 }  // namespace
 
+using node_internal::InternName;
+using node_internal::NameText;
+using node_internal::NodeStore;
+
+Node::Node(Op op, uint16_t slot) : op_(op), slot_(slot) {}
+
+NodeStore& Node::store() const { return NodeStore::Of(*this); }
+
+NodeId Node::id() const { return NodeStore::IdOf(*this); }
+
+const Type& Node::type() const { return store().type(type_); }
+
+void Node::set_type(const Type& type) { type_ = store().TypeIndex(type); }
+
+Node* Node::parent() const {
+  return parent_ == kNoNode ? nullptr : store().Get(parent_);
+}
+
 size_t Node::position() const {
-  assert(parent_ != nullptr);
-  auto it =
-      std::find(parent_->operands_.begin(), parent_->operands_.end(), this);
-  return static_cast<size_t>(it - parent_->operands_.begin());
+  const Node* parent = this->parent();
+  assert(parent != nullptr);
+  absl::Span<Node* const> siblings = parent->operands();
+  return static_cast<size_t>(
+      std::find(siblings.begin(), siblings.end(), this) - siblings.begin());
 }
 
-namespace {
-
-// The interned names (and texts): one string per distinct name for the
-// process's lifetime, as types are (type.cc). A module of many small forms
-// repeats a few names in most of its nodes.
-const std::string* InternName(absl::string_view name) {
-  static auto* const names = new absl::node_hash_set<std::string>();
-  static auto* const mutex = new absl::Mutex();
-  absl::MutexLock lock(mutex);
-  return &*names->emplace(name).first;
-}
-
-}  // namespace
-
-Node::Node(Key, Op op, NodeId id) : op_(op), id_(id), name_(InternName("")) {}
+const std::string& Node::name() const { return NameText(name_); }
 
 void Node::set_name(absl::string_view name) { name_ = InternName(name); }
 
+Node::Rare& Node::rare() {
+  if (rare_ == 0) rare_ = store().NewRare();
+  return store().rare(rare_);
+}
+
+Node::Extra& Node::extra() {
+  Rare& rare = this->rare();
+  if (rare.extra == nullptr) rare.extra = std::make_unique<Extra>();
+  return *rare.extra;
+}
+
+const Node::Extra* Node::extra_if_any() const {
+  return rare_ == 0 ? nullptr : store().rare(rare_).extra.get();
+}
+
 Location Node::LocAt(uint32_t offset) const {
-  auto [line, col] = source_->LineColumn(offset);
-  return Location{source_->shared_from_this(), line, col};
+  const SourceRef& source = store().source(source_);
+  auto [line, col] = source->LineColumn(offset);
+  return Location{source, line, col};
 }
 
 Location Node::loc() const {
-  if (rare_ != nullptr && rare_->locations != nullptr &&
-      rare_->locations->loc) {
-    return *rare_->locations->loc;
+  if (const Extra* extra = extra_if_any(); extra != nullptr && extra->loc) {
+    return *extra->loc;
   }
-  if (source_ == nullptr) return Location{};
-  if (loc_offset_ == kNowhere) return Location{source_->shared_from_this()};
+  if (source_ == 0) return Location{};
+  if (loc_offset_ == kNowhere) return Location{store().source(source_)};
   return LocAt(loc_offset_);
 }
 
-void Node::set_loc(const Location& loc) {
-  source_ = loc.source.get();
-  if (source_ == nullptr) return;
-  if (std::optional<uint32_t> offset = source_->Offset(loc.line, loc.col)) {
-    loc_offset_ = *offset;
-  } else if (loc.line != 0 || loc.col != 0) {
-    locations().loc = loc;
-  }
-}
-
 Location Node::name_loc() const {
-  if (rare_ != nullptr && rare_->locations != nullptr &&
-      rare_->locations->name_loc) {
-    return *rare_->locations->name_loc;
+  if (const Extra* extra = extra_if_any();
+      extra != nullptr && extra->name_loc) {
+    return *extra->name_loc;
   }
   if (name_offset_ == kNowhere) return loc();
   return LocAt(name_offset_);
@@ -129,173 +138,227 @@ Location Node::name_loc() const {
 
 void Node::set_name_loc(const Location& loc) {
   std::optional<uint32_t> offset;
-  if (loc.source.get() == source_ && source_ != nullptr) {
-    offset = source_->Offset(loc.line, loc.col);
+  if (source_ != 0 && loc.source == store().source(source_)) {
+    offset = loc.source->Offset(loc.line, loc.col);
   }
   if (offset) {
     name_offset_ = *offset;
   } else if (loc.known()) {
-    locations().name_loc = loc;
+    extra().name_loc = loc;
   }
 }
 
 Location Node::item_loc(size_t i) const {
   if (text_form_) {
     std::vector<uint32_t> items =
-        ListItemOffsets(source_->text(), loc_offset_);
+        ListItemOffsets(store().source(source_)->text(), loc_offset_);
     return i < items.size() ? LocAt(items[i]) : loc();
   }
-  if (rare_ == nullptr || i >= rare_->item_locs.size()) return loc();
+  const Extra* extra = extra_if_any();
+  if (extra == nullptr || i >= extra->item_locs.size()) return loc();
   Location loc = this->loc();
-  loc.line = rare_->item_locs[i].first;
-  loc.col = rare_->item_locs[i].second;
+  loc.line = extra->item_locs[i].first;
+  loc.col = extra->item_locs[i].second;
   return loc;
 }
 
 void Node::set_item_locs(absl::Span<const std::pair<int, int>> line_cols) {
   text_form_ = false;
-  rare().item_locs.assign(line_cols.begin(), line_cols.end());
+  extra().item_locs.assign(line_cols.begin(), line_cols.end());
 }
 
 const std::string& Node::text() const {
-  return rare_ != nullptr && rare_->text != nullptr ? *rare_->text
-                                                     : *InternName("");
+  return NameText(rare_ == 0 ? 0 : store().rare(rare_).text);
 }
 
 void Node::set_text(absl::string_view text) {
-  if (text.empty() && rare_ == nullptr) return;
+  if (text.empty() && rare_ == 0) return;
   rare().text = InternName(text);
 }
 
 const Type& Node::declared_type() const {
-  static const auto* const kNone = new Type();
-  return rare_ != nullptr ? rare_->declared : *kNone;
+  return store().type(rare_ == 0 ? 0 : store().rare(rare_).declared);
 }
 
-Module::Module() {
+void Node::set_declared_type(const Type& type) {
+  if (type.is_none() && rare_ == 0) return;
+  rare().declared = store().TypeIndex(type);
+}
+
+Node* Node::def() const {
+  if (def_ == kNoNode) return nullptr;
+  if (def_ == kForeign) return extra_if_any()->foreign_def;
+  return store().Get(def_);
+}
+
+void Node::set_def(Node* def) {
+  if (def == nullptr) {
+    def_ = kNoNode;
+  } else if (&def->store() == &store()) {
+    def_ = def->id();
+  } else {
+    extra().foreign_def = def;
+    def_ = kForeign;
+  }
+}
+
+Module::Module() : store_(std::make_unique<NodeStore>()) {
   dram_ = Create(Op::kMemory);
   dram_->set_name("@DRAM");
-  globals_.emplace(dram_->name(), dram_);
+  globals_.emplace(dram_->name_, dram_);
 }
+
+Module::Module(Module&&) noexcept = default;
+Module& Module::operator=(Module&&) noexcept = default;
+Module::~Module() = default;
+
+Node* Module::Get(NodeId id) const { return store_->Get(id); }
+
+size_t Module::size() const { return store_->size(); }
 
 Node* Module::Create(Op op, const Location& loc) {
-  auto id = static_cast<NodeId>(nodes_.size());
-  Node* node = &nodes_.emplace_back(Node::Key(), op, id);
-  KeepSource(loc.source.get());
-  node->set_loc(loc);
-  return node;
-}
-
-void Module::KeepSource(const SourceBuffer* source) {
-  // A module's nodes come from a few sources, the last one most often.
-  if (source == nullptr ||
-      std::any_of(sources_.rbegin(), sources_.rend(),
-                  [&](const SourceRef& kept) { return kept.get() == source; })) {
-    return;
+  Node* node = store_->New(op);
+  if (loc.source == nullptr) return node;
+  node->source_ = store_->KeepSource(loc.source.get());
+  std::optional<uint32_t> offset;
+  if (node->source_ != 0) offset = loc.source->Offset(loc.line, loc.col);
+  if (offset) {
+    node->loc_offset_ = *offset;
+  } else if (node->source_ == 0 || loc.line != 0 || loc.col != 0) {
+    node->extra().loc = loc;
   }
-  sources_.push_back(source->shared_from_this());
+  return node;
 }
 
 Node* Module::CreateForText(Op op, const Location& loc) {
   Node* node = Create(op, loc);
-  node->text_form_ = node->loc_offset_ != Node::kNowhere &&
-                     node->source_->text()[node->loc_offset_] == '(';
+  node->text_form_ =
+      node->loc_offset_ != Node::kNowhere &&
+      store_->source(node->source_)->text()[node->loc_offset_] == '(';
   return node;
 }
 
 Node* Module::Clone(const Node* node) {
   absl::flat_hash_map<const Node*, Node*> copies;
   auto copy = [&](auto& self, const Node* from) -> Node* {
-    Node* to = Create(from->op());
-    to->source_ = from->source_;
-    KeepSource(to->source_);
-    to->loc_offset_ = from->loc_offset_;
-    to->name_offset_ = from->name_offset_;
-    to->text_form_ = from->text_form_;
+    Node* to = store_->New(from->op());
+    const NodeStore& from_store = from->store();
+    if (from->source_ != 0) {
+      to->source_ = store_->KeepSource(from_store.source(from->source_).get());
+    }
+    if (to->source_ != 0 || from->source_ == 0) {
+      to->loc_offset_ = from->loc_offset_;
+      to->name_offset_ = from->name_offset_;
+      to->text_form_ = from->text_form_;
+    } else {
+      to->extra().loc = from->loc();
+      to->extra().name_loc = from->name_loc();
+    }
     to->is_float_ = from->is_float_;
     to->param_kind_ = from->param_kind_;
-    if (from->is_float_) {
-      to->float_ = from->float_;
-    } else {
-      to->int_ = from->int_;
-    }
-    to->def_ = from->def_;
+    to->int_ = from->int_;
     to->name_ = from->name_;
-    to->type_ = from->type_;
-    if (from->rare_ != nullptr) {
-      Node::Rare& rare = to->rare();
-      rare.text = from->rare_->text;
-      rare.declared = from->rare_->declared;
-      rare.item_locs = from->rare_->item_locs;
-      if (from->rare_->locations != nullptr) {
-        rare.locations =
-            std::make_unique<Node::Rare::Locations>(*from->rare_->locations);
+    to->set_type(from->type());
+    to->set_def(from->def());
+    if (from->rare_ != 0) {
+      const Node::Rare& rare = from_store.rare(from->rare_);
+      to->rare().text = rare.text;
+      to->set_declared_type(from->declared_type());
+      if (rare.extra != nullptr) {
+        Node::Extra& extra = to->extra();
+        extra.item_locs = rare.extra->item_locs;
+        if (rare.extra->loc) extra.loc = rare.extra->loc;
+        if (rare.extra->name_loc) extra.name_loc = rare.extra->name_loc;
       }
     }
     copies[from] = to;
-    for (const Node* operand : from->operands_) {
+    for (const Node* operand : from->operands()) {
       Append(to, self(self, operand));
     }
     return to;
   };
   Node* root = copy(copy, node);
   for (auto& [from, to] : copies) {
-    auto it = copies.find(to->def_);
-    if (it != copies.end()) to->def_ = it->second;
+    auto it = copies.find(to->def());
+    if (it != copies.end()) to->set_def(it->second);
   }
   return root;
 }
 
 void Module::AddForm(Node* form) {
-  assert(form->parent_ == nullptr);
+  assert(form->parent_ == Node::kNoNode);
   forms_.push_back(form);
-  globals_.emplace(form->name(), form);
+  globals_.emplace(form->name_, form);
 }
 
 Node* Module::Find(absl::string_view name) const {
-  auto it = globals_.find(name);
+  std::optional<uint32_t> id = node_internal::FindName(name);
+  if (!id) return nullptr;
+  auto it = globals_.find(*id);
   return it == globals_.end() ? nullptr : it->second;
 }
 
 void Module::Append(Node* parent, Node* child) {
-  Insert(parent, parent->operands_.size(), child);
+  Insert(parent, parent->num_operands_, child);
 }
 
 void Module::Insert(Node* parent, size_t position, Node* child) {
-  assert((child->parent_ == nullptr) && "attach a detached node");
-  assert(position <= parent->operands_.size());
-  parent->operands_.insert(parent->operands_.begin() + position, child);
-  child->parent_ = parent;
+  assert((child->parent_ == Node::kNoNode) && "attach a detached node");
+  assert(&parent->store() == store_.get() && &child->store() == store_.get());
+  assert(position <= parent->num_operands_);
+  uint32_t size = parent->num_operands_;
+  // An array holds at least Capacity(size) operands, and one once it held
+  // one.
+  bool full = size == 0 ? parent->operands_ == nullptr
+                        : NodeStore::Capacity(size) == size;
+  if (full) {
+    // Full: moved to an array twice as large.
+    uint32_t capacity = size == 0 ? 1 : 2 * size;
+    Node** operands = store_->AllocateOperands(capacity);
+    std::copy(parent->operands_, parent->operands_ + size, operands);
+    store_->FreeOperands(parent->operands_, size);
+    parent->operands_ = operands;
+  }
+  std::copy_backward(parent->operands_ + position, parent->operands_ + size,
+                     parent->operands_ + size + 1);
+  parent->operands_[position] = child;
+  parent->num_operands_ = size + 1;
+  child->parent_ = parent->id();
 }
 
 void Module::Replace(Node* old, Node* replacement) {
-  assert((replacement->parent_ == nullptr) && "attach a detached node");
-  if (old->parent_ == nullptr) {
+  assert((replacement->parent_ == Node::kNoNode) && "attach a detached node");
+  Node* parent = old->parent();
+  if (parent == nullptr) {
     auto it = std::find(forms_.begin(), forms_.end(), old);
     assert((it != forms_.end()) && "replace an attached node");
     *it = replacement;
-    globals_.erase(old->name());
-    globals_.emplace(replacement->name(), replacement);
+    globals_.erase(old->name_);
+    globals_.emplace(replacement->name_, replacement);
     return;
   }
-  Node* parent = old->parent_;
   parent->operands_[old->position()] = replacement;
-  replacement->parent_ = parent;
-  old->parent_ = nullptr;
+  replacement->parent_ = old->parent_;
+  old->parent_ = Node::kNoNode;
 }
 
 void Module::Detach(Node* node) {
-  if (node->parent_ == nullptr) {
+  Node* parent = node->parent();
+  if (parent == nullptr) {
     auto it = std::find(forms_.begin(), forms_.end(), node);
     if (it != forms_.end()) {
       forms_.erase(it);
-      globals_.erase(node->name());
+      globals_.erase(node->name_);
     }
     return;
   }
-  auto& siblings = node->parent_->operands_;
-  siblings.erase(siblings.begin() + node->position());
-  node->parent_ = nullptr;
+  // The array keeps its room.
+  size_t position = node->position();
+  std::copy(parent->operands_ + position + 1,
+            parent->operands_ + parent->num_operands_,
+            parent->operands_ + position);
+  --parent->num_operands_;
+  node->parent_ = Node::kNoNode;
 }
 
 bool AlphaEquivalent(const Node* a, const Node* b) {

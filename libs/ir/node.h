@@ -4,7 +4,7 @@
 // what it refers to (the binder of a name, the top-level form of @NAME) and
 // where it was read.
 //
-// Nodes live in their module's arena and never move: a NodeId names one
+// Nodes live in their module's store and never move: a NodeId names one
 // node for the module's lifetime, so ids and pointers held by a
 // transformation (cursors, Exo 2's term) survive edits elsewhere in the
 // tree. Editing detaches and attaches nodes; a detached node stays valid
@@ -13,7 +13,6 @@
 #define TESSEL_LIBS_IR_NODE_H_
 
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,28 +43,36 @@ enum class ParamKind : uint8_t {
 };
 
 class Module;
+namespace node_internal {
+class NodeStore;
+}  // namespace node_internal
 
 class Node {
  public:
+  Node(const Node&) = delete;
+  Node& operator=(const Node&) = delete;
+
   Op op() const { return op_; }
   const OpInfo& info() const { return Info(op_); }
   bool is(Op op) const { return op_ == op; }
-  NodeId id() const { return id_; }
+  NodeId id() const;
   // Where the node was written (unknown when it was built in memory).
   Location loc() const;
 
   // The node's type; none for statements and declarations.
-  const Type& type() const { return type_; }
-  void set_type(Type type) { type_ = std::move(type); }
+  const Type& type() const;
+  void set_type(const Type& type);
 
   // The node this one is an operand of, or null for a top-level form and a
   // detached node.
-  Node* parent() const { return parent_; }
+  Node* parent() const;
   // The position of this node among its parent's operands.
   size_t position() const;
 
-  absl::Span<Node* const> operands() const { return operands_; }
-  size_t num_operands() const { return operands_.size(); }
+  absl::Span<Node* const> operands() const {
+    return absl::MakeConstSpan(operands_, num_operands_);
+  }
+  size_t num_operands() const { return num_operands_; }
   Node* operand(size_t i) const { return operands_[i]; }
 
   // Attributes. `name` is what the node binds (For, Let, Alloc, Param,
@@ -73,7 +80,7 @@ class Node {
   // WriteConfig, top-level forms, a LibCall's callee) or a keyword
   // (Compute's operator, a config field, a Clause's kind). Names are
   // interned: a name is kept once, however many nodes have it.
-  const std::string& name() const { return *name_; }
+  const std::string& name() const;
   void set_name(absl::string_view name);
   // Where the name, or the `@NAME` the node refers to, was written (the
   // node's own location when it was built in memory).
@@ -108,90 +115,78 @@ class Node {
   // The type a Param, Value, Field or Alloc declares, the element type of a
   // Cast.
   const Type& declared_type() const;
-  void set_declared_type(Type type) { rare().declared = std::move(type); }
+  void set_declared_type(const Type& type);
   // A Param's kind; a data Param's or Alloc's memory is `def`.
   ParamKind param_kind() const { return param_kind_; }
   void set_param_kind(ParamKind kind) { param_kind_ = kind; }
   // What a Ref refers to (its binder), what `@NAME` of a Call, ReadConfig
   // or WriteConfig names, the memory of a data Param or Alloc written with
   // one. (A Var's binder follows from its place: de_bruijn.h, LamOf.)
-  Node* def() const { return def_; }
-  void set_def(Node* def) { def_ = def; }
-
-  // Only a Module creates nodes (Module::Create).
-  class Key {
-    friend class Module;
-    Key() = default;
-  };
-  Node(Key, Op op, NodeId id);
+  Node* def() const;
+  void set_def(Node* def);
 
  private:
   friend class Module;
-  // What few nodes have (declarations, templates, clauses, library calls,
-  // forms built as S-expressions), kept apart so that the many others (a
-  // module of small funcs has a node every 7 bytes of text) do not pay for
-  // it.
-  struct Rare {
-    const std::string* text = nullptr;
-    Type declared;
-    // Of a form built as S-expressions: where its items were written.
-    std::vector<std::pair<int, int>> item_locs;
-    // Locations not in the node's source, or not representable by an
-    // offset in it (rarer still).
-    struct Locations {
-      std::optional<Location> loc;
-      std::optional<Location> name_loc;
-    };
-    std::unique_ptr<Locations> locations;
-  };
-  Rare& rare() {
-    if (rare_ == nullptr) rare_ = std::make_unique<Rare>();
-    return *rare_;
-  }
-  Rare::Locations& locations() {
-    Rare& rare = this->rare();
-    if (rare.locations == nullptr) {
-      rare.locations = std::make_unique<Rare::Locations>();
-    }
-    return *rare.locations;
-  }
-  // Sets where the node was written (Module::Create).
-  void set_loc(const Location& loc);
-  Location LocAt(uint32_t offset) const;
+  friend class node_internal::NodeStore;
+  // Only a module's store creates nodes, in place in its blocks.
+  Node(Op op, uint16_t slot);
 
-  // A location is a byte offset in `source_`; kNowhere when unknown (the
-  // node's own) or at the node's location (its name's).
+  // A node is 56 bytes: a module of small funcs has a node every 7 bytes
+  // of text. What it refers to in its module (its parent, its binder, its
+  // type, its source, its rare part) is a 32-bit index into the module's
+  // tables, reached through the header of the block the node lives in
+  // (node_store.h); names and texts are indices into the process's table
+  // of interned names.
+  node_internal::NodeStore& store() const;
+  Location LocAt(uint32_t offset) const;
+  // The node's rare part, made when first needed.
+  struct Rare;
+  struct Extra;
+  Rare& rare();
+  Extra& extra();
+  const Extra* extra_if_any() const;
+
+  // No node: of parent_ and def_; kForeign: def_ is in another module
+  // (kept in the node's Extra).
+  static constexpr uint32_t kNoNode = ~uint32_t{0};
+  static constexpr uint32_t kForeign = kNoNode - 1;
+  // A location is a byte offset in the node's source; kNowhere when
+  // unknown (the node's own) or at the node's location (its name's).
   static constexpr uint32_t kNowhere = ~uint32_t{0};
 
   Op op_;
-  bool is_float_ = false;
+  ParamKind param_kind_ = ParamKind::kIn;
+  bool is_float_ : 1 = false;
   // Whether `loc_offset_` is the '(' of the form's own text, so that its
   // items are found there (ListItemOffsets) rather than kept.
-  bool text_form_ = false;
-  ParamKind param_kind_ = ParamKind::kIn;
-  NodeId id_;
+  bool text_form_ : 1 = false;
+  // The node's place in its block.
+  uint16_t slot_;
+  // 1 + the index of the node's source among the module's; 0: none.
+  uint16_t source_ = 0;
   uint32_t loc_offset_ = kNowhere;
   uint32_t name_offset_ = kNowhere;
   union {
     int64_t int_ = 0;
     double float_;
   };
-  // Kept alive by the module (Module::Create).
-  const SourceBuffer* source_ = nullptr;
-  Node* parent_ = nullptr;
-  Node* def_ = nullptr;
-  // Most nodes have at most two operands.
-  absl::InlinedVector<Node*, 2> operands_;
-  const std::string* name_;
-  Type type_;
-  std::unique_ptr<Rare> rare_;
+  // An array of the module's (node_store.h, OperandArrays).
+  Node** operands_ = nullptr;
+  uint32_t num_operands_ = 0;
+  NodeId parent_ = kNoNode;
+  NodeId def_ = kNoNode;
+  uint32_t name_ = 0;  // an interned name
+  uint32_t type_ = 0;  // in the module's type table; 0: none
+  // 1 + the index of the node's rare part in the module's; 0: none.
+  uint32_t rare_ = 0;
 };
 
 class Module {
  public:
   Module();
-  Module(Module&&) = default;
-  Module& operator=(Module&&) = default;
+  Module(Module&&) noexcept;
+  Module& operator=(Module&&) noexcept;
+  ~Module();
 
   // The file the module was read from (null when built in memory).
   const SourceRef& source() const { return source_; }
@@ -206,8 +201,8 @@ class Module {
   // inside it point at the copied binders; others are kept.
   Node* Clone(const Node* node);
   // The node with id `id`, attached or not.
-  Node* Get(NodeId id) const { return const_cast<Node*>(&nodes_[id]); }
-  size_t size() const { return nodes_.size(); }
+  Node* Get(NodeId id) const;
+  size_t size() const;
 
   // Top-level forms, in file order.
   absl::Span<Node* const> forms() const { return forms_; }
@@ -228,14 +223,12 @@ class Module {
   void Detach(Node* node);
 
  private:
-  void KeepSource(const SourceBuffer* source);
-
-  // Nodes in place (a deque never moves its elements).
-  std::deque<Node> nodes_;
-  // The sources of the nodes' locations, which nodes point to.
-  std::vector<SourceRef> sources_;
+  // The nodes and what they refer to, where they never move (a module
+  // moves, its store does not).
+  std::unique_ptr<node_internal::NodeStore> store_;
   std::vector<Node*> forms_;
-  absl::flat_hash_map<std::string, Node*> globals_;
+  // By interned name.
+  absl::flat_hash_map<uint32_t, Node*> globals_;
   Node* dram_ = nullptr;
   SourceRef source_;
 };

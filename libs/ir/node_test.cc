@@ -106,6 +106,43 @@ TEST(NodeTest, CursorsSurviveEditsElsewhere) {
   EXPECT_EQ(module.Get(second->id()), second.node());
 }
 
+TEST(NodeTest, ManyNodesKeepTheirIdsOperandsAndParents) {
+  // More nodes than the growing blocks hold and more operand arrays than
+  // the growing chunks do, some of them moved as they grow and reused.
+  Module module;
+  std::vector<Node*> parents;
+  constexpr int kParents = 300000;
+  for (int i = 0; i < kParents; ++i) {
+    Node* parent = module.Create(Op::kAdd);
+    for (int j = 0; j < 1 + i % 3; ++j) {
+      Node* child = module.Create(Op::kConst);
+      child->set_int(i * 4 + j);
+      module.Append(parent, child);
+    }
+    if (i % 3 == 2) module.Detach(parent->operand(1));
+    parents.push_back(parent);
+  }
+  for (int i = 0; i < kParents; ++i) {
+    Node* parent = parents[i];
+    ASSERT_EQ(module.Get(parent->id()), parent);
+    ASSERT_EQ(parent->num_operands(), i % 3 == 2 ? 2u : 1u + i % 3);
+    ASSERT_EQ(parent->operand(0)->int_value(), i * 4);
+    ASSERT_EQ(parent->operand(0)->parent(), parent);
+    ASSERT_EQ(parent->operands().back()->int_value(), i * 4 + i % 3);
+  }
+}
+
+TEST(NodeTest, ReferencesAcrossModulesAreKept) {
+  Module library = ReadOk(kLoops);
+  Module module;
+  Node* ref = module.Create(Op::kRef);
+  Node* binder = library.Find("@p")->operand(0);
+  ref->set_def(binder);
+  EXPECT_EQ(ref->def(), binder);
+  ref->set_def(nullptr);
+  EXPECT_EQ(ref->def(), nullptr);
+}
+
 TEST(NodeTest, FreshNamesAvoidEveryNameInTheForm) {
   Module module = ReadOk(kLoops);
   Node* proc = module.Find("@p");

@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "libs/ir/node.h"
 #include "libs/sexpr/sexpr.h"
@@ -38,6 +40,14 @@ Sexpr WriteNode(const Node& node);
 Sexpr WriteType(const Type& type);
 // The module in canonical form (formats/tir/README.md, "Canonical form").
 std::string PrintModule(const Module& module);
+// The same text, a form at a time to `write` (which may write it out), so
+// that a large module's text is never held whole; the first error of
+// `write` ends it.
+using TextSink = absl::FunctionRef<absl::Status(absl::string_view)>;
+absl::Status PrintModule(const Module& module, TextSink write);
+// Form `i` of the module as PrintModule writes it, with the blank line
+// that separates it from the previous one.
+std::string PrintForm(const Module& module, size_t i);
 
 }  // namespace tessel::ir
 

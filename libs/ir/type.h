@@ -99,6 +99,11 @@ class Type {
   // so): the element type then, and the type itself otherwise.
   Type Normalized() const;
 
+  // What identifies the representation the type shares with its copies
+  // (null for none): types of the same identity are equal. A module's
+  // nodes refer to their types by it (node_store.h).
+  const void* identity() const { return rep_; }
+
   friend bool operator==(const Type& a, const Type& b);
   friend bool operator!=(const Type& a, const Type& b) { return !(a == b); }
 

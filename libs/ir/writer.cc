@@ -248,15 +248,28 @@ Sexpr WriteNode(const Node& node) {
   }
 }
 
-std::string PrintModule(const Module& module) {
+std::string PrintForm(const Module& module, size_t i) {
+  std::string out = i > 0 ? "\n" : "";
+  out += PrintSexpr(WriteNode(*module.forms()[i]), 0, HeaderOperands);
+  out += "\n";
+  return out;
+}
+
+absl::Status PrintModule(const Module& module, TextSink write) {
   // As PrintForms does, one form at a time: only one form's S-expression
-  // exists at once.
-  std::string out;
+  // and text exist at once.
   for (size_t i = 0; i < module.forms().size(); ++i) {
-    if (i > 0) out += "\n";
-    out += PrintSexpr(WriteNode(*module.forms()[i]), 0, HeaderOperands);
-    out += "\n";
+    if (auto status = write(PrintForm(module, i)); !status.ok()) return status;
   }
+  return absl::OkStatus();
+}
+
+std::string PrintModule(const Module& module) {
+  std::string out;
+  PrintModule(module, [&](absl::string_view text) {
+    out.append(text.data(), text.size());
+    return absl::OkStatus();
+  }).IgnoreError();
   return out;
 }
 

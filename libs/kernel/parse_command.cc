@@ -30,7 +30,7 @@ bool LooksLikeTir(absl::string_view text) {
   return false;
 }
 
-absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
+absl::Status RunParse(const ParseOptions& options, ir::TextSink write) {
   auto source = ReadSource(options.input);
   if (!source.ok()) return source.status();
   bool is_tir = options.input == "-" ? LooksLikeTir((*source)->text())
@@ -47,7 +47,7 @@ absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
     }
     auto module = ir::ReadModule(*source);
     if (!module.ok()) return module.status();
-    return ir::PrintModule(*module);
+    return ir::PrintModule(*module, write);
   }
   std::set<std::string> used;
   // Each kernel's form is verified like any input, so that a lowering bug
@@ -77,6 +77,16 @@ absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
         name, "' (sizes: ", used.empty() ? "none" : absl::StrJoin(used, ", "),
         ")"));
   }
+  return write(out);
+}
+
+absl::StatusOr<std::string> RunParse(const ParseOptions& options) {
+  std::string out;
+  auto status = RunParse(options, [&](absl::string_view text) {
+    out.append(text.data(), text.size());
+    return absl::OkStatus();
+  });
+  if (!status.ok()) return status;
   return out;
 }
 

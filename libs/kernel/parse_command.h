@@ -10,6 +10,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "libs/ir/syntax.h"
 #include "libs/kernel/compile.h"
 
 namespace tessel::kernel {
@@ -27,6 +28,12 @@ bool LooksLikeTir(absl::string_view text);
 // Input named *.tir, or stdin that looks like TIR, is read as a module and
 // printed canonically; anything else is kernel language, lowered to the
 // level `emit` asks for (loops by default). The output is verified TIR.
+// The text goes to `write`: TIR input a form at a time once the module is
+// read and verified (a large module's text is never held whole), kernels
+// once every kernel is lowered and verified (an error in a later kernel
+// leaves no output).
+absl::Status RunParse(const ParseOptions& options, ir::TextSink write);
+// RunParse's text as a string.
 absl::StatusOr<std::string> RunParse(const ParseOptions& options);
 
 }  // namespace tessel::kernel

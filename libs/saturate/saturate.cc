@@ -186,11 +186,11 @@ std::string TermText(const TirEncoding& encoding, const egraph::Term& term,
   return PrintFlat(ir::WriteNode(**node));
 }
 
-// Saturates `func` (a func of `module`) and replaces its term by the
-// cheapest one found.
-absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
-                                        Rules& rules,
-                                        const SaturateOptions& options) {
+// Saturates `func` and adds it to `out` (a module of its own), its term
+// replaced by the cheapest one found.
+absl::StatusOr<FuncReport> SaturateFunc(const ir::Node& func, Rules& rules,
+                                        const SaturateOptions& options,
+                                        ir::Module& out) {
   FuncReport report;
   report.name = func.name();
   TirEncoding encoding;
@@ -204,8 +204,7 @@ absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
   egraph::EGraph g(&encoding.ops(), &encoding.payloads());
   g.AddAnalysis(&analysis);
   if (options.explain) g.EnableExplanations();
-  ir::Node* body = func.operands().back();
-  egraph::Term input = encoding.ToTerm(*body);
+  egraph::Term input = encoding.ToTerm(*func.operands().back());
   egraph::ClassId root = g.AddTerm(input);
   g.Rebuild();
 
@@ -294,9 +293,12 @@ absl::StatusOr<FuncReport> SaturateFunc(ir::Module& module, ir::Node& func,
   }
   if (options.dot) report.dot = egraph::ToDot(g);
 
-  auto term = encoding.ToNode(best->term, func, module);
+  // The func's declarations are copied, its term extracted next to them.
+  ir::Node* copy = out.Clone(&func);
+  out.AddForm(copy);
+  auto term = encoding.ToNode(best->term, *copy, out);
   if (!term.ok()) return term.status();
-  module.Replace(body, *term);
+  out.Replace(copy->operands().back(), *term);
   return report;
 }
 
@@ -338,46 +340,62 @@ absl::Status CheckOptions(const SaturateOptions& options) {
   return ChooseRules(options).status();
 }
 
-absl::StatusOr<SaturateResult> Saturate(ir::Module module,
-                                        const SaturateOptions& options) {
+absl::Status Saturate(const ir::Module& module, const SaturateOptions& options,
+                      ir::TextSink write,
+                      absl::FunctionRef<void(FuncReport)> report) {
   bool has_terms = false;
   bool has_access = false;
   Survey(module, &has_terms, &has_access);
   auto rules = LoadRules(options, has_terms, has_access);
   if (!rules.ok()) return rules.status();
 
-  // The funcs are rewritten in place: the caller's module is the work copy.
-  std::optional<ir::Module> work = std::move(module);
-  SaturateResult result;
-  for (ir::Node* form :
-       std::vector<ir::Node*>(work->forms().begin(), work->forms().end())) {
-    if (!form->is(ir::Op::kFunc)) continue;
-    auto report = SaturateFunc(*work, *form, *rules, options);
-    if (!report.ok()) return report.status();
-    result.funcs.push_back(*std::move(report));
-  }
-  // Every tool verifies its output: an extracted term that does not verify
-  // is saturate's bug, and is reported, not written. The extracted terms
-  // are typed in place, then shared (they are trees: a value they use
-  // twice is computed once), then the module is verified from its text.
-  auto bug = [](const absl::Status& status, absl::string_view text) {
-    return absl::InternalError(absl::StrCat(
-        "saturate extracted a module that does not verify (a bug): ",
-        status.message(), "\n", text));
-  };
-  if (auto status = ir::VerifyModule(*work); !status.ok()) {
-    return bug(status, ir::PrintModule(*work));
-  }
-  for (ir::Node* form : work->forms()) {
-    if (form->is(ir::Op::kFunc)) {
-      ir::ShareRepeatedValues(*work, form->operands().back());
+  for (size_t i = 0; i < module.forms().size(); ++i) {
+    const ir::Node& form = *module.forms()[i];
+    if (!form.is(ir::Op::kFunc)) {
+      if (auto status = write(ir::PrintForm(module, i)); !status.ok()) {
+        return status;
+      }
+      continue;
     }
+    ir::Module out;
+    auto func = SaturateFunc(form, *rules, options, out);
+    if (!func.ok()) return func.status();
+    // Every tool verifies its output: an extracted term that does not
+    // verify is saturate's bug, and is reported, not written. The extracted
+    // term is typed in place, then shared (it is a tree: a value it uses
+    // twice is computed once), then verified again from its text.
+    auto bug = [](const absl::Status& status, absl::string_view text) {
+      return absl::InternalError(absl::StrCat(
+          "saturate extracted a module that does not verify (a bug): ",
+          status.message(), "\n", text));
+    };
+    if (auto status = ir::VerifyModule(out); !status.ok()) {
+      return bug(status, ir::PrintModule(out));
+    }
+    ir::Node* extracted = out.forms().back();
+    ir::ShareRepeatedValues(out, extracted->operands().back());
+    SourceRef text = MakeSource("<saturate output>", ir::PrintModule(out));
+    if (auto shared = ir::ReadModule(text); !shared.ok()) {
+      return bug(shared.status(), text->text());
+    }
+    if (auto status = write(i > 0 ? "\n" : ""); !status.ok()) return status;
+    if (auto status = write(text->text()); !status.ok()) return status;
+    report(*std::move(func));
   }
-  SourceRef output = MakeSource("<saturate output>", ir::PrintModule(*work));
-  work.reset();
-  auto shared = ir::ReadModule(output);
-  if (!shared.ok()) return bug(shared.status(), output->text());
-  result.module = *std::move(shared);
+  return absl::OkStatus();
+}
+
+absl::StatusOr<SaturateResult> Saturate(const ir::Module& module,
+                                        const SaturateOptions& options) {
+  SaturateResult result;
+  auto status = Saturate(
+      module, options,
+      [&](absl::string_view text) {
+        result.text.append(text.data(), text.size());
+        return absl::OkStatus();
+      },
+      [&](FuncReport report) { result.funcs.push_back(std::move(report)); });
+  if (!status.ok()) return status;
   return result;
 }
 

@@ -12,11 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "libs/egraph/runner.h"
 #include "libs/ir/node.h"
+#include "libs/ir/syntax.h"
 
 namespace tessel::saturate {
 
@@ -66,7 +68,7 @@ struct FuncReport {
 };
 
 struct SaturateResult {
-  ir::Module module;  // verified
+  std::string text;  // verified TIR
   std::vector<FuncReport> funcs;
 };
 
@@ -79,11 +81,20 @@ std::vector<std::string> BuiltinTargets();
 // reads its input.
 absl::Status CheckOptions(const SaturateOptions& options);
 
-// Saturates every func of `module` (read and verified), which it rewrites
-// in place: a caller that still needs its input passes a copy. Errors: those
-// of CheckOptions; unknown rule sets; malformed rule files (located); an
-// extracted term that does not verify (a bug, reported as such).
-absl::StatusOr<SaturateResult> Saturate(ir::Module module,
+// Saturates every func of `module` (read and verified) and writes the
+// module, each func's term replaced by the cheapest one found, to `write` a
+// form at a time: each func is saturated, extracted into a module of its
+// own, verified from its text and written before the next is saturated, so
+// that neither the output nor the extracted terms are held whole. Each
+// func's report goes to `report` once the func is written. Errors: those of
+// CheckOptions; unknown rule sets; malformed rule files (located); an
+// extracted term that does not verify (a bug, reported as such); the first
+// error of `write`.
+absl::Status Saturate(const ir::Module& module, const SaturateOptions& options,
+                      ir::TextSink write,
+                      absl::FunctionRef<void(FuncReport)> report);
+// Saturate's text and reports, held.
+absl::StatusOr<SaturateResult> Saturate(const ir::Module& module,
                                         const SaturateOptions& options);
 
 // The reports as JSON (saturate --stats). Costs that are not finite (a

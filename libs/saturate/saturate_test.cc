@@ -46,7 +46,7 @@ SaturateOptions Blas() {
 TEST(SaturateTest, SaturatesToTheTargetsCalls) {
   auto result = SaturateText(kGemv, Blas());
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_THAT(ir::PrintModule(result->module),
+  EXPECT_THAT(result->text,
               HasSubstr("(blas.gemv N alpha A x beta y0)"));
   ASSERT_EQ(result->funcs.size(), 1u);
   const FuncReport& report = result->funcs[0];
@@ -66,7 +66,7 @@ TEST(SaturateTest, NotesTargetsWhoseRulesNeverApplied) {
   options.targets = {"blas", "gemmini"};
   auto result = SaturateText(kGemv, options);
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_THAT(ir::PrintModule(result->module), Not(HasSubstr("gemmini.")));
+  EXPECT_THAT(result->text, Not(HasSubstr("gemmini.")));
   EXPECT_EQ(IdleTargetNote(result->funcs[0], options.targets),
             "saturate: note: @gemv: no rule of target gemmini applied, so "
             "the output calls none of its functions (each target's rules are "
@@ -176,7 +176,7 @@ TEST(SaturateTest, ProgressEverySecond) {
 TEST(SaturateTest, FuncsWithoutLamsGetTheScalarRules) {
   auto result = SaturateText("(func @f ((x f32)) ((y f32)) (* x 1.0))", {});
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_THAT(ir::PrintModule(result->module),
+  EXPECT_THAT(result->text,
               ::testing::Not(HasSubstr("1.0")));
 }
 

@@ -107,29 +107,67 @@ absl::StatusOr<std::string> ReadFile(const std::string& path,
   return bytes;
 }
 
-absl::Status WriteFile(const std::string& path, absl::string_view bytes) {
-  if (path == "-") {
+OutputFile::~OutputFile() {
+  if (fd_ < 0) return;
+  close(fd_);
+  if (regular_) unlink(path_.c_str());
+}
+
+absl::Status OutputFile::Open() {
+  opened_ = true;
+  if (path_ == "-") return absl::OkStatus();
+  fd_ = open(path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) {
+    return absl::PermissionDeniedError(
+        absl::StrCat(path_, ": error: cannot write file", Reason(errno)));
+  }
+  struct stat info;
+  regular_ = fstat(fd_, &info) == 0 && S_ISREG(info.st_mode);
+  return absl::OkStatus();
+}
+
+absl::Status OutputFile::Fail(int error) {
+  if (path_ == "-") return StdoutError(error);
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  if (regular_) unlink(path_.c_str());
+  return absl::DataLossError(
+      absl::StrCat(path_, ": error: cannot write file", Reason(error)));
+}
+
+absl::Status OutputFile::Write(absl::string_view bytes) {
+  if (!opened_) {
+    if (auto status = Open(); !status.ok()) return status;
+  }
+  if (path_ == "-") {
     errno = 0;
     if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size()) {
       return StdoutError(errno);
     }
-    return FlushStdout();
+    return absl::OkStatus();
   }
-  const int fd =
-      open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0) {
-    return absl::PermissionDeniedError(
-        absl::StrCat(path, ": error: cannot write file", Reason(errno)));
+  if (fd_ < 0) return Fail(EBADF);
+  if (int error = WriteDescriptor(fd_, bytes); error != 0) return Fail(error);
+  return absl::OkStatus();
+}
+
+absl::Status OutputFile::Close() {
+  if (!opened_) {
+    if (auto status = Open(); !status.ok()) return status;
   }
-  int error = WriteDescriptor(fd, bytes);
-  struct stat info;
-  const bool regular = fstat(fd, &info) == 0 && S_ISREG(info.st_mode);
+  if (path_ == "-") return FlushStdout();
+  if (fd_ < 0) return Fail(EBADF);
   // Some file systems report a failed write only when the file is closed.
-  if (close(fd) != 0 && error == 0) error = errno;
-  if (error == 0) return absl::OkStatus();
-  if (regular) unlink(path.c_str());
-  return absl::DataLossError(
-      absl::StrCat(path, ": error: cannot write file", Reason(error)));
+  int fd = fd_;
+  fd_ = -1;
+  if (close(fd) != 0) return Fail(errno);
+  return absl::OkStatus();
+}
+
+absl::Status WriteFile(const std::string& path, absl::string_view bytes) {
+  OutputFile file(path);
+  if (auto status = file.Write(bytes); !status.ok()) return status;
+  return file.Close();
 }
 
 absl::Status FlushStdout() {

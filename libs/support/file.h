@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -31,10 +32,37 @@ inline constexpr int64_t kMaxInputBytes = int64_t{256} << 20;
 absl::StatusOr<std::string> ReadFile(const std::string& path,
                                      int64_t max_bytes = kMaxInputBytes);
 
-// Writes `bytes` to `path`, replacing the file, or to stdout for "-". Any
-// failure, including one only reported when the file is closed, is an
-// error; a regular file that could not be written completely is removed,
-// so that no build step mistakes it for a good output.
+// A file written piece by piece as a tool makes its output, so that a large
+// output is never held whole: the file at `path`, replaced, or stdout for
+// "-". It is opened by the first Write (or by Close, for an empty output),
+// so that a tool that fails before its output begins leaves an existing
+// file alone. Any failure, including one only reported when the file is
+// closed, is an error; a regular file that could not be written completely,
+// or that is destroyed without Close (the tool failed while writing it), is
+// removed, so that no build step mistakes it for a good output.
+class OutputFile {
+ public:
+  explicit OutputFile(std::string path) : path_(std::move(path)) {}
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+  ~OutputFile();
+
+  absl::Status Write(absl::string_view bytes);
+  absl::Status Close();
+
+ private:
+  absl::Status Open();
+  // The error of a failed write or close (`error` an errno value); a regular
+  // file is removed.
+  absl::Status Fail(int error);
+
+  std::string path_;
+  int fd_ = -1;  // of a file (not stdout), once opened
+  bool opened_ = false;
+  bool regular_ = false;
+};
+
+// Writes `bytes` to `path` as an OutputFile does, at once.
 absl::Status WriteFile(const std::string& path, absl::string_view bytes);
 
 // Flushes stdout and reports whether everything written to it so far (also

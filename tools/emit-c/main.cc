@@ -6,8 +6,9 @@
 
 namespace {
 
-absl::StatusOr<std::string> Emit(const tessel::CommandLine& command_line,
-                                 const std::string& input) {
+absl::Status Run(const tessel::CommandLine& command_line) {
+  auto input = tessel::InputPath(command_line);
+  if (!input.ok()) return input.status();
   auto sizes = tessel::ParseDefinitions(command_line.GetAll("define"));
   if (!sizes.ok()) return sizes.status();
   const bool harness = command_line.Has("harness");
@@ -16,23 +17,24 @@ absl::StatusOr<std::string> Emit(const tessel::CommandLine& command_line,
         "--entry and -D choose what the harness runs; add --harness");
   }
   // Like every tool, emit-c works on what the static checks accept.
-  auto module = tessel::ir::ReadModuleFile(input);
+  auto module = tessel::ir::ReadModuleFile(*input);
   if (!module.ok()) return module.status();
   if (auto status = tessel::emitc::CheckLevel(*module); !status.ok()) {
     return status;
   }
-  if (!harness) return tessel::emitc::EmitC(*module);
-  auto found = tessel::ir::FindEntry(*module, command_line.Get("entry"));
-  if (!found.ok()) return found.status();
-  return tessel::emitc::EmitC(*module, **found, *sizes);
-}
-
-absl::Status Run(const tessel::CommandLine& command_line) {
-  auto input = tessel::InputPath(command_line);
-  if (!input.ok()) return input.status();
-  auto text = Emit(command_line, *input);
-  if (!text.ok()) return text.status();
-  return tessel::WriteFile(command_line.Get("output", "-"), *text);
+  const tessel::ir::Node* entry = nullptr;
+  if (harness) {
+    auto found = tessel::ir::FindEntry(*module, command_line.Get("entry"));
+    if (!found.ok()) return found.status();
+    entry = *found;
+  }
+  tessel::OutputFile output(command_line.Get("output", "-"));
+  auto status =
+      tessel::emitc::EmitC(*module, entry, *sizes, [&](absl::string_view text) {
+        return output.Write(text);
+      });
+  if (!status.ok()) return status;
+  return output.Close();
 }
 
 }  // namespace

@@ -19,9 +19,11 @@ absl::Status Run(const tessel::CommandLine& command_line) {
     options.emit = *emit == "loops" ? tessel::kernel::EmitLevel::kLoops
                                     : tessel::kernel::EmitLevel::kTerms;
   }
-  auto text = tessel::kernel::RunParse(options);
-  if (!text.ok()) return text.status();
-  return tessel::WriteFile(command_line.Get("output", "-"), *text);
+  tessel::OutputFile output(command_line.Get("output", "-"));
+  auto status = tessel::kernel::RunParse(
+      options, [&](absl::string_view text) { return output.Write(text); });
+  if (!status.ok()) return status;
+  return output.Close();
 }
 
 }  // namespace

@@ -40,24 +40,35 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   if (auto status = sat::CheckOptions(options); !status.ok()) return status;
   auto module = tessel::ir::ReadModuleFile(*input);
   if (!module.ok()) return module.status();
-  // The notes are about the input, which Saturate consumes.
-  std::vector<std::string> notes = sat::LevelNotes(*module);
-  auto result = sat::Saturate(*std::move(module), options);
-  if (!result.ok()) return result.status();
-  for (const std::string& note : notes) std::cerr << note << "\n";
-  for (const sat::FuncReport& func : result->funcs) {
-    if (std::string limit = sat::LimitMessage(func, options.limits);
-        !limit.empty()) {
-      std::cerr << limit << "\n";
-    }
-    if (std::string idle = sat::IdleTargetNote(func, options.targets);
-        !idle.empty()) {
-      std::cerr << idle << "\n";
-    }
+  // The output is written a form at a time as the funcs are saturated; the
+  // reports are kept only for what needs them all (explanations, --stats,
+  // --dot), the messages each must give as they come.
+  std::vector<std::string> messages;
+  std::vector<sat::FuncReport> funcs;
+  bool keep = options.explain || options.dot || command_line.Has("stats");
+  tessel::OutputFile output(command_line.Get("output", "-"));
+  auto status = sat::Saturate(
+      *module, options,
+      [&](absl::string_view text) { return output.Write(text); },
+      [&](sat::FuncReport func) {
+        if (std::string limit = sat::LimitMessage(func, options.limits);
+            !limit.empty()) {
+          messages.push_back(std::move(limit));
+        }
+        if (std::string idle = sat::IdleTargetNote(func, options.targets);
+            !idle.empty()) {
+          messages.push_back(std::move(idle));
+        }
+        if (keep) funcs.push_back(std::move(func));
+      });
+  if (!status.ok()) return status;
+  for (const std::string& note : sat::LevelNotes(*module)) {
+    std::cerr << note << "\n";
   }
+  for (const std::string& message : messages) std::cerr << message << "\n";
 
   if (options.explain) {
-    for (const sat::FuncReport& func : result->funcs) {
+    for (const sat::FuncReport& func : funcs) {
       std::cerr << "explanation for " << func.name << ":\n";
       for (const std::string& step : func.explanation) {
         std::cerr << "  " << step << "\n";
@@ -66,14 +77,14 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   }
   if (command_line.Has("stats")) {
     if (auto status = tessel::WriteFile(command_line.Get("stats"),
-                                        sat::StatsJson(result->funcs));
+                                        sat::StatsJson(funcs));
         !status.ok()) {
       return status;
     }
   }
   if (options.dot) {
     std::string dot;
-    for (const sat::FuncReport& func : result->funcs) {
+    for (const sat::FuncReport& func : funcs) {
       absl::StrAppend(&dot, "// ", func.name, "\n", func.dot);
     }
     if (auto status = tessel::WriteFile(command_line.Get("dot"), dot);
@@ -81,8 +92,7 @@ absl::Status Run(const tessel::CommandLine& command_line) {
       return status;
     }
   }
-  return tessel::WriteFile(command_line.Get("output", "-"),
-                           tessel::ir::PrintModule(result->module));
+  return output.Close();
 }
 
 }  // namespace

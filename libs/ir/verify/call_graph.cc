@@ -9,12 +9,14 @@ namespace tessel::ir {
 CallGraph::CallGraph(const Module& module) {
   for (Node* form : module.forms()) {
     if (!form->is(Op::kProc) && !form->is(Op::kInstr)) continue;
-    std::vector<const Node*>& callees = callees_[form];
+    std::vector<const Node*> callees;
     Walk(*form, [&](Node& node) {
       if (node.is(Op::kCall) && node.def() != nullptr) {
         callees.push_back(node.def());
       }
     });
+    // Most procs of a large module call nothing: they have no entry.
+    if (!callees.empty()) callees_.emplace(form, std::move(callees));
   }
 }
 
