@@ -49,6 +49,15 @@ measure() {
   printf '\n'
 }
 
+# Each process's floor, the C++ runtime and the shared libraries: a tool's
+# peak memory printing its --help. At 1 MB it is much of the per-byte
+# figure.
+printf 'floor (--help):'
+for tool in parse saturate emit-c run-sim; do
+  /usr/bin/time -f '%M' -o "$work/time" "$bin/$tool/$tool" --help >/dev/null
+  printf ' %s %.1f MB' "$tool" "$(echo "$(tail -n 1 "$work/time") * 1024 / 1000000" | bc -l)"
+done
+printf '\n'
 printf '%-16s %10s %12s %8s %10s %13s\n' "tool (input)" "input" \
   "peak memory" "per byte" "wall" "speed"
 for mb in "${sizes[@]}"; do
