@@ -16,6 +16,7 @@
 #include "libs/ir/node.h"
 #include "libs/polysimd/compression.h"
 #include "libs/polysimd/isl_text.h"
+#include "libs/polysimd/isl_to_tir.h"
 
 namespace tessel::polysimd {
 namespace {
@@ -23,21 +24,10 @@ namespace {
 using ir::Node;
 using ir::Op;
 
-// The names of the symbolic constants of the index values of a stream with
-// `count` of them: index_0, index_1, ..., and index for the last.
 std::vector<std::string> IndexNames(int count) {
   std::vector<std::string> names;
-  for (int k = 0; k < count; ++k) {
-    names.push_back(k + 1 == count ? "index" : absl::StrCat("index_", k));
-  }
+  for (int k = 0; k < count; ++k) names.push_back(IndexName(k, count));
   return names;
-}
-
-isl::multi_id Ids(const isl::space& tuple,
-                  const std::vector<std::string>& names) {
-  isl::id_list list(tuple.ctx(), static_cast<int>(names.size()));
-  for (const std::string& name : names) list = list.add(name);
-  return isl::multi_id(tuple, list);
 }
 
 isl::set WithoutParams(isl::set set, const std::vector<std::string>& names) {
@@ -207,24 +197,16 @@ class Analyser {
     Say(absl::StrCat("computation PEs (section 4.2): ", Text(pes.coalesce()),
                      ", the rectangle { PE[", grid.nx, ", ", grid.ny,
                      "] } at (", grid.x0, ", ", grid.y0, ")"));
-    Say(absl::StrCat("placement on it: ",
-                     Text(isl::map(grid.place.coalesce().as_map()))));
+    if (explain_) {
+      Say(absl::StrCat("placement on it: ", Text(grid.place.coalesce())));
+    }
     return absl::OkStatus();
   }
 
-  // The placement's PEs to the computation rectangle's.
-  isl::map Shift() const {
-    return isl::map(ctx_, absl::StrCat("{ PE[x, y] -> PE[x - ",
-                                       analysis_.grid.x0, ", y - ",
-                                       analysis_.grid.y0, "] }"));
-  }
+  isl::map Shift() const { return analysis_.grid.Shift(ctx_); }
 
   isl::map PlaceOf(const Statement& statement) const {
-    return analysis_.grid.place
-        .intersect_domain(isl::union_set(statement.instances))
-        .extract_map(isl::manage(isl_space_map_from_domain_and_range(
-            statement.instances.space().release(),
-            placement_.Grid().space().release())));
+    return analysis_.grid.PlaceOf(statement);
   }
 
   bool Streamed(const std::string& tensor) const {
@@ -316,14 +298,14 @@ class Analyser {
     // the trigger bound to the index values through the inverse access.
     isl::map place = PlaceOf(statement);
     isl::set instances =
-        place.bind_range(Ids(place.range().space(), {"PE_X", "PE_Y"}));
+        place.bind_range(NamedIds(place.range().space(), {"PE_X", "PE_Y"}));
     std::vector<std::string> index_names;
     std::string title = absl::StrCat("task ", statement.name);
     if (task.trigger != nullptr) {
       isl::map order = task.trigger->map.range_factor_range().intersect_domain(
           kernel_.Find(task.trigger->tensor)->elements);
       index_names = IndexNames(static_cast<int>(order.range_tuple_dim()));
-      isl::set bound = order.bind_range(Ids(order.range().space(), index_names));
+      isl::set bound = order.bind_range(NamedIds(order.range().space(), index_names));
       instances = instances.intersect(bound.apply(trigger_read->map.reverse()));
       absl::StrAppend(&title, ", on the arrival of ", task.trigger->tensor,
                       "[...] (", task.trigger->sparse ? "sparse" : "dense",
@@ -352,6 +334,10 @@ class Analyser {
     Show("maximum", Text(SetOf(compressed.maximum, task.known)));
     Show("size", Text(SetOf(compressed.size, task.known)));
     task.instruction = InstructionOf(statement, task.trigger);
+    // The box hull may extend the local array it writes; that stands only
+    // if the task is decided by it.
+    LocalArray& written = *Local(statement.write.tensor);
+    const LocalArray before = written;
     bool hull = BoxHull(task, trigger_read, index_names);
     bool enumerated =
         SizeEnumeration(task, compressed, index_names);
@@ -378,6 +364,7 @@ class Analyser {
       why = "no fixed-size box: not by box hull, base case or size "
             "enumeration";
     }
+    if (task.method != Method::kBoxHull) written = before;
     if (task.method == Method::kLoops) {
       Show("decision", absl::StrCat("explicit loops (", why, "):"));
       Say(Loops(task));
@@ -469,9 +456,28 @@ class Analyser {
       isl_aff_free(aff);
     }
     std::vector<int64_t> size = Values(hull.size());
+    const LocalArray before = *written;
     for (size_t d = 0; d < size.size(); ++d) {
       written->shift[d] += low[d];
       written->extended[d] = size[d];
+    }
+    // What a PE keeps of an output comes back from its local array's box
+    // (formats/tir/README.md, `holds`): the extension must not cover
+    // elements other PEs keep.
+    const Tensor& tensor = *kernel_.Find(written->tensor);
+    if (const placement::TensorClause* clause =
+            placement_.Output(written->tensor);
+        clause != nullptr && !clause->stream()) {
+      isl::set pes = analysis_.grid.Pes(ctx_);
+      isl::map added = written->Covered(tensor.elements, pes)
+                           .subtract(before.Covered(tensor.elements, pes));
+      if (!added.is_subset(clause->map.apply_range(Shift()).reverse())) {
+        *written = before;
+        Show("rejected", absl::StrCat("the extended local array would cover "
+                                      "elements of ", written->tensor,
+                                      " that other PEs keep"));
+        return false;
+      }
     }
     Show(absl::StrCat("local array of ", written->tensor),
          absl::StrCat("extended to { ", written->tensor, "_local[",
@@ -539,6 +545,46 @@ class Analyser {
 
 }  // namespace
 
+std::string IndexName(int k, int count) {
+  return k + 1 == count ? "index" : absl::StrCat("index_", k);
+}
+
+isl::map ComputeGrid::Shift(isl::ctx ctx) const {
+  return isl::map(ctx, absl::StrCat("{ PE[x, y] -> PE[x - ", x0,
+                                            ", y - ", y0, "] }"));
+}
+
+isl::map ComputeGrid::PlaceOf(const Statement& statement) const {
+  return place.intersect_domain(isl::union_set(statement.instances))
+      .extract_map(isl::manage(isl_space_map_from_domain_and_range(
+          statement.instances.space().release(),
+          isl::set(place.ctx(), "{ PE[x, y] }").space().release())));
+}
+
+isl::set ComputeGrid::Pes(isl::ctx ctx) const {
+  return isl::set(ctx, absl::StrCat("{ PE[x, y] : 0 <= x < ", nx,
+                                    " and 0 <= y < ", ny, " }"));
+}
+
+isl::map LocalArray::Covered(const isl::set& elements,
+                             const isl::set& pes) const {
+  std::vector<std::string> box, js;
+  for (size_t d = 0; d < shift.size(); ++d) {
+    js.push_back(absl::StrCat("j", d));
+    box.push_back(absl::StrCat(shift[d], " <= j", d, " < ",
+                               shift[d] + extended[d]));
+  }
+  isl::map extent(pes.ctx(),
+                  absl::StrCat("{ PE[x, y] -> ", tensor, "[",
+                               absl::StrJoin(js, ", "), "]",
+                               box.empty() ? "" : " : ",
+                               absl::StrJoin(box, " and "), " }"));
+  return isl::manage(isl_map_sum(isl_map_from_multi_aff(offset.copy()),
+                                 extent.release()))
+      .intersect_domain(pes)
+      .intersect_range(elements);
+}
+
 isl::map LocalArray::ToLocal() const {
   // { [PE -> T] -> T_local[i - offset(PE) - shift] }, then PE bound.
   isl::space space = accessed.space();
@@ -554,7 +600,7 @@ isl::map LocalArray::ToLocal() const {
   isl::map map = isl::manage(isl_map_from_multi_aff(local.release()))
                      .set_range_tuple(tensor + "_local");
   isl::space pe = isl::manage(isl_space_domain(space.copy()));
-  return map.curry().bind_domain(Ids(pe, {"PE_X", "PE_Y"})).unwrap();
+  return map.curry().bind_domain(NamedIds(pe, {"PE_X", "PE_Y"})).unwrap();
 }
 
 const LocalArray* Analysis::Local(const std::string& tensor) const {

@@ -38,7 +38,19 @@ struct ComputeGrid {
   int64_t x0 = 0, y0 = 0;  // its corner in the placement's grid
   int64_t nx = 0, ny = 0;
   isl::union_map place;  // the placement, shifted to the rectangle
+
+  // { PE[x, y] } of the rectangle.
+  isl::set Pes(isl::ctx ctx) const;
+  // The placement's PEs to the rectangle's.
+  isl::map Shift(isl::ctx ctx) const;
+  // The PE in the rectangle of each instance of `statement`.
+  isl::map PlaceOf(const Statement& statement) const;
 };
+
+// The name of index value `k` of a stream with `count` of them, a symbolic
+// constant as the paper names them: index_0, index_1, ..., and index for
+// the last.
+std::string IndexName(int k, int count);
 
 // Section 4.3: the local array of a tensor on each PE.
 struct LocalArray {
@@ -52,6 +64,10 @@ struct LocalArray {
   std::vector<int64_t> shift;
   // T[...] -> T_local[...], with PE_X and PE_Y (the accesses, shifted).
   isl::map ToLocal() const;
+  // PE[x, y] -> T[...]: the elements of the tensor (`elements`) that the
+  // local array's box covers on each PE of `pes`, as a `holds` clause
+  // gives them.
+  isl::map Covered(const isl::set& elements, const isl::set& pes) const;
 };
 
 enum class Method { kBoxHull, kBaseCase, kSizeEnumeration, kLoops };

@@ -5,6 +5,7 @@
 #include "isl/aff.h"
 #include "isl/map.h"
 #include "isl/set.h"
+#include "isl/union_map.h"
 #include "isl/val.h"
 
 namespace tessel::polysimd {
@@ -23,6 +24,9 @@ std::string Text(const isl::set& set) {
 }
 std::string Text(const isl::map& map) {
   return Taken(isl_map_to_str(map.get()));
+}
+std::string Text(const isl::union_map& map) {
+  return Taken(isl_union_map_to_str(map.get()));
 }
 std::string Text(const isl::multi_aff& ma) {
   return Taken(isl_multi_aff_to_str(ma.get()));

@@ -10,6 +10,7 @@ namespace tessel::polysimd {
 
 std::string Text(const isl::set& set);
 std::string Text(const isl::map& map);
+std::string Text(const isl::union_map& map);
 std::string Text(const isl::multi_aff& ma);
 std::string Text(const isl::multi_val& mv);
 std::string Text(const isl::multi_pw_aff& mpa);

@@ -1,0 +1,643 @@
+#include "libs/polysimd/generate.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "isl/aff.h"
+#include "isl/map.h"
+#include "isl/set.h"
+#include "isl/val.h"
+#include "libs/ir/edit.h"
+#include "libs/ir/op.h"
+#include "libs/ir/syntax.h"
+#include "libs/ir/types.h"
+#include "libs/ir/verify/read.h"
+#include "libs/polysimd/cs1_library.h"
+#include "libs/polysimd/isl_to_tir.h"
+#include "libs/poly/model.h"
+#include "libs/sexpr/printer.h"
+#include "libs/support/source.h"
+
+namespace tessel::polysimd {
+namespace {
+
+using ir::Node;
+using ir::Op;
+
+Sexpr Sym(std::string name) { return Sexpr::Symbol(std::move(name)); }
+Sexpr List(std::vector<Sexpr> items) { return Sexpr::List(std::move(items)); }
+
+// The instruction that zeroes a local array of `elem` (targets/cs1).
+const char* ZeroInstruction(ElemType elem) {
+  switch (elem) {
+    case ElemType::kF32:
+      return "@fzeros";
+    case ElemType::kF16:
+      return "@fzerosh";
+    default:
+      return nullptr;
+  }
+}
+
+// Whether the statement whose update is `update` (a reduce) sets its target
+// to zero first: parse lowers `+=` to an assignment of 0 to each element,
+// then the reduce.
+bool ZeroInitialised(const Node& update, const std::string& tensor) {
+  const Node* proc = &update;
+  while (proc->parent() != nullptr) proc = proc->parent();
+  bool found = false;
+  ir::Walk(const_cast<Node&>(*proc), [&](Node& node) {
+    if (!node.is(Op::kAssign) || &node == &update) return;
+    const Node& target = *node.operand(0);
+    const Node& at = target.is(Op::kLoad) ? *target.operand(0) : target;
+    const Node& value = *node.operand(1);
+    if (at.def() != nullptr && at.def()->name() == tensor &&
+        value.is(Op::kConst) &&
+        (value.is_float_literal() ? value.float_value() == 0
+                                  : value.int_value() == 0)) {
+      found = true;
+    }
+  });
+  return found;
+}
+
+// The affine function `map` (of a set space) as one multi_aff, or null.
+std::optional<isl::multi_aff> AffineOf(const isl::map& map) {
+  isl::pw_multi_aff function = map.as_pw_multi_aff();
+  if (!function.isa_multi_aff()) return std::nullopt;
+  return function.as_multi_aff();
+}
+
+class Generator {
+ public:
+  Generator(const Kernel& kernel, const placement::Placement& placement,
+            const Analysis& analysis)
+      : kernel_(kernel),
+        placement_(placement),
+        analysis_(analysis),
+        ctx_(placement.place.ctx()) {}
+
+  absl::StatusOr<std::string> Run() {
+    ChooseNames();
+    for (const Task& task : analysis_.tasks) {
+      if (auto status = CheckWrites(*task.statement); !status.ok()) {
+        return status;
+      }
+    }
+    std::vector<Sexpr> program = {Sym("pe-program"), Sym(kernel_.proc->name()),
+                                  Params(),
+                                  List({Sym("grid"),
+                                        List({Sym(px_), Sexpr::Int(
+                                                            analysis_.grid.nx)}),
+                                        List({Sym(py_), Sexpr::Int(
+                                                            analysis_.grid.ny)})})};
+    for (const LocalArray& local : analysis_.locals) {
+      auto form = Local(local);
+      if (!form.ok()) return form.status();
+      program.push_back(*std::move(form));
+    }
+    absl::flat_hash_set<std::string> zeroed;
+    for (const Task& task : analysis_.tasks) {
+      const Statement& statement = *task.statement;
+      if (statement.update->is(Op::kReduce) &&
+          zeroed.insert(statement.write.tensor).second) {
+        auto zero = ZeroTask(statement);
+        if (!zero.ok()) return zero.status();
+        program.push_back(*std::move(zero));
+      }
+      auto form = TaskForm(task);
+      if (!form.ok()) return form.status();
+      program.push_back(*std::move(form));
+    }
+    procs_.push_back(List(std::move(program)));
+    std::string text;
+    for (const EmbeddedFile& file : Cs1LibraryFiles()) {
+      absl::StrAppend(&text, file.text, "\n");
+    }
+    absl::StrAppend(&text, PrintForms(procs_, ir::HeaderOperands));
+    // Read back as every tool reads TIR: what polysimd writes verifies.
+    auto module = ir::ReadModule(MakeSource("polysimd's output", text));
+    if (!module.ok()) {
+      return absl::InternalError(absl::StrCat(
+          "the CS-1 module polysimd wrote does not verify (a bug):\n",
+          module.status().message()));
+    }
+    return text;
+  }
+
+ private:
+  // Names of the module free of the kernel's tensors' and their local
+  // arrays'.
+  std::string Fresh(const std::string& base) {
+    std::string name = base;
+    while (!taken_.insert(name).second) absl::StrAppend(&name, "_");
+    return name;
+  }
+
+  void ChooseNames() {
+    for (const Tensor& tensor : kernel_.tensors) {
+      taken_.insert(tensor.name);
+      taken_.insert(LocalName(tensor.name));
+    }
+    px_ = Fresh("px");
+    py_ = Fresh("py");
+    value_ = Fresh("v");
+    iterator_ = "c";
+    for (int k = 0; k < kMaxSimdDims + 8; ++k) {
+      if (taken_.contains(absl::StrCat(iterator_, k))) {
+        absl::StrAppend(&iterator_, "_");
+        k = -1;
+      }
+    }
+    for (int k = 0; k < 8; ++k) taken_.insert(absl::StrCat(iterator_, k));
+    // The indices of a recv (per dimension of the highest rank) and the
+    // index values passed to a task's procedure (`index` is a TIR type:
+    // idx, idx_0, ...): bound in one task each, so shared by all.
+    size_t rank = 0;
+    for (const Tensor& tensor : kernel_.tensors) {
+      rank = std::max(rank, tensor.dims.size());
+    }
+    for (size_t k = 0; k < rank; ++k) {
+      recv_.push_back(Fresh(absl::StrCat("i", k)));
+    }
+    for (const placement::TensorClause& clause : placement_.inputs) {
+      if (!clause.stream()) continue;
+      const int count =
+          static_cast<int>(clause.map.range_factor_range().range_tuple_dim());
+      for (int k = 0; k < count; ++k) {
+        const std::string id = IndexName(k, count);
+        if (!index_params_.contains(id)) {
+          index_params_[id] = Fresh("idx" + id.substr(5));
+        }
+      }
+    }
+    pe_names_["PE_X"] = Sym(px_);
+    pe_names_["PE_Y"] = Sym(py_);
+    grid_ = isl::set(ctx_, absl::StrCat("[PE_X, PE_Y] -> { : 0 <= PE_X < ",
+                                        analysis_.grid.nx, " and 0 <= PE_Y < ",
+                                        analysis_.grid.ny, " }"));
+
+  }
+
+  static std::string LocalName(const std::string& tensor) {
+    return tensor + "_local";
+  }
+
+  static Sexpr TypeOf(ElemType elem, const std::vector<int64_t>& dims) {
+    std::vector<Sexpr> type = {Sym(std::string(ElemTypeName(elem)))};
+    for (int64_t dim : dims) type.push_back(Sexpr::Int(dim));
+    return List(std::move(type));
+  }
+
+  static ElemType ElemOf(const Tensor& tensor) {
+    return tensor.decl->declared_type().elem();
+  }
+
+  Sexpr Params() const {
+    std::vector<Sexpr> params;
+    for (const Tensor& tensor : kernel_.tensors) {
+      if (tensor.role == TensorRole::kLocal) continue;
+      params.push_back(
+          List({Sym(tensor.role == TensorRole::kInput ? "in" : "out"),
+                Sym(tensor.name), TypeOf(ElemOf(tensor), tensor.dims)}));
+    }
+    return List(std::move(params));
+  }
+
+  // Where this level cannot say what the placement asks: each element
+  // written must be computed on one PE, the one that keeps it.
+  absl::Status CheckWrites(const Statement& statement) {
+    const Tensor& tensor = *kernel_.Find(statement.write.tensor);
+    if (tensor.role != TensorRole::kOutput) return absl::OkStatus();
+    const placement::TensorClause& clause =
+        *placement_.Output(statement.write.tensor);
+    if (clause.stream()) {
+      return ErrorAt(
+          clause.loc,
+          absl::StrCat("'", tensor.name,
+                       "' streams out of the rectangle; sending its elements "
+                       "between PEs to where they leave is not in the CS-1 "
+                       "level yet, so polysimd keeps outputs on the PEs that "
+                       "compute them: 'out ",
+                       tensor.name, " resident { ... }'"));
+    }
+    isl::map writers = statement.write.map
+                           .intersect_domain(statement.instances)
+                           .reverse()
+                           .apply_range(analysis_.grid.PlaceOf(statement));
+    isl::set split =
+        writers.lexmin().subtract(writers.lexmax()).domain();
+    if (!split.is_empty()) {
+      isl::set element = split.lexmin();
+      return ErrorAt(
+          placement_.place_loc,
+          absl::StrCat("the instances that compute ",
+                       placement::FirstPoint(element), " run on ",
+                       placement::FirstPoint(
+                           writers.intersect_domain(element).range().lexmin()),
+                       " and ",
+                       placement::FirstPoint(
+                           writers.intersect_domain(element).range().lexmax()),
+                       " of the computation rectangle: a reduction split over "
+                       "PEs sends partial sums between PEs (section 4.2), "
+                       "which the CS-1 level cannot say yet"));
+    }
+    isl::map kept = clause.map.apply_range(analysis_.grid.Shift(ctx_));
+    isl::map moved = writers.subtract(kept);
+    if (!moved.is_empty()) {
+      isl::set element = moved.domain().lexmin();
+      return ErrorAt(
+          clause.map_loc,
+          absl::StrCat(placement::FirstPoint(element),
+                       " is computed on ",
+                       placement::FirstPoint(
+                           writers.intersect_domain(element).range()),
+                       " of the computation rectangle but kept elsewhere: "
+                       "moving it sends it between PEs, which the CS-1 level "
+                       "cannot say yet"));
+    }
+    return absl::OkStatus();
+  }
+
+  // (local T_local (E D...) @PE (holds T OFFSET...)): OFFSET the box
+  // hull's offset plus the shift of its extension, of the PE coordinates.
+  absl::StatusOr<Sexpr> Local(const LocalArray& local) {
+    const Tensor& tensor = *kernel_.Find(local.tensor);
+    std::vector<Sexpr> form = {Sym("local"), Sym(LocalName(local.tensor)),
+                               TypeOf(ElemOf(tensor), local.extended),
+                               Sym("@PE")};
+    if (tensor.role == TensorRole::kLocal) return List(std::move(form));
+    if (tensor.role == TensorRole::kOutput) {
+      if (auto status = CheckHeld(local, tensor); !status.ok()) return status;
+    }
+    isl::map offset = isl::manage(isl_map_from_multi_aff(local.offset.copy()));
+    isl::set at = offset.bind_domain(
+        NamedIds(offset.domain().space(), {"PE_X", "PE_Y"}));
+    std::vector<Sexpr> holds = {Sym("holds"), Sym(tensor.name)};
+    for (size_t d = 0; d < local.shift.size(); ++d) {
+      isl::pw_aff value =
+          isl::manage(isl_set_dim_max(at.copy(), static_cast<int>(d)))
+              .add_constant(isl::val(ctx_, local.shift[d]));
+      auto expr = ParamExpr(value, grid_, pe_names_);
+      if (!expr.ok()) return expr.status();
+      holds.push_back(*std::move(expr));
+    }
+    form.push_back(List(std::move(holds)));
+    return List(std::move(form));
+  }
+
+  // A local array holding part of an output gives back every element of
+  // its box inside the output (formats/tir/README.md, `holds`): those must
+  // be the elements its PE keeps.
+  absl::Status CheckHeld(const LocalArray& local, const Tensor& tensor) {
+    isl::map held =
+        local.Covered(tensor.elements, analysis_.grid.Pes(ctx_));
+    const placement::TensorClause& clause = *placement_.Output(tensor.name);
+    isl::map kept = clause.map.apply_range(analysis_.grid.Shift(ctx_)).reverse();
+    isl::map other = held.subtract(kept);
+    if (other.is_empty()) return absl::OkStatus();
+    isl::set pe = other.domain().lexmin();
+    return ErrorAt(
+        clause.map_loc,
+        absl::StrCat("the local array of '", tensor.name, "' on ",
+                     placement::FirstPoint(pe),
+                     " of the computation rectangle (the box hull of what it "
+                     "touches, section 4.3, extended for extra instances) "
+                     "covers ",
+                     placement::FirstPoint(other.intersect_domain(pe).range()),
+                     ", which it does not keep; the CS-1 level gives back a "
+                     "local array's whole box, so polysimd needs each PE to "
+                     "keep a box of the output"));
+  }
+
+  absl::StatusOr<Sexpr> ZeroTask(const Statement& statement) {
+    const LocalArray& local = *analysis_.Local(statement.write.tensor);
+    const ElemType elem = ElemOf(*kernel_.Find(local.tensor));
+    const char* zero = ZeroInstruction(elem);
+    if (zero == nullptr || !ZeroInitialised(*statement.update, local.tensor)) {
+      return ErrorAt(statement.update->loc(),
+                     absl::StrCat("polysimd accumulates into f32 and f16 "
+                                  "tensors set to zero first; '",
+                                  local.tensor, "' is not"));
+    }
+    int64_t count = 1;
+    for (int64_t dim : local.extended) count *= dim;
+    return List({Sym("task"),
+                 List({Sym("call"), Sym(zero), Sexpr::Int(count),
+                       Sexpr::Int(1), Sexpr::Int(1), Sexpr::Int(1),
+                       List({Sym("dsd"), Sym(LocalName(local.tensor)),
+                             Sexpr::Int(0),
+                             List({Sexpr::Int(count), Sexpr::Int(1)})})})});
+  }
+
+  // What a task's isl objects name: the PE coordinates and, for a task on
+  // the arrival of an element, its index values as expressions of the
+  // recv's indices `recv`.
+  absl::StatusOr<IslNames> TaskNames(const Task& task,
+                                     const std::vector<std::string>& recv) {
+    IslNames names = pe_names_;
+    if (task.trigger == nullptr) return names;
+    const Tensor& tensor = *kernel_.Find(task.trigger->tensor);
+    isl::map order = task.trigger->map.range_factor_range().intersect_domain(
+        tensor.elements);
+    if (!order.is_injective()) {
+      return ErrorAt(
+          task.trigger->map_loc,
+          absl::StrCat("the index values of '", tensor.name,
+                       "' do not tell its elements apart: every PE receives "
+                       "every element here (modelled fabric multicast), so "
+                       "polysimd needs index values of their own for each "
+                       "element"));
+    }
+    std::vector<std::string> element_ids;
+    IslNames element_names;
+    for (size_t k = 0; k < recv.size(); ++k) {
+      element_ids.push_back(absl::StrCat("element_", k));
+      element_names[element_ids.back()] = Sym(recv[k]);
+    }
+    isl::pw_multi_aff values = order.as_pw_multi_aff();
+    const int count = static_cast<int>(order.range_tuple_dim());
+    for (int k = 0; k < count; ++k) {
+      isl::pw_aff value = values.at(k).bind_domain(
+          NamedIds(order.domain().space(), element_ids));
+      auto expr = ParamExpr(value, isl::set::universe(value.domain().space()),
+                            element_names);
+      if (!expr.ok()) return expr.status();
+      names[IndexName(k, count)] = *std::move(expr);
+    }
+    return names;
+  }
+
+  // The function from the task's compressed space to the local array of
+  // `access`.
+  absl::StatusOr<isl::multi_aff> LocalAccess(const Task& task,
+                                             const Access& access) {
+    isl::map function =
+        isl::manage(isl_map_from_multi_aff(task.compression.copy()))
+            .apply_range(access.map)
+            .apply_range(analysis_.Local(access.tensor)->ToLocal());
+    std::optional<isl::multi_aff> affine = AffineOf(function);
+    if (!affine) {
+      return ErrorAt(access.node->loc(),
+                     "polysimd's tasks access local arrays affinely; this "
+                     "access is not (a bug)");
+    }
+    return *affine;
+  }
+
+  absl::StatusOr<Sexpr> TaskForm(const Task& task) {
+    std::vector<std::string> recv;
+    std::vector<Sexpr> form = {Sym("task")};
+    if (task.trigger != nullptr) {
+      const Tensor& tensor = *kernel_.Find(task.trigger->tensor);
+      recv.assign(recv_.begin(), recv_.begin() + tensor.dims.size());
+    }
+    auto names = TaskNames(task, recv);
+    if (!names.ok()) return names.status();
+    if (task.trigger != nullptr) {
+      std::vector<Sexpr> indices;
+      for (const std::string& name : recv) indices.push_back(Sym(name));
+      std::vector<Sexpr> clause = {Sym("recv"), Sym(task.trigger->tensor),
+                                   List(std::move(indices)), Sym(value_)};
+      isl::set cond = task.known.gist(ReceivedContext(task));
+      if (isl_set_plain_is_universe(cond.get()) != isl_bool_true) {
+        auto expr = ParamCondition(task.known, ReceivedContext(task), *names);
+        if (!expr.ok()) return expr.status();
+        clause.push_back(*std::move(expr));
+      }
+      form.push_back(List(std::move(clause)));
+    }
+    auto call = task.method == Method::kBoxHull ? SimdCall(task, *names)
+                                                 : LoopCall(task, *names);
+    if (!call.ok()) return call.status();
+    form.push_back(*std::move(call));
+    return List(std::move(form));
+  }
+
+  // What every PE knows when an element arrives: its coordinates are in
+  // the grid and the element's index values are some element's.
+  isl::set ReceivedContext(const Task& task) const {
+    const Tensor& tensor = *kernel_.Find(task.trigger->tensor);
+    isl::map order = task.trigger->map.range_factor_range().intersect_domain(
+        tensor.elements);
+    const int count = static_cast<int>(order.range_tuple_dim());
+    std::vector<std::string> ids;
+    for (int k = 0; k < count; ++k) ids.push_back(IndexName(k, count));
+    isl::set values = order.range().bind(NamedIds(order.range().space(), ids));
+    return values.intersect(grid_);
+  }
+
+  // A SIMD instruction whose operands are the local arrays the statement
+  // accesses, each through a descriptor: the box hull's instances (5.3)
+  // from its offset, at the strides the access moves by per dimension.
+  absl::StatusOr<Sexpr> SimdCall(const Task& task, const IslNames& names) {
+    const Statement& statement = *task.statement;
+    std::vector<Sexpr> call = {Sym("call"), Sym(task.instruction)};
+    for (int k = 0; k < kMaxSimdDims; ++k) {
+      call.push_back(Sexpr::Int(
+          k < static_cast<int>(task.sizes.size()) ? task.sizes[k] : 1));
+    }
+    auto write = Descriptor(task, statement.write, names);
+    if (!write.ok()) return write.status();
+    call.push_back(*std::move(write));
+    for (const Access& read : statement.reads) {
+      if (read.tensor == task.trigger->tensor) continue;
+      auto operand = Descriptor(task, read, names);
+      if (!operand.ok()) return operand.status();
+      call.push_back(*std::move(operand));
+    }
+    call.push_back(Sym(value_));
+    return List(std::move(call));
+  }
+
+  absl::StatusOr<Sexpr> Descriptor(const Task& task, const Access& access,
+                                   const IslNames& names) {
+    auto local = LocalAccess(task, access);
+    if (!local.ok()) return local.status();
+    const std::vector<int64_t>& dims = analysis_.Local(access.tensor)->extended;
+    // The flat row-major position in the local array.
+    isl::aff flat = local->at(static_cast<int>(dims.size()) - 1);
+    int64_t row = 1;
+    for (size_t d = dims.size() - 1; d-- > 0;) {
+      row *= dims[d + 1];
+      flat = flat.add(local->at(static_cast<int>(d)).scale(isl::val(ctx_, row)));
+    }
+    std::vector<Sexpr> dsd = {Sym("dsd"), Sym(LocalName(access.tensor))};
+    isl::multi_aff offset = isl::manage(isl_multi_aff_align_params(
+        task.offset->copy(), isl_aff_get_space(flat.get())));
+    flat = isl::manage(
+        isl_aff_align_params(flat.release(), offset.space().release()));
+    isl::aff base = flat.pullback(offset);
+    auto expr = ParamExpr(isl::pw_aff(base), task.known, names);
+    if (!expr.ok()) return expr.status();
+    dsd.push_back(*std::move(expr));
+    isl::aff rest = flat;
+    for (size_t k = 0; k < task.sizes.size(); ++k) {
+      isl_val* stride = isl_aff_get_coefficient_val(
+          flat.get(), isl_dim_in, static_cast<int>(k));
+      const int64_t value = isl_val_get_num_si(stride);
+      isl_val_free(stride);
+      dsd.push_back(List({Sexpr::Int(task.sizes[k]), Sexpr::Int(value)}));
+      rest = isl::manage(isl_aff_set_coefficient_si(
+          rest.release(), isl_dim_in, static_cast<int>(k), 0));
+    }
+    if (isl_aff_involves_dims(rest.get(), isl_dim_in, 0,
+                              static_cast<unsigned>(task.sizes.size())) !=
+        isl_bool_false) {
+      return ErrorAt(access.node->loc(),
+                     "this access moves through its local array by no "
+                     "fixed stride (a bug: the box hull was accepted)");
+    }
+    return List(std::move(dsd));
+  }
+
+  // A procedure of isl's loops over the task's compressed instances, and
+  // its call.
+  absl::StatusOr<Sexpr> LoopCall(const Task& task, const IslNames& names) {
+    const Statement& statement = *task.statement;
+    const std::string name =
+        absl::StrCat(kernel_.proc->name(), ".", statement.name, ".task");
+    std::vector<Sexpr> params = {List({Sym("index"), Sym(px_)}),
+                                 List({Sym("index"), Sym(py_)})};
+    std::vector<Sexpr> call = {Sym("call"), Sym(name), Sym(px_), Sym(py_)};
+    IslNames inside = pe_names_;
+    isl::set context = grid_;
+    if (task.trigger != nullptr) {
+      const int count = static_cast<int>(
+          task.trigger->map.range_factor_range().range_tuple_dim());
+      for (int k = 0; k < count; ++k) {
+        const std::string id = IndexName(k, count);
+        const std::string& param = index_params_.at(id);
+        params.push_back(List({Sym("index"), Sym(param)}));
+        call.push_back(names.at(id));
+        inside[id] = Sym(param);
+      }
+      params.push_back(
+          List({Sym("in"), Sym(value_),
+                Sym(std::string(ElemTypeName(
+                    ElemOf(*kernel_.Find(task.trigger->tensor)))))}));
+      call.push_back(Sym(value_));
+      context = task.known;
+    }
+    std::vector<const Access*> accesses = {&statement.write};
+    absl::flat_hash_set<std::string> passed;
+    for (const Access& read : statement.reads) accesses.push_back(&read);
+    for (const Access* access : accesses) {
+      if (task.trigger != nullptr && access->tensor == task.trigger->tensor) {
+        continue;
+      }
+      if (!passed.insert(access->tensor).second) continue;
+      const LocalArray& local = *analysis_.Local(access->tensor);
+      params.push_back(List(
+          {Sym(access == &statement.write ? "inout" : "in"),
+           Sym(LocalName(access->tensor)),
+           TypeOf(ElemOf(*kernel_.Find(access->tensor)), local.extended),
+           Sym("@PE")}));
+      call.push_back(Sym(LocalName(access->tensor)));
+    }
+    std::vector<Sexpr> proc = {Sym("proc"), Sym(name), List(std::move(params))};
+    if (isl_set_plain_is_universe(context.get()) != isl_bool_true) {
+      auto assertion = ParamCondition(context, isl::set::universe(
+                                                   context.space()),
+                                      inside);
+      if (!assertion.ok()) return assertion.status();
+      proc.push_back(List({Sym("assert"), *std::move(assertion)}));
+    }
+    isl::union_map schedule(
+        isl::manage(isl_map_identity(
+                        isl_space_map_from_set(task.compressed.space().release())))
+            .intersect_domain(task.compressed));
+    isl::ast_node tree = BuildFrom(context).node_from_schedule_map(schedule);
+    auto body = AstStatements(
+        tree, iterator_, inside,
+        [&](const std::vector<Sexpr>& coordinates) {
+          return Update(task, coordinates, inside);
+        });
+    if (!body.ok()) return body.status();
+    for (Sexpr& stmt : *body) proc.push_back(std::move(stmt));
+    procs_.push_back(List(std::move(proc)));
+    return List(std::move(call));
+  }
+
+  // The statement's update at the instance `coordinates` of the compressed
+  // space, on local arrays and the element received.
+  absl::StatusOr<std::vector<Sexpr>> Update(
+      const Task& task, const std::vector<Sexpr>& coordinates,
+      const IslNames& names) {
+    const Statement& statement = *task.statement;
+    IslNames at = names;
+    std::vector<std::string> ids;
+    for (size_t k = 0; k < coordinates.size(); ++k) {
+      ids.push_back(absl::StrCat("coordinate_", k));
+      at[ids.back()] = coordinates[k];
+    }
+    auto element = [&](const Access& access) -> absl::StatusOr<Sexpr> {
+      if (task.trigger != nullptr && access.tensor == task.trigger->tensor) {
+        return Sym(value_);
+      }
+      auto local = LocalAccess(task, access);
+      if (!local.ok()) return local.status();
+      std::vector<Sexpr> load = {Sym(LocalName(access.tensor))};
+      for (int d = 0; d < static_cast<int>(local->size()); ++d) {
+        isl::pw_aff index = isl::pw_aff(local->at(d)).bind_domain(
+            NamedIds(task.compressed.space(), ids));
+        auto expr = ParamExpr(index, isl::set::universe(index.domain().space()),
+                              at);
+        if (!expr.ok()) return expr.status();
+        load.push_back(*std::move(expr));
+      }
+      return List(std::move(load));
+    };
+    Sexpr update = ir::WriteNode(*statement.update);
+    auto target = element(statement.write);
+    if (!target.ok()) return target.status();
+    update.mutable_items()[1] = *std::move(target);
+    size_t next = 0;
+    absl::Status status;
+    std::function<void(Sexpr&)> replace = [&](Sexpr& expr) {
+      if (!status.ok() || !expr.is_list()) return;
+      if (next < statement.reads.size() &&
+          expr.head() == statement.reads[next].tensor) {
+        auto load = element(statement.reads[next++]);
+        if (!load.ok()) {
+          status = load.status();
+          return;
+        }
+        expr = *std::move(load);
+        return;
+      }
+      for (Sexpr& item : expr.mutable_items()) replace(item);
+    };
+    replace(update.mutable_items()[2]);
+    if (!status.ok()) return status;
+    return std::vector<Sexpr>{std::move(update)};
+  }
+
+  const Kernel& kernel_;
+  const placement::Placement& placement_;
+  const Analysis& analysis_;
+  isl::ctx ctx_;
+  absl::flat_hash_set<std::string> taken_;
+  std::string px_, py_, value_, iterator_;
+  std::vector<std::string> recv_;
+  absl::flat_hash_map<std::string, std::string> index_params_;
+  IslNames pe_names_;
+  isl::set grid_;  // the rectangle, of the parameters PE_X and PE_Y
+  std::vector<Sexpr> procs_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::string> Generate(const Kernel& kernel,
+                                     const placement::Placement& placement,
+                                     const Analysis& analysis) {
+  return poly::Ask<std::string>(placement.place.ctx(), [&]() {
+    return Generator(kernel, placement, analysis).Run();
+  });
+}
+
+}  // namespace tessel::polysimd
