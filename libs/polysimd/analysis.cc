@@ -357,9 +357,11 @@ class Analyser {
     } else if (compressed.dense && compressed.fixed) {
       task.method = Method::kBaseCase;
       task.minimum = compressed.minimum;
+      task.size = compressed.size;
     } else if (compressed.dense && enumerated) {
       task.method = Method::kSizeEnumeration;
       task.minimum = compressed.minimum;
+      task.size = compressed.size;
     } else {
       why = "no fixed-size box: not by box hull, base case or size "
             "enumeration";

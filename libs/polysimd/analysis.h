@@ -88,8 +88,10 @@ struct Task {
   // Box hull: [params] -> [i0, ...], and its sizes.
   std::optional<isl::multi_aff> offset;
   std::vector<int64_t> sizes;
-  // Base case and size enumeration: the least point of the set.
+  // Base case and size enumeration: the least point of the set, and the
+  // size of each dimension (the set is the box they give).
   std::optional<isl::multi_pw_aff> minimum;
+  std::optional<isl::multi_pw_aff> size;
   // Size enumeration: the identifiers of the configurations, and the
   // offset that gives their sizes.
   std::optional<isl::set> configurations;

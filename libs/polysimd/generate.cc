@@ -1,6 +1,7 @@
 #include "libs/polysimd/generate.h"
 
 #include <algorithm>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "isl/aff.h"
 #include "isl/map.h"
+#include "isl/point.h"
 #include "isl/set.h"
 #include "isl/val.h"
 #include "libs/ir/edit.h"
@@ -411,11 +413,39 @@ class Generator {
       }
       form.push_back(List(std::move(clause)));
     }
-    auto call = task.method == Method::kBoxHull ? SimdCall(task, *names)
-                                                 : LoopCall(task, *names);
+    auto call = TaskCall(task, *names);
     if (!call.ok()) return call.status();
     form.push_back(*std::move(call));
     return List(std::move(form));
+  }
+
+  // The call a task makes, as its SIMD decision says: one instruction (box
+  // hull), a procedure choosing among configurations (base case, size
+  // enumeration), or a procedure of explicit loops, which is also what a
+  // configuration isl cannot write in TIR falls back to.
+  absl::StatusOr<Sexpr> TaskCall(const Task& task, const IslNames& names) {
+    switch (task.method) {
+      case Method::kBoxHull:
+        return SimdCall(task, isl::multi_pw_aff(*task.offset), task.sizes,
+                        task.known, names);
+      case Method::kBaseCase:
+      case Method::kSizeEnumeration: {
+        const size_t procs = procs_.size();
+        auto call = ProcCall(task, names,
+                             [&](const isl::set& context, IslNames& inside) {
+                               return Configurations(task, context, inside);
+                             });
+        if (call.ok() || !absl::IsUnimplemented(call.status())) return call;
+        procs_.resize(procs);
+        break;
+      }
+      case Method::kLoops:
+        break;
+    }
+    return ProcCall(task, names,
+                    [&](const isl::set& context, IslNames& inside) {
+                      return Loops(task, context, inside);
+                    });
   }
 
   // What every PE knows when an element arrives: its coordinates are in
@@ -431,22 +461,27 @@ class Generator {
     return values.intersect(grid_);
   }
 
-  // A SIMD instruction whose operands are the local arrays the statement
-  // accesses, each through a descriptor: the box hull's instances (5.3)
-  // from its offset, at the strides the access moves by per dimension.
-  absl::StatusOr<Sexpr> SimdCall(const Task& task, const IslNames& names) {
+  // A call of the task's SIMD instruction of sizes `sizes` whose operands
+  // are the local arrays the statement accesses, each through a
+  // descriptor: from the instance `at` (of the parameters), at the strides
+  // the access moves by per compressed dimension.
+  absl::StatusOr<Sexpr> SimdCall(const Task& task,
+                                 const isl::multi_pw_aff& at,
+                                 const std::vector<int64_t>& sizes,
+                                 const isl::set& context,
+                                 const IslNames& names) {
     const Statement& statement = *task.statement;
     std::vector<Sexpr> call = {Sym("call"), Sym(task.instruction)};
     for (int k = 0; k < kMaxSimdDims; ++k) {
-      call.push_back(Sexpr::Int(
-          k < static_cast<int>(task.sizes.size()) ? task.sizes[k] : 1));
+      call.push_back(
+          Sexpr::Int(k < static_cast<int>(sizes.size()) ? sizes[k] : 1));
     }
-    auto write = Descriptor(task, statement.write, names);
-    if (!write.ok()) return write.status();
-    call.push_back(*std::move(write));
+    std::vector<const Access*> operands = {&statement.write};
     for (const Access& read : statement.reads) {
-      if (read.tensor == task.trigger->tensor) continue;
-      auto operand = Descriptor(task, read, names);
+      if (read.tensor != task.trigger->tensor) operands.push_back(&read);
+    }
+    for (const Access* access : operands) {
+      auto operand = Descriptor(task, *access, at, sizes, context, names);
       if (!operand.ok()) return operand.status();
       call.push_back(*std::move(operand));
     }
@@ -455,6 +490,9 @@ class Generator {
   }
 
   absl::StatusOr<Sexpr> Descriptor(const Task& task, const Access& access,
+                                   const isl::multi_pw_aff& at,
+                                   const std::vector<int64_t>& sizes,
+                                   const isl::set& context,
                                    const IslNames& names) {
     auto local = LocalAccess(task, access);
     if (!local.ok()) return local.status();
@@ -467,37 +505,108 @@ class Generator {
       flat = flat.add(local->at(static_cast<int>(d)).scale(isl::val(ctx_, row)));
     }
     std::vector<Sexpr> dsd = {Sym("dsd"), Sym(LocalName(access.tensor))};
-    isl::multi_aff offset = isl::manage(isl_multi_aff_align_params(
-        task.offset->copy(), isl_aff_get_space(flat.get())));
-    flat = isl::manage(
-        isl_aff_align_params(flat.release(), offset.space().release()));
-    isl::aff base = flat.pullback(offset);
-    auto expr = ParamExpr(isl::pw_aff(base), task.known, names);
+    isl::multi_pw_aff point = isl::manage(isl_multi_pw_aff_align_params(
+        at.copy(), isl_aff_get_space(flat.get())));
+    isl::pw_aff base = isl::manage(isl_pw_aff_align_params(
+        isl_pw_aff_from_aff(flat.copy()), point.space().release()));
+    auto expr = ParamExpr(base.pullback(point), context, names);
     if (!expr.ok()) return expr.status();
     dsd.push_back(*std::move(expr));
     isl::aff rest = flat;
-    for (size_t k = 0; k < task.sizes.size(); ++k) {
+    for (size_t k = 0; k < sizes.size(); ++k) {
       isl_val* stride = isl_aff_get_coefficient_val(
           flat.get(), isl_dim_in, static_cast<int>(k));
       const int64_t value = isl_val_get_num_si(stride);
       isl_val_free(stride);
-      dsd.push_back(List({Sexpr::Int(task.sizes[k]), Sexpr::Int(value)}));
+      dsd.push_back(List({Sexpr::Int(sizes[k]), Sexpr::Int(value)}));
       rest = isl::manage(isl_aff_set_coefficient_si(
           rest.release(), isl_dim_in, static_cast<int>(k), 0));
     }
     if (isl_aff_involves_dims(rest.get(), isl_dim_in, 0,
-                              static_cast<unsigned>(task.sizes.size())) !=
+                              static_cast<unsigned>(sizes.size())) !=
         isl_bool_false) {
       return ErrorAt(access.node->loc(),
                      "this access moves through its local array by no "
-                     "fixed stride (a bug: the box hull was accepted)");
+                     "fixed stride (a bug: a SIMD decision was taken)");
     }
     return List(std::move(dsd));
   }
 
-  // A procedure of isl's loops over the task's compressed instances, and
-  // its call.
-  absl::StatusOr<Sexpr> LoopCall(const Task& task, const IslNames& names) {
+  // The configurations of a task decided by the base case (5.1) or size
+  // enumeration (5.4): one SIMD call per size its instance sets take, from
+  // their least point, chosen by the size. Unimplemented when isl writes
+  // the size or the offset as something TIR cannot say.
+  absl::StatusOr<std::vector<Sexpr>> Configurations(const Task& task,
+                                                    const isl::set& context,
+                                                    const IslNames& names) {
+    isl::set taken = isl::manage(isl_set_project_out_all_params(
+        isl_set_intersect_params(isl_set_from_multi_pw_aff(task.size->copy()),
+                                 task.known.copy())));
+    const int dims = static_cast<int>(taken.tuple_dim());
+    std::vector<std::vector<int64_t>> sizes;
+    if (isl_set_is_bounded(taken.get()) != isl_bool_true) {
+      return absl::UnimplementedError("the sizes are unbounded");
+    }
+    struct Points {
+      int dims;
+      std::vector<std::vector<int64_t>>& sizes;
+    } points{dims, sizes};
+    isl_stat ok = isl_set_foreach_point(
+        taken.get(),
+        [](isl_point* point, void* user) -> isl_stat {
+          auto& [dims, out] = *static_cast<Points*>(user);
+          if (out.size() == kMaxConfigurations) {
+            isl_point_free(point);
+            return isl_stat_error;
+          }
+          std::vector<int64_t> size;
+          for (int d = 0; d < dims; ++d) {
+            isl_val* value = isl_point_get_coordinate_val(point, isl_dim_set, d);
+            size.push_back(isl_val_get_num_si(value));
+            isl_val_free(value);
+          }
+          isl_point_free(point);
+          out.push_back(std::move(size));
+          return isl_stat_ok;
+        },
+        &points);
+    if (ok != isl_stat_ok) {
+      return absl::UnimplementedError("too many configurations");
+    }
+    std::vector<Sexpr> stmts;
+    for (const std::vector<int64_t>& size : sizes) {
+      std::vector<Sexpr> conjuncts;
+      for (size_t d = 0; d < size.size(); ++d) {
+        if (size[d] <= 0) return absl::UnimplementedError("an empty size");
+        auto extent = ParamExpr(task.size->at(static_cast<int>(d)), context,
+                                names);
+        if (!extent.ok()) return extent.status();
+        conjuncts.push_back(
+            List({Sym("=="), *std::move(extent), Sexpr::Int(size[d])}));
+      }
+      Sexpr cond = std::move(conjuncts[0]);
+      for (size_t d = 1; d < conjuncts.size(); ++d) {
+        cond = List({Sym("and"), std::move(cond), std::move(conjuncts[d])});
+      }
+      auto call = SimdCall(task, *task.minimum, size, context, names);
+      if (!call.ok()) return call.status();
+      stmts.push_back(List({Sym("if"), std::move(cond),
+                            List({Sym("then"), *std::move(call)})}));
+    }
+    return stmts;
+  }
+
+  // The body of a task's procedure: its statements, given where they run
+  // (`context`, of the parameters) and what isl's names are there.
+  using ProcBody = std::function<absl::StatusOr<std::vector<Sexpr>>(
+      const isl::set& context, IslNames& names)>;
+
+  // A procedure `@KERNEL.STATEMENT.task` for `task`, and its call: its
+  // parameters the PE's coordinates, the index values and the element
+  // received (for a task on an arrival) and the local arrays the statement
+  // accesses; it asserts where it runs.
+  absl::StatusOr<Sexpr> ProcCall(const Task& task, const IslNames& names,
+                                 const ProcBody& body) {
     const Statement& statement = *task.statement;
     const std::string name =
         absl::StrCat(kernel_.proc->name(), ".", statement.name, ".task");
@@ -547,20 +656,26 @@ class Generator {
       if (!assertion.ok()) return assertion.status();
       proc.push_back(List({Sym("assert"), *std::move(assertion)}));
     }
+    auto stmts = body(context, inside);
+    if (!stmts.ok()) return stmts.status();
+    for (Sexpr& stmt : *stmts) proc.push_back(std::move(stmt));
+    procs_.push_back(List(std::move(proc)));
+    return List(std::move(call));
+  }
+
+  // isl's loops over the task's compressed instances.
+  absl::StatusOr<std::vector<Sexpr>> Loops(const Task& task,
+                                           const isl::set& context,
+                                           IslNames& names) {
     isl::union_map schedule(
         isl::manage(isl_map_identity(
                         isl_space_map_from_set(task.compressed.space().release())))
             .intersect_domain(task.compressed));
     isl::ast_node tree = BuildFrom(context).node_from_schedule_map(schedule);
-    auto body = AstStatements(
-        tree, iterator_, inside,
-        [&](const std::vector<Sexpr>& coordinates) {
-          return Update(task, coordinates, inside);
-        });
-    if (!body.ok()) return body.status();
-    for (Sexpr& stmt : *body) proc.push_back(std::move(stmt));
-    procs_.push_back(List(std::move(proc)));
-    return List(std::move(call));
+    return AstStatements(tree, iterator_, names,
+                         [&](const std::vector<Sexpr>& coordinates) {
+                           return Update(task, coordinates, names);
+                         });
   }
 
   // The statement's update at the instance `coordinates` of the compressed
