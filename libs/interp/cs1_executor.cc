@@ -111,15 +111,12 @@ std::string PeText(const cs1::PeProgram& program, const Frame& frame) {
 
 }  // namespace
 
-bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
-  const View& base = frame.views[ref.base];
-  const int64_t offset = ControlValue(ref.offset, frame);
-  if (failed_) return false;
-  // The tensor is dense: its elements are contiguous from base.offset.
+bool Executor::DescriptorInside(const WindowRef& ref, const Frame& frame,
+                                int64_t least, int64_t greatest) {
+  // The tensor is dense: its elements are contiguous from its view's
+  // offset.
   int64_t count = 1;
-  for (int64_t extent : base.dims) count *= extent;
-  int64_t least = offset;
-  int64_t greatest = offset;
+  for (int64_t extent : frame.views[ref.base].dims) count *= extent;
   bool overflow = false;
   for (size_t k = 0; k < ref.extents.size(); ++k) {
     int64_t span = 0;
@@ -135,6 +132,13 @@ bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
                       ", outside its ", count, " elements"));
     return false;
   }
+  return true;
+}
+
+bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
+  const int64_t offset = ControlValue(ref.offset, frame);
+  if (failed_ || !DescriptorInside(ref, frame, offset, offset)) return false;
+  const View& base = frame.views[ref.base];
   view.buffer = base.buffer;
   view.offset = base.offset + offset;
   // A task calls the same instructions again and again: the view most
@@ -400,25 +404,7 @@ bool Executor::DescriptorPerElement(const WindowRef& ref,
       last_along[__builtin_ctz(corner)] = offset;
     }
   }
-  // As DescriptorView checks each window.
-  const View& base = frame.views[ref.base];
-  int64_t count = 1;
-  for (int64_t extent : base.dims) count *= extent;
-  bool overflow = false;
-  for (size_t k = 0; k < ref.extents.size(); ++k) {
-    int64_t span = 0;
-    overflow |=
-        __builtin_mul_overflow(ref.strides[k], ref.extents[k] - 1, &span) ||
-        __builtin_add_overflow(span < 0 ? least : greatest, span,
-                               span < 0 ? &least : &greatest);
-  }
-  if (overflow || least < 0 || greatest >= count) {
-    Fail(ref.where,
-         absl::StrCat("the dsd on '", frame.proc->view_names[ref.base],
-                      "' reaches element ", least < 0 ? least : greatest,
-                      ", outside its ", count, " elements"));
-    return false;
-  }
+  if (!DescriptorInside(ref, frame, least, greatest)) return false;
   // Every offset lies in the tensor: no difference of two overflows.
   for (size_t k = rank; k-- > 0;) {
     view.dims.insert(view.dims.begin(), shape[k]);

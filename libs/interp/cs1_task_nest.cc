@@ -189,10 +189,6 @@ class Inliner {
   std::vector<Expr> received_;
 };
 
-}  // namespace
-
-namespace {
-
 std::optional<TaskNest> BuildNest(const PeProgram& program, const Task& task,
                                   loop::CompiledProc& frame) {
   if (!task.receives || task.cond) return std::nullopt;
@@ -239,6 +235,7 @@ std::optional<TaskNest> BuildNest(const PeProgram& program, const Task& task,
     frame.view_names.push_back(param.name());
     nest.per_element.push_back(per_element);
   }
+  // (A task that does not pass what it receives has no reason to.)
   if (!value_passed) return std::nullopt;
   // The loops over the received indices, outermost first.
   std::vector<Expr> variables;

@@ -169,6 +169,10 @@ class Executor {
   // The view a dsd describes, checked to lie in its tensor
   // (cs1_executor.cc).
   bool DescriptorView(const WindowRef& ref, Frame& frame, View& view);
+  // Whether the windows of `ref` from every offset in [least, greatest]
+  // lie in its tensor; else the error, at the offset that leaves it.
+  bool DescriptorInside(const WindowRef& ref, const Frame& frame,
+                        int64_t least, int64_t greatest);
   // One PE of a pe-program: its local arrays, its tasks, and what goes back
   // to the parameters written (cs1_executor.cc).
   void RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
