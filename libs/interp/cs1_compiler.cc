@@ -139,6 +139,9 @@ absl::StatusOr<std::unique_ptr<PeProgram>> CompilePeProgram(
   if (auto status = compiler.CompilePeProgram(*out); !status.ok()) {
     return status;
   }
+  for (Task& task : out->tasks) {
+    task.nest = TaskAsNest(*out, task, out->frame);
+  }
   loop::PlanLoopProgram(out->procedures);
   // The pe-program's frame comes after the procedures (Executor::FrameOf).
   out->frame.index = static_cast<int32_t>(out->procedures.procs.size());
@@ -150,6 +153,10 @@ absl::StatusOr<std::unique_ptr<PeProgram>> CompilePeProgram(
   for (Task& task : out->tasks) {
     if (task.cond) planner.PlanExpr(*task.cond);
     planner.PlanStatement(task.call);
+    if (!task.nest) continue;
+    planner.PlanStatement(task.nest->loops);
+    // A nest the planner cannot batch is of no use: the calls run.
+    if (task.nest->loops.region == nullptr) task.nest.reset();
   }
   planner.Finish();
   return out;

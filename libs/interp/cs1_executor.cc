@@ -111,15 +111,12 @@ std::string PeText(const cs1::PeProgram& program, const Frame& frame) {
 
 }  // namespace
 
-bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
-  const View& base = frame.views[ref.base];
-  const int64_t offset = ControlValue(ref.offset, frame);
-  if (failed_) return false;
-  // The tensor is dense: its elements are contiguous from base.offset.
+bool Executor::DescriptorInside(const WindowRef& ref, const Frame& frame,
+                                int64_t least, int64_t greatest) {
+  // The tensor is dense: its elements are contiguous from its view's
+  // offset.
   int64_t count = 1;
-  for (int64_t extent : base.dims) count *= extent;
-  int64_t least = offset;
-  int64_t greatest = offset;
+  for (int64_t extent : frame.views[ref.base].dims) count *= extent;
   bool overflow = false;
   for (size_t k = 0; k < ref.extents.size(); ++k) {
     int64_t span = 0;
@@ -135,6 +132,13 @@ bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
                       ", outside its ", count, " elements"));
     return false;
   }
+  return true;
+}
+
+bool Executor::DescriptorView(const WindowRef& ref, Frame& frame, View& view) {
+  const int64_t offset = ControlValue(ref.offset, frame);
+  if (failed_ || !DescriptorInside(ref, frame, offset, offset)) return false;
+  const View& base = frame.views[ref.base];
   view.buffer = base.buffer;
   view.offset = base.offset + offset;
   // A task calls the same instructions again and again: the view most
@@ -281,26 +285,18 @@ void Executor::RunTask(const cs1::PeProgram& program, const cs1::Task& task,
     }
     return;
   }
+  if (batching_ && task.nest) {
+    RunTaskNest(program, task, inputs, frame);
+    return;
+  }
   const cs1::Param& param = program.params[task.param];
-  std::unique_ptr<Buffer>& value = frame.owned[task.value_slot];
   ForEachIndex(param.shape, [&](const std::vector<int64_t>& index,
                                 int64_t flat) {
     for (size_t k = 0; k < index.size(); ++k) {
       frame.controls[task.index_slots[k]] = index[k];
     }
     if (task.cond && !ControlValue(*task.cond, frame)) return !failed_;
-    // The value received, a fresh scalar each time (its buffer is made
-    // once).
-    if (value == nullptr) {
-      if (auto status = ResetBuffer(param.elem, {}, value); !status.ok()) {
-        Fail(task.decl, status.message());
-        return false;
-      }
-      frame.views[task.value_slot] = WholeView(*value);
-    }
-    CopyElements(inputs[task.param], flat, value->tensor, 0, 1);
-    value->SetWritten(true);
-    ExecStmt(task.call, frame);
+    if (Receive(program, task, inputs, flat, frame)) ExecStmt(task.call, frame);
     if (failed_) {
       AddNote(*task.decl, absl::StrCat("in the task on ",
                                        PeText(program, frame), ", receiving ",
@@ -309,6 +305,114 @@ void Executor::RunTask(const cs1::PeProgram& program, const cs1::Task& task,
     }
     return true;
   });
+}
+
+bool Executor::Receive(const cs1::PeProgram& program, const cs1::Task& task,
+                       const std::vector<HostTensor>& inputs, int64_t flat,
+                       Frame& frame) {
+  // The value received, a fresh scalar each time (its buffer is made once).
+  std::unique_ptr<Buffer>& value = frame.owned[task.value_slot];
+  if (value == nullptr) {
+    if (auto status = ResetBuffer(program.params[task.param].elem, {}, value);
+        !status.ok()) {
+      Fail(task.decl, status.message());
+      return false;
+    }
+    frame.views[task.value_slot] = WholeView(*value);
+  }
+  CopyElements(inputs[task.param], flat, value->tensor, 0, 1);
+  value->SetWritten(true);
+  return true;
+}
+
+void Executor::RunTaskNest(const cs1::PeProgram& program,
+                           const cs1::Task& task,
+                           const std::vector<HostTensor>& inputs,
+                           Frame& frame) {
+  const cs1::TaskNest& nest = *task.nest;
+  const cs1::Param& param = program.params[task.param];
+  const HostTensor& received = inputs[task.param];
+  if (received.num_elements() == 0) return;
+  // The first element's call makes the checks every call makes: on the
+  // arguments, the same in every call, and on its own windows.
+  for (int32_t slot : task.index_slots) frame.controls[slot] = 0;
+  const Stmt& call = task.call;
+  const CompiledProc& callee = *call.callee;
+  if (Receive(program, task, inputs, 0, frame) && EnterCall(call, frame)) {
+    const Frame& first = FrameOf(callee);
+    for (size_t i = 0; i < callee.params.size() && !failed_; ++i) {
+      const CompiledParam& callee_param = callee.params[i];
+      const int32_t slot = nest.slots[i];
+      if (!callee_param.is_data()) {
+        frame.controls[slot] = first.controls[callee_param.slot];
+        continue;
+      }
+      View& view = frame.views[slot];
+      if (i == nest.value_param) {
+        // Every value received: the received tensor (copied once).
+        std::unique_ptr<Buffer>& buffer = frame.owned[slot];
+        if (buffer == nullptr) {
+          buffer = std::make_unique<Buffer>();
+          buffer->tensor = received;
+          buffer->SetWritten(true);
+        }
+        view = WholeView(*buffer);
+        continue;
+      }
+      view = first.views[callee_param.slot];
+      if (nest.per_element[i]) {
+        DescriptorPerElement(call.args[i].window, param.shape,
+                             task.index_slots, frame, view);
+      }
+    }
+  }
+  if (!failed_) ExecStmt(nest.loops, frame);
+  if (failed_) {
+    // A batch's error is not necessarily the first in the spec's order: the
+    // run is made again call by call (RunWithFirstError), which names the
+    // element received.
+    AddNote(*call.where, absl::StrCat("in the call to ", callee.proc->name()));
+    AddNote(*task.decl,
+            absl::StrCat("in the task on ", PeText(program, frame)));
+  }
+}
+
+bool Executor::DescriptorPerElement(const WindowRef& ref,
+                                    const std::vector<int64_t>& shape,
+                                    const std::vector<int32_t>& slots,
+                                    Frame& frame, View& view) {
+  // The offset and each of its subexpressions are linear in the received
+  // indices (cs1_task_nest.cc): over all elements they take their least
+  // and greatest values at corners of the received tensor, so that
+  // computing the offset there without an error computes it so for every
+  // element, and its least and greatest values are among those.
+  const size_t rank = shape.size();
+  int64_t first = 0;
+  int64_t least = 0;
+  int64_t greatest = 0;
+  absl::InlinedVector<int64_t, 8> last_along(rank, 0);
+  for (uint32_t corner = 0; corner < (uint32_t{1} << rank); ++corner) {
+    for (size_t k = 0; k < rank; ++k) {
+      frame.controls[slots[k]] = (corner >> k) & 1 ? shape[k] - 1 : 0;
+    }
+    const int64_t offset = ControlValue(ref.offset, frame);
+    if (failed_) return false;
+    if (corner == 0) first = least = greatest = offset;
+    least = std::min(least, offset);
+    greatest = std::max(greatest, offset);
+    if (__builtin_popcount(corner) == 1) {
+      last_along[__builtin_ctz(corner)] = offset;
+    }
+  }
+  if (!DescriptorInside(ref, frame, least, greatest)) return false;
+  // Every offset lies in the tensor: no difference of two overflows.
+  for (size_t k = rank; k-- > 0;) {
+    view.dims.insert(view.dims.begin(), shape[k]);
+    view.strides.insert(view.strides.begin(),
+                        shape[k] > 1 ? (last_along[k] - first) / (shape[k] - 1)
+                                     : 0);
+  }
+  return true;
 }
 
 }  // namespace loop

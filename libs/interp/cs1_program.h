@@ -51,6 +51,28 @@ struct Local {
   std::optional<Holds> holds;
 };
 
+// A receiving task's calls, for all the elements it receives, as one loop
+// nest of the pe-program's frame (cs1_task_nest.cc): loops over the indices
+// of the received tensor around the callee's body, whose names are slots of
+// the frame. Every argument but a descriptor and the value received is the
+// same in every call; a descriptor's offset is affine in the received
+// indices. So the callee's parameters are views that hold every call's
+// window at once, with a leading dimension per received index: the value
+// received is the received tensor itself, a descriptor's window the same
+// strided view from the first call's, moved by its offset's coefficient
+// along each received index. Built only when the planner makes the nest a
+// region (loop_plan.h); the executor runs it when batching.
+struct TaskNest {
+  loop::Stmt loops;
+  // Per parameter of the callee, the slot in the frame of its value (a
+  // control slot or a view slot), and whether its view has the leading
+  // dimensions of the received indices.
+  std::vector<int32_t> slots;
+  std::vector<bool> per_element;
+  // The callee's parameter the value received is passed to.
+  size_t value_param = 0;
+};
+
 // A task: its call, run once when the PE starts or, with a recv, once per
 // element of parameter `param` for which `cond` holds, with the element's
 // indices and value in their slots.
@@ -62,6 +84,7 @@ struct Task {
   int32_t value_slot = -1;
   std::optional<loop::Expr> cond;
   loop::Stmt call;
+  std::optional<TaskNest> nest;
 };
 
 struct PeProgram {
@@ -85,6 +108,11 @@ struct PeProgram {
 // result.
 absl::StatusOr<std::unique_ptr<PeProgram>> CompilePeProgram(
     const ir::Module& module, const ir::Node& program);
+
+// `task`'s calls as one loop nest of `frame`, the pe-program's (adding the
+// slots it needs), when they qualify (cs1_task_nest.cc); before planning.
+std::optional<TaskNest> TaskAsNest(const PeProgram& program, const Task& task,
+                                   loop::CompiledProc& frame);
 
 // Runs `program` on every PE. `inputs` holds, by parameter position, a
 // tensor of the parameter's type for every parameter read (others are

@@ -428,14 +428,26 @@ void Executor::RunRegion(const Stmt& loop, Frame& frame) {
   absl::InlinedVector<int64_t, 4> at(lo, lo + depth);
   size_t inner = depth - 1;
   while (inner > 0 && lo[inner] + 1 == hi[inner]) --inner;
+  // The loops that move, but the innermost; a loop of one iteration holds
+  // its value in every lane of every batch.
+  absl::InlinedVector<size_t, 4> moving;
+  const int32_t most = static_cast<int32_t>(
+      std::min<int64_t>(iterations, kBatchLanes));
+  for (size_t k = 0; k < depth; ++k) {
+    if (k == inner) continue;
+    if (lo[k] + 1 < hi[k]) {
+      moving.push_back(k);
+    } else {
+      std::fill(vars[k], vars[k] + most, lo[k]);
+    }
+  }
   bool done = false;
   while (!done && !failed_) {
     int32_t lanes = 0;
     while (lanes < kBatchLanes && !done) {
       const int32_t run = static_cast<int32_t>(
           std::min<int64_t>(hi[inner] - at[inner], kBatchLanes - lanes));
-      for (size_t k = 0; k < depth; ++k) {
-        if (k == inner) continue;
+      for (size_t k : moving) {
         int64_t* column = vars[k] + lanes;
         for (int32_t l = 0; l < run; ++l) column[l] = at[k];
       }
@@ -521,6 +533,16 @@ void Executor::Alloc(const Stmt& stmt, Frame& frame) {
 }
 
 void Executor::Call(const Stmt& stmt, Frame& caller) {
+  if (!EnterCall(stmt, caller)) return;
+  const CompiledProc& callee = *stmt.callee;
+  Exec(callee.body, FrameOf(callee));
+  if (failed_) {
+    // Errors inside a callee name the calls that led there, innermost first.
+    AddNote(*stmt.where, absl::StrCat("in the call to ", callee.proc->name()));
+  }
+}
+
+bool Executor::EnterCall(const Stmt& stmt, Frame& caller) {
   const CompiledProc& callee = *stmt.callee;
   Frame& frame = FrameOf(callee);
   for (size_t i = 0; i < callee.params.size(); ++i) {
@@ -529,21 +551,18 @@ void Executor::Call(const Stmt& stmt, Frame& caller) {
           ControlValue(stmt.args[i].control, caller);
     }
   }
-  if (failed_) return;
-  if (!CheckSizes(callee, frame, &stmt)) return;
+  if (failed_) return false;
+  if (!CheckSizes(callee, frame, &stmt)) return false;
   for (size_t i = 0; i < callee.params.size(); ++i) {
     if (!stmt.args[i].is_data) continue;
     const CompiledParam& param = callee.params[i];
     View& view = frame.views[param.slot];
-    if (!MakeView(stmt.args[i].window, caller, view)) return;
-    if (!ShapeMatches(param, frame, view, stmt, stmt.args[i].window)) return;
+    if (!MakeView(stmt.args[i].window, caller, view)) return false;
+    if (!ShapeMatches(param, frame, view, stmt, stmt.args[i].window)) {
+      return false;
+    }
   }
-  if (!CheckAsserts(callee, frame, &stmt)) return;
-  Exec(callee.body, frame);
-  if (failed_) {
-    // Errors inside a callee name the calls that led there, innermost first.
-    AddNote(*stmt.where, absl::StrCat("in the call to ", callee.proc->name()));
-  }
+  return CheckAsserts(callee, frame, &stmt);
 }
 
 bool Executor::ShapeMatches(const CompiledParam& param, Frame& frame,

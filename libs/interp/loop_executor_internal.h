@@ -144,6 +144,9 @@ class Executor {
   void ExecStmt(const Stmt& stmt, Frame& frame);
   void For(const Stmt& stmt, Frame& frame);
   void Call(const Stmt& stmt, Frame& caller);
+  // A call's arguments in the callee's frame, with every check a call
+  // makes before its body runs; false (and the error) when one fails.
+  bool EnterCall(const Stmt& stmt, Frame& caller);
   // Whether `view`, the argument `arg` of `call`, has the shape the
   // callee's `param` declares (and is dense unless it is a window); the
   // error otherwise.
@@ -166,6 +169,10 @@ class Executor {
   // The view a dsd describes, checked to lie in its tensor
   // (cs1_executor.cc).
   bool DescriptorView(const WindowRef& ref, Frame& frame, View& view);
+  // Whether the windows of `ref` from every offset in [least, greatest]
+  // lie in its tensor; else the error, at the offset that leaves it.
+  bool DescriptorInside(const WindowRef& ref, const Frame& frame,
+                        int64_t least, int64_t greatest);
   // One PE of a pe-program: its local arrays, its tasks, and what goes back
   // to the parameters written (cs1_executor.cc).
   void RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
@@ -173,6 +180,21 @@ class Executor {
              std::vector<Buffer>& globals);
   void RunTask(const cs1::PeProgram& program, const cs1::Task& task,
                const std::vector<HostTensor>& inputs, Frame& frame);
+  // Element `flat` of the received tensor as the task's value.
+  bool Receive(const cs1::PeProgram& program, const cs1::Task& task,
+               const std::vector<HostTensor>& inputs, int64_t flat,
+               Frame& frame);
+  // A task's calls as its nest (cs1_program.h, TaskNest).
+  void RunTaskNest(const cs1::PeProgram& program, const cs1::Task& task,
+                   const std::vector<HostTensor>& inputs, Frame& frame);
+  // The windows of descriptor `ref` for every element of a received tensor
+  // of `shape` (indices in `slots`), as `view`, the first element's window,
+  // with a leading dimension per index; false (and an error) when one of
+  // them leaves its tensor or its offset cannot be computed.
+  bool DescriptorPerElement(const WindowRef& ref,
+                            const std::vector<int64_t>& shape,
+                            const std::vector<int32_t>& slots, Frame& frame,
+                            View& view);
 
   // Expressions (loop_expr_executor.cc): their columns, computed on
   // `lanes` (an expression that does not vary in a batch on its first
