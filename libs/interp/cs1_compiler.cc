@@ -86,6 +86,7 @@ absl::Status ProcCompiler::CompilePeProgram(cs1::PeProgram& out) {
             if (!offset.ok()) return offset.status();
             placement.offsets.push_back(*std::move(offset));
           }
+          placement.partial = operand->num_operands() > 1;
           local.holds = std::move(placement);
         }
         out.locals.push_back(std::move(local));

@@ -104,6 +104,29 @@ void CopyElements(const HostTensor& from, int64_t at, HostTensor& to,
               count * bytes);
 }
 
+// Adds `count` partial results of `from` from position `at` into `to`
+// from position `into`; an element not yet given back is the first
+// partial result, copied. The PEs give back in the order they run, so
+// the sum is ((p0 + p1) + p2) ..., in the element type's arithmetic.
+void AddPartials(const HostTensor& from, int64_t at, Buffer& to, int64_t into,
+                 int64_t count) {
+  element::WithElemType(from.elem, [&]<ElemType E>() {
+    const int bytes = ElemTypeBytes(E);
+    for (int64_t i = 0; i < count; ++i) {
+      const uint8_t* partial = from.bytes.data() + (at + i) * bytes;
+      uint8_t* sum = to.tensor.bytes.data() + (into + i) * bytes;
+      if (!to.written[into + i]) {
+        std::memcpy(sum, partial, bytes);
+        continue;
+      }
+      element::Repr<E> result;
+      element::Arith<E, ArithOp::kAdd>(element::Load<E>(sum),
+                                       element::Load<E>(partial), result);
+      element::Store<E>(result, sum);
+    }
+  });
+}
+
 std::string PeText(const cs1::PeProgram& program, const Frame& frame) {
   return absl::StrCat("PE (", frame.controls[program.x_slot], ", ",
                       frame.controls[program.y_slot], ")");
@@ -249,9 +272,10 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
   for (size_t l = 0; l < program.locals.size(); ++l) {
     const cs1::Local& local = program.locals[l];
     if (!local.holds || !program.params[local.holds->param].written) continue;
-    const cs1::Param& param = program.params[local.holds->param];
+    const cs1::Holds& holds = *local.holds;
+    const cs1::Param& param = program.params[holds.param];
     Buffer& buffer = *frame.owned[local.slot];
-    Buffer& global = globals[local.holds->param];
+    Buffer& global = globals[holds.param];
     ForEachHeldRun(
         local.shape, param.shape, offsets[l],
         [&](int64_t at, int64_t to, int64_t count) {
@@ -267,7 +291,11 @@ void Executor::RunPe(const cs1::PeProgram& program, int64_t x, int64_t y,
                                  IndexOf(param.shape, to + i))));
             return false;
           }
-          CopyElements(buffer.tensor, at, global.tensor, to, count);
+          if (holds.partial) {
+            AddPartials(buffer.tensor, at, global, to, count);
+          } else {
+            CopyElements(buffer.tensor, at, global.tensor, to, count);
+          }
           global.MarkWritten(to, count);
           return true;
         });

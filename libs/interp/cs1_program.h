@@ -42,6 +42,8 @@ struct Param {
 struct Holds {
   size_t param = 0;
   std::vector<loop::Expr> offsets;
+  // (partial add): the PEs holding an element add their values into it.
+  bool partial = false;
 };
 struct Local {
   const ir::Node* decl = nullptr;

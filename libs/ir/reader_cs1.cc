@@ -81,10 +81,10 @@ absl::StatusOr<Node*> Reader::ReadGrid(const Sexpr& grid) {
 }
 
 absl::StatusOr<Node*> Reader::ReadLocal(const Sexpr& local) {
-  if (local.size() < 3 || local.size() > 5 || !IsLocalName(local[1])) {
+  if (local.size() < 3 || local.size() > 6 || !IsLocalName(local[1])) {
     return ErrorAt(local.loc(),
                    "expected (local NAME TYPE [@MEM] [(holds GLOBAL "
-                   "OFFSET...)])");
+                   "OFFSET...) [(partial OP)]])");
   }
   Node* node = Create(Op::kLocal, local);
   node->set_name(local[1].text());
@@ -101,16 +101,25 @@ absl::StatusOr<Node*> Reader::ReadLocal(const Sexpr& local) {
   }
   if (next < local.size()) {
     const Sexpr& holds = local[next];
-    if (!holds.is_form("holds") || next + 1 != local.size()) {
+    const bool partial =
+        next + 2 == local.size() && local[next + 1].is_form("partial");
+    if (!holds.is_form("holds") || !(next + 1 == local.size() || partial)) {
       return ErrorAt(
-          holds.loc(),
-          absl::StrCat("expected [@MEM] [(holds GLOBAL OFFSET...)] "
-                       "after the type of '",
-                       node->name(), "', found '", PrintFlat(holds), "'"));
+          local[next + (holds.is_form("holds") ? 1 : 0)].loc(),
+          absl::StrCat("expected [@MEM] [(holds GLOBAL OFFSET...) [(partial "
+                       "OP)]] after the type of '",
+                       node->name(), "', found '",
+                       PrintFlat(local[next + (holds.is_form("holds") ? 1 : 0)]),
+                       "'"));
     }
     auto placement = ReadGeneric(holds, Op::kHolds);
     if (!placement.ok()) return placement.status();
     module_.Append(node, *placement);
+    if (partial) {
+      auto combine = ReadGeneric(local[next + 1], Op::kPartial);
+      if (!combine.ok()) return combine.status();
+      module_.Append(node, *combine);
+    }
   }
   Bind(node->name(), node);
   return node;

@@ -458,28 +458,10 @@ class Analyser {
       isl_aff_free(aff);
     }
     std::vector<int64_t> size = Values(hull.size());
-    const LocalArray before = *written;
+    task.extra_elements = wild.apply(written->ToLocal().reverse());
     for (size_t d = 0; d < size.size(); ++d) {
       written->shift[d] += low[d];
       written->extended[d] = size[d];
-    }
-    // What a PE keeps of an output comes back from its local array's box
-    // (formats/tir/README.md, `holds`): the extension must not cover
-    // elements other PEs keep.
-    const Tensor& tensor = *kernel_.Find(written->tensor);
-    if (const placement::TensorClause* clause =
-            placement_.Output(written->tensor);
-        clause != nullptr && !clause->stream()) {
-      isl::set pes = analysis_.grid.Pes(ctx_);
-      isl::map added = written->Covered(tensor.elements, pes)
-                           .subtract(before.Covered(tensor.elements, pes));
-      if (!added.is_subset(clause->map.apply_range(Shift()).reverse())) {
-        *written = before;
-        Show("rejected", absl::StrCat("the extended local array would cover "
-                                      "elements of ", written->tensor,
-                                      " that other PEs keep"));
-        return false;
-      }
     }
     Show(absl::StrCat("local array of ", written->tensor),
          absl::StrCat("extended to { ", written->tensor, "_local[",

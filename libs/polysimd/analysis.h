@@ -85,9 +85,12 @@ struct Task {
   // The method chosen, the SIMD domain (offset and sizes, in the
   // compressed space) or the configurations, and why not the others.
   Method method = Method::kLoops;
-  // Box hull: [params] -> [i0, ...], and its sizes.
+  // Box hull: [params] -> [i0, ...], and its sizes; the elements of the
+  // written tensor its extra instances write (of PE_X and PE_Y), if it has
+  // any.
   std::optional<isl::multi_aff> offset;
   std::vector<int64_t> sizes;
+  std::optional<isl::set> extra_elements;
   // Base case and size enumeration: the least point of the set, and the
   // size of each dimension (the set is the box they give).
   std::optional<isl::multi_pw_aff> minimum;

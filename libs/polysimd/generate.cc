@@ -98,7 +98,25 @@ class Generator {
                                         List({Sym(py_), Sexpr::Int(
                                                             analysis_.grid.ny)})})};
     for (const LocalArray& local : analysis_.locals) {
-      auto form = Local(local);
+      if (NeedsKeptArray(local)) {
+        // The tasks compute in a local array of their own, whose proper
+        // elements a last task copies into the one that holds the output.
+        LocalArray kept = KeptArray(local);
+        program.push_back(List({Sym("local"), Sym(LocalName(local.tensor)),
+                                TypeOf(ElemOf(*kernel_.Find(local.tensor)),
+                                       local.extended),
+                                Sym("@PE")}));
+        auto form = Local(kept, KeptName(local.tensor));
+        if (!form.ok()) return form.status();
+        program.push_back(*std::move(form));
+        if (partial_.contains(local.tensor)) {
+          auto zero = ZeroTask(kept, KeptName(local.tensor));
+          if (!zero.ok()) return zero.status();
+          program.push_back(*std::move(zero));
+        }
+        continue;
+      }
+      auto form = Local(local, LocalName(local.tensor));
       if (!form.ok()) return form.status();
       program.push_back(*std::move(form));
     }
@@ -114,6 +132,12 @@ class Generator {
       auto form = TaskForm(task);
       if (!form.ok()) return form.status();
       program.push_back(*std::move(form));
+    }
+    for (const LocalArray& local : analysis_.locals) {
+      if (!NeedsKeptArray(local)) continue;
+      auto copy = CopyOutTask(local);
+      if (!copy.ok()) return copy.status();
+      program.push_back(*std::move(copy));
     }
     procs_.push_back(List(std::move(program)));
     std::string text;
@@ -188,6 +212,37 @@ class Generator {
   static std::string LocalName(const std::string& tensor) {
     return tensor + "_local";
   }
+  static std::string KeptName(const std::string& tensor) {
+    return tensor + "_kept";
+  }
+
+  // Whether the extra instances of a box hull write elements of the output
+  // `local` holds (into its extension, over other PEs' elements or its
+  // own unwritten ones), which must not come back: then the tasks compute
+  // in `local` and a last task copies what the PE computes into a kept
+  // array.
+  bool NeedsKeptArray(const LocalArray& local) const {
+    const Tensor& tensor = *kernel_.Find(local.tensor);
+    if (tensor.role != TensorRole::kOutput) return false;
+    for (const Task& task : analysis_.tasks) {
+      if (task.method == Method::kBoxHull &&
+          task.statement->write.tensor == local.tensor &&
+          task.extra_elements &&
+          !task.extra_elements->intersect(tensor.elements).is_empty()) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The array that holds what a PE keeps of an output: the box hull of
+  // what it touches, not extended.
+  static LocalArray KeptArray(const LocalArray& local) {
+    LocalArray kept = local;
+    kept.extended = local.size;
+    kept.shift.assign(local.size.size(), 0);
+    return kept;
+  }
 
   static Sexpr TypeOf(ElemType elem, const std::vector<int64_t>& dims) {
     std::vector<Sexpr> type = {Sym(std::string(ElemTypeName(elem)))};
@@ -217,63 +272,60 @@ class Generator {
     if (tensor.role != TensorRole::kOutput) return absl::OkStatus();
     const placement::TensorClause& clause =
         *placement_.Output(statement.write.tensor);
-    if (clause.stream()) {
-      return ErrorAt(
-          clause.loc,
-          absl::StrCat("'", tensor.name,
-                       "' streams out of the rectangle; sending its elements "
-                       "between PEs to where they leave is not in the CS-1 "
-                       "level yet, so polysimd keeps outputs on the PEs that "
-                       "compute them: 'out ",
-                       tensor.name, " resident { ... }'"));
-    }
     isl::map writers = statement.write.map
                            .intersect_domain(statement.instances)
                            .reverse()
                            .apply_range(analysis_.grid.PlaceOf(statement));
-    isl::set split =
-        writers.lexmin().subtract(writers.lexmax()).domain();
+    auto [it, fresh] = writers_.try_emplace(tensor.name, writers);
+    if (!fresh) it->second = it->second.unite(writers);
+    isl::set split = writers.lexmin().subtract(writers.lexmax()).domain();
     if (!split.is_empty()) {
-      isl::set element = split.lexmin();
-      return ErrorAt(
-          placement_.place_loc,
-          absl::StrCat("the instances that compute ",
-                       placement::FirstPoint(element), " run on ",
-                       placement::FirstPoint(
-                           writers.intersect_domain(element).range().lexmin()),
-                       " and ",
-                       placement::FirstPoint(
-                           writers.intersect_domain(element).range().lexmax()),
-                       " of the computation rectangle: a reduction split over "
-                       "PEs sends partial sums between PEs (section 4.2), "
-                       "which the CS-1 level cannot say yet"));
+      // A reduction split over PEs (section 4.2): each PE computes partial
+      // sums of the elements it touches, which come back added.
+      if (!statement.update->is(Op::kReduce)) {
+        isl::set element = split.lexmin();
+        return ErrorAt(
+            placement_.place_loc,
+            absl::StrCat("the instances that assign ",
+                         placement::FirstPoint(element),
+                         " run on several PEs; only a reduction (+=) may be "
+                         "split over PEs"));
+      }
+      partial_.insert(tensor.name);
     }
-    isl::map kept = clause.map.apply_range(analysis_.grid.Shift(ctx_));
-    isl::map moved = writers.subtract(kept);
-    if (!moved.is_empty()) {
-      isl::set element = moved.domain().lexmin();
+    // Where an element leaves, or on which PE it is kept: data moved there
+    // by the fabric, which this level models by giving the element back
+    // (added up, if partial) to the program's output. A kept element must
+    // be kept by a PE that computes it.
+    if (clause.stream()) return absl::OkStatus();
+    isl::map kept = clause.map.apply_range(analysis_.grid.Shift(ctx_))
+                        .intersect_domain(writers.domain());
+    isl::map elsewhere = kept.subtract(writers);
+    if (!elsewhere.is_empty()) {
+      isl::set element = elsewhere.domain().lexmin();
       return ErrorAt(
           clause.map_loc,
-          absl::StrCat(placement::FirstPoint(element),
-                       " is computed on ",
+          absl::StrCat(placement::FirstPoint(element), " is kept on ",
                        placement::FirstPoint(
-                           writers.intersect_domain(element).range()),
-                       " of the computation rectangle but kept elsewhere: "
-                       "moving it sends it between PEs, which the CS-1 level "
-                       "cannot say yet"));
+                           kept.intersect_domain(element).range()),
+                       " of the computation rectangle, which computes none "
+                       "of it"));
     }
     return absl::OkStatus();
   }
 
   // (local T_local (E D...) @PE (holds T OFFSET...)): OFFSET the box
   // hull's offset plus the shift of its extension, of the PE coordinates.
-  absl::StatusOr<Sexpr> Local(const LocalArray& local) {
+  absl::StatusOr<Sexpr> Local(const LocalArray& local,
+                              const std::string& name) {
     const Tensor& tensor = *kernel_.Find(local.tensor);
-    std::vector<Sexpr> form = {Sym("local"), Sym(LocalName(local.tensor)),
+    std::vector<Sexpr> form = {Sym("local"), Sym(name),
                                TypeOf(ElemOf(tensor), local.extended),
                                Sym("@PE")};
     if (tensor.role == TensorRole::kLocal) return List(std::move(form));
-    if (tensor.role == TensorRole::kOutput) {
+    // Partial results of elements a PE does not compute are its zeros,
+    // which add nothing.
+    if (tensor.role == TensorRole::kOutput && !partial_.contains(tensor.name)) {
       if (auto status = CheckHeld(local, tensor); !status.ok()) return status;
     }
     isl::map offset = isl::manage(isl_map_from_multi_aff(local.offset.copy()));
@@ -289,51 +341,146 @@ class Generator {
       holds.push_back(*std::move(expr));
     }
     form.push_back(List(std::move(holds)));
+    if (partial_.contains(tensor.name)) {
+      form.push_back(List({Sym("partial"), Sym("add")}));
+    }
     return List(std::move(form));
   }
 
   // A local array holding part of an output gives back every element of
   // its box inside the output (formats/tir/README.md, `holds`): those must
-  // be the elements its PE keeps.
+  // be the elements its PE computes.
   absl::Status CheckHeld(const LocalArray& local, const Tensor& tensor) {
     isl::map held =
         local.Covered(tensor.elements, analysis_.grid.Pes(ctx_));
-    const placement::TensorClause& clause = *placement_.Output(tensor.name);
-    isl::map kept = clause.map.apply_range(analysis_.grid.Shift(ctx_)).reverse();
-    isl::map other = held.subtract(kept);
+    isl::map other = held.subtract(writers_.at(tensor.name).reverse());
     if (other.is_empty()) return absl::OkStatus();
     isl::set pe = other.domain().lexmin();
     return ErrorAt(
-        clause.map_loc,
+        placement_.Output(tensor.name)->map_loc,
         absl::StrCat("the local array of '", tensor.name, "' on ",
                      placement::FirstPoint(pe),
                      " of the computation rectangle (the box hull of what it "
                      "touches, section 4.3, extended for extra instances) "
                      "covers ",
                      placement::FirstPoint(other.intersect_domain(pe).range()),
-                     ", which it does not keep; the CS-1 level gives back a "
-                     "local array's whole box, so polysimd needs each PE to "
-                     "keep a box of the output"));
+                     ", which it does not compute; the CS-1 level gives back "
+                     "a local array's whole box, so polysimd needs each PE to "
+                     "compute a box of the output"));
   }
 
   absl::StatusOr<Sexpr> ZeroTask(const Statement& statement) {
     const LocalArray& local = *analysis_.Local(statement.write.tensor);
+    if (!ZeroInitialised(*statement.update, local.tensor)) {
+      return ErrorAt(statement.update->loc(),
+                     absl::StrCat("polysimd accumulates into tensors set to "
+                                  "zero first; '",
+                                  local.tensor, "' is not"));
+    }
+    return ZeroTask(local, LocalName(local.tensor));
+  }
+
+  // A task zeroing the local array `name` of `local`'s shape.
+  absl::StatusOr<Sexpr> ZeroTask(const LocalArray& local,
+                                 const std::string& name) {
     const ElemType elem = ElemOf(*kernel_.Find(local.tensor));
     const char* zero = ZeroInstruction(elem);
-    if (zero == nullptr || !ZeroInitialised(*statement.update, local.tensor)) {
-      return ErrorAt(statement.update->loc(),
-                     absl::StrCat("polysimd accumulates into f32 and f16 "
-                                  "tensors set to zero first; '",
-                                  local.tensor, "' is not"));
+    if (zero == nullptr) {
+      return ErrorAt(kernel_.Find(local.tensor)->decl->loc(),
+                     absl::StrCat("polysimd zeroes f32 and f16 local arrays "
+                                  "(the target's instructions), and '",
+                                  local.tensor, "' is ",
+                                  ElemTypeName(elem)));
     }
     int64_t count = 1;
     for (int64_t dim : local.extended) count *= dim;
     return List({Sym("task"),
                  List({Sym("call"), Sym(zero), Sexpr::Int(count),
                        Sexpr::Int(1), Sexpr::Int(1), Sexpr::Int(1),
-                       List({Sym("dsd"), Sym(LocalName(local.tensor)),
-                             Sexpr::Int(0),
+                       List({Sym("dsd"), Sym(name), Sexpr::Int(0),
                              List({Sexpr::Int(count), Sexpr::Int(1)})})})});
+  }
+
+  // The element of the local array `name` that `function` (of
+  // `coordinates`, bound to `ids`) reaches: (NAME I...).
+  absl::StatusOr<Sexpr> ElementAt(const std::string& name,
+                                  const isl::multi_aff& function,
+                                  const isl::space& space,
+                                  const std::vector<std::string>& ids,
+                                  const IslNames& names) {
+    std::vector<Sexpr> load = {Sym(name)};
+    for (int d = 0; d < static_cast<int>(function.size()); ++d) {
+      isl::pw_aff index =
+          isl::pw_aff(function.at(d)).bind_domain(NamedIds(space, ids));
+      auto expr =
+          ParamExpr(index, isl::set::universe(index.domain().space()), names);
+      if (!expr.ok()) return expr.status();
+      load.push_back(*std::move(expr));
+    }
+    return List(std::move(load));
+  }
+
+  // The last task for an output computed apart from the array that holds
+  // it: a procedure of isl's loops over the elements the PE computes,
+  // copying each.
+  absl::StatusOr<Sexpr> CopyOutTask(const LocalArray& local) {
+    const Tensor& tensor = *kernel_.Find(local.tensor);
+    const LocalArray kept = KeptArray(local);
+    const std::string name =
+        absl::StrCat(kernel_.proc->name(), ".", tensor.name, ".out");
+    const Sexpr elem = Sym(std::string(ElemTypeName(ElemOf(tensor))));
+    std::vector<Sexpr> proc = {
+        Sym("proc"), Sym(name),
+        List({List({Sym("index"), Sym(px_)}), List({Sym("index"), Sym(py_)}),
+              List({Sym("in"), Sym(LocalName(tensor.name)),
+                    TypeOf(ElemOf(tensor), local.extended), Sym("@PE")}),
+              List({Sym("inout"), Sym(KeptName(tensor.name)),
+                    TypeOf(ElemOf(tensor), kept.extended), Sym("@PE")})})};
+    IslNames names = pe_names_;
+    auto assertion =
+        ParamCondition(grid_, isl::set::universe(grid_.space()), names);
+    if (!assertion.ok()) return assertion.status();
+    proc.push_back(List({Sym("assert"), *std::move(assertion)}));
+    // The elements the PE computes, of PE_X and PE_Y.
+    isl::map computed = writers_.at(tensor.name).reverse();
+    isl::set elements = computed.bind_domain(
+        NamedIds(computed.domain().space(), {"PE_X", "PE_Y"}));
+    std::optional<isl::multi_aff> from = AffineOf(local.ToLocal());
+    std::optional<isl::multi_aff> to = AffineOf(kept.ToLocal());
+    if (!from || !to) {
+      return absl::InternalError("a local array's map is not affine");
+    }
+    isl::union_map schedule(
+        isl::manage(isl_map_identity(
+                        isl_space_map_from_set(elements.space().release())))
+            .intersect_domain(elements));
+    isl::ast_node tree = BuildFrom(grid_).node_from_schedule_map(schedule);
+    auto body = AstStatements(
+        tree, iterator_, names,
+        [&](const std::vector<Sexpr>& coordinates)
+            -> absl::StatusOr<std::vector<Sexpr>> {
+          IslNames at = names;
+          std::vector<std::string> ids;
+          for (size_t k = 0; k < coordinates.size(); ++k) {
+            ids.push_back(absl::StrCat("coordinate_", k));
+            at[ids.back()] = coordinates[k];
+          }
+          auto target = ElementAt(KeptName(tensor.name), *to,
+                                  elements.space(), ids, at);
+          if (!target.ok()) return target.status();
+          auto source = ElementAt(LocalName(tensor.name), *from,
+                                  elements.space(), ids, at);
+          if (!source.ok()) return source.status();
+          return std::vector<Sexpr>{
+              List({Sym("assign"), *std::move(target), *std::move(source)})};
+        });
+    if (!body.ok()) return body.status();
+    for (Sexpr& stmt : *body) proc.push_back(std::move(stmt));
+    procs_.push_back(List(std::move(proc)));
+    return List({Sym("task"),
+                 List({Sym("call"), Sym(name), Sym(px_), Sym(py_),
+                       Sym(LocalName(tensor.name)),
+                       Sym(KeptName(tensor.name))})});
   }
 
   // What a task's isl objects name: the PE coordinates and, for a task on
@@ -346,14 +493,19 @@ class Generator {
     const Tensor& tensor = *kernel_.Find(task.trigger->tensor);
     isl::map order = task.trigger->map.range_factor_range().intersect_domain(
         tensor.elements);
-    if (!order.is_injective()) {
+    // On a PE, the instances of the index values of an element received
+    // must be those that read it: the index values tell apart the elements
+    // each PE reads.
+    isl::map told = isl::manage(isl_map_range_product(
+        isl_map_domain_map(Readers(task).reverse().release()),
+        isl_map_apply_range(isl_map_range_map(Readers(task).reverse().release()),
+                            order.copy())));
+    if (!told.is_injective()) {
       return ErrorAt(
           task.trigger->map_loc,
           absl::StrCat("the index values of '", tensor.name,
-                       "' do not tell its elements apart: every PE receives "
-                       "every element here (modelled fabric multicast), so "
-                       "polysimd needs index values of their own for each "
-                       "element"));
+                       "' do not tell apart the elements a PE reads, so a "
+                       "task cannot know from them which element arrived"));
     }
     std::vector<std::string> element_ids;
     IslNames element_names;
@@ -405,9 +557,23 @@ class Generator {
       for (const std::string& name : recv) indices.push_back(Sym(name));
       std::vector<Sexpr> clause = {Sym("recv"), Sym(task.trigger->tensor),
                                    List(std::move(indices)), Sym(value_)};
-      isl::set cond = task.known.gist(ReceivedContext(task));
-      if (isl_set_plain_is_universe(cond.get()) != isl_bool_true) {
-        auto expr = ParamCondition(task.known, ReceivedContext(task), *names);
+      // The fabric brings each element to the PEs whose instances read it.
+      std::vector<std::string> element_ids;
+      IslNames element_names = pe_names_;
+      for (size_t k = 0; k < recv.size(); ++k) {
+        element_ids.push_back(absl::StrCat("element_", k));
+        element_names[element_ids.back()] = Sym(recv[k]);
+      }
+      std::vector<std::string> ids = element_ids;
+      ids.push_back("PE_X");
+      ids.push_back("PE_Y");
+      isl::set pairs =
+          isl::manage(isl_set_flatten(Readers(task).wrap().release()));
+      isl::set reached = pairs.bind(NamedIds(pairs.space(), ids));
+      isl::set context = ElementsAsParams(task, element_ids).intersect(grid_);
+      if (isl_set_plain_is_universe(reached.gist(context).get()) !=
+          isl_bool_true) {
+        auto expr = ParamCondition(reached, context, element_names);
         if (!expr.ok()) return expr.status();
         clause.push_back(*std::move(expr));
       }
@@ -448,17 +614,26 @@ class Generator {
                     });
   }
 
-  // What every PE knows when an element arrives: its coordinates are in
-  // the grid and the element's index values are some element's.
-  isl::set ReceivedContext(const Task& task) const {
-    const Tensor& tensor = *kernel_.Find(task.trigger->tensor);
-    isl::map order = task.trigger->map.range_factor_range().intersect_domain(
-        tensor.elements);
-    const int count = static_cast<int>(order.range_tuple_dim());
-    std::vector<std::string> ids;
-    for (int k = 0; k < count; ++k) ids.push_back(IndexName(k, count));
-    isl::set values = order.range().bind(NamedIds(order.range().space(), ids));
-    return values.intersect(grid_);
+  // x[...] -> PE[x, y]: the PEs whose instances of the task's statement
+  // read each element of the task's streamed input.
+  isl::map Readers(const Task& task) const {
+    const Statement& statement = *task.statement;
+    isl::map readers;
+    for (const Access& read : statement.reads) {
+      if (read.tensor != task.trigger->tensor) continue;
+      isl::map pes = read.map.intersect_domain(statement.instances)
+                         .reverse()
+                         .apply_range(analysis_.grid.PlaceOf(statement));
+      readers = readers.is_null() ? pes : readers.unite(pes);
+    }
+    return readers;
+  }
+
+  // The elements of the task's streamed input, as parameters `ids`.
+  isl::set ElementsAsParams(const Task& task,
+                            const std::vector<std::string>& ids) const {
+    const isl::set& elements = kernel_.Find(task.trigger->tensor)->elements;
+    return elements.bind(NamedIds(elements.space(), ids));
   }
 
   // A call of the task's SIMD instruction of sizes `sizes` whose operands
@@ -696,16 +871,8 @@ class Generator {
       }
       auto local = LocalAccess(task, access);
       if (!local.ok()) return local.status();
-      std::vector<Sexpr> load = {Sym(LocalName(access.tensor))};
-      for (int d = 0; d < static_cast<int>(local->size()); ++d) {
-        isl::pw_aff index = isl::pw_aff(local->at(d)).bind_domain(
-            NamedIds(task.compressed.space(), ids));
-        auto expr = ParamExpr(index, isl::set::universe(index.domain().space()),
-                              at);
-        if (!expr.ok()) return expr.status();
-        load.push_back(*std::move(expr));
-      }
-      return List(std::move(load));
+      return ElementAt(LocalName(access.tensor), *local,
+                       task.compressed.space(), ids, at);
     };
     Sexpr update = ir::WriteNode(*statement.update);
     auto target = element(statement.write);
@@ -742,6 +909,10 @@ class Generator {
   absl::flat_hash_map<std::string, std::string> index_params_;
   IslNames pe_names_;
   isl::set grid_;  // the rectangle, of the parameters PE_X and PE_Y
+  // Per output, the PEs whose instances write each element, and the
+  // outputs whose elements several PEs compute partial sums of.
+  absl::flat_hash_map<std::string, isl::map> writers_;
+  absl::flat_hash_set<std::string> partial_;
   std::vector<Sexpr> procs_;
 };
 

@@ -25,6 +25,11 @@ const Node* HoldsOf(const Node& local) {
   return local.num_operands() > 0 ? local.operand(0) : nullptr;
 }
 
+// The Partial of a local array, or null.
+const Node* PartialOf(const Node& local) {
+  return local.num_operands() > 1 ? local.operand(1) : nullptr;
+}
+
 // "PE (0, 1)" for the values of the two coordinates.
 std::string PeText(const std::string& x, const std::string& y) {
   return absl::StrCat("PE (", x, ", ", y, ")");
@@ -150,6 +155,20 @@ absl::Status ProcVerifier::CheckLocal(Node& local) {
       auto offset = ControlInt(*holds->operand(k));
       if (!offset.ok()) return offset.status();
     }
+    if (const Node* partial = PartialOf(local)) {
+      if (partial->name() != "add") {
+        return ErrorAt(partial->name_loc(),
+                       absl::StrCat("partial results are combined by add, "
+                                    "not '",
+                                    partial->name(), "'"));
+      }
+      if (param->param_kind() != ParamKind::kOut) {
+        return ErrorAt(partial->loc(),
+                       absl::StrCat("'", global.name(),
+                                    "' is not an out parameter: only an "
+                                    "output is made of partial results"));
+      }
+    }
   }
   LoopName name;
   name.is_data = true;
@@ -266,7 +285,10 @@ absl::Status ProcVerifier::CheckGather(const Node& param) {
                                 "pe-program writes its outputs back from the "
                                 "local arrays that hold them"));
   }
-  if (auto status = CheckHeldOnce(param, *local); !status.ok()) return status;
+  // Partial results of one element come back from every PE that holds it.
+  if (PartialOf(*local) == nullptr) {
+    if (auto status = CheckHeldOnce(param, *local); !status.ok()) return status;
+  }
   return CheckHeldEverywhere(param, *local);
 }
 

@@ -86,8 +86,8 @@ TEST(Cs1Test, ReadsItsForms) {
             "3:3: error: expected (local ...) or (task ...) in a pe-program, "
             "found '(alloc W_local (f32 1 3) @PE (holds W py 0))'");
   EXPECT_EQ(Error(Conv1d("@PE (holds W py 0)", "(holds W py 0) @PE")),
-            "3:28: error: expected [@MEM] [(holds GLOBAL OFFSET...)] after "
-            "the type of 'W_local', found '(holds W py 0)'");
+            "3:43: error: expected [@MEM] [(holds GLOBAL OFFSET...) [(partial "
+            "OP)]] after the type of 'W_local', found '@PE'");
   EXPECT_EQ(Error(Conv1d("(task (recv x (i) v)", "(task (recv x (i) v) v")),
             "6:3: error: expected (task [(recv GLOBAL (I...) V [COND])] (call "
             "@PROC ARG...))");
@@ -164,6 +164,29 @@ TEST(Cs1Test, ChecksWhatComesBack) {
                          "  (local y2 (f32 1 18) @PE (holds y py -2))")),
             "5:28: error: 'y' is held by 'y_local' and by 'y2': what a "
             "pe-program writes comes back from one local array");
+}
+
+TEST(Cs1Test, PartialResultsComeBackFromEveryPeThatHoldsThem) {
+  // With (partial add), both PEs may hold all of y: their values are added.
+  EXPECT_EQ(Error(Conv1d("(local y_local (f32 1 18) @PE (holds y py -2))",
+                         "(local y_local (f32 2 18) @PE (holds y 0 -2) "
+                         "(partial add))")),
+            "ok");
+  EXPECT_EQ(Error(Conv1d("(holds y py -2)", "(holds y py -2) (partial mul)")),
+            "4:49: error: partial results are combined by add, not 'mul'");
+  EXPECT_EQ(Error(Conv1d("(holds W py 0)", "(holds W py 0) (partial add)")),
+            "3:47: error: 'W' is not an out parameter: only an output is made "
+            "of partial results");
+  EXPECT_EQ(Error(Conv1d("(holds y py -2)", "(partial add)")),
+            "4:33: error: expected [@MEM] [(holds GLOBAL OFFSET...) [(partial "
+            "OP)]] after the type of 'y_local', found '(partial add)'");
+  EXPECT_EQ(Error(Conv1d("(holds y py -2)", "(holds y py -2) (sum)")),
+            "4:49: error: expected [@MEM] [(holds GLOBAL OFFSET...) [(partial "
+            "OP)]] after the type of 'y_local', found '(sum)'");
+  // Still, every element from some PE.
+  EXPECT_EQ(Error(Conv1d("(holds y py -2)", "(holds y py 5) (partial add)")),
+            "4:33: error: no PE holds y[0, 0]: every element of an output "
+            "comes back from the local array of one PE");
 }
 
 TEST(Cs1Test, ChecksTheTasks) {
