@@ -710,7 +710,9 @@ absl::Status Lowering::EmitCompute(const Node& compute, const View& dest) {
       Nest(
           source.dims,
           [&](const Indices& at) {
+            auto previous = tracker_.Computing(dest.buffer, dest.map(at));
             std::string x = Read(source, at, &compute);
+            tracker_.Restore(std::move(previous));
             Emit(absl::StrCat("(assign ", dest.Element(at), " (select (< ", x,
                               " 0) 0 ", x, "))"));
             return absl::OkStatus();
@@ -728,12 +730,15 @@ absl::Status Lowering::EmitCompute(const Node& compute, const View& dest) {
             Nest(
                 rest,
                 [&](const Indices& c) {
+                  auto previous =
+                      tracker_.Computing(dest.buffer, dest.map(join(a, c)));
                   std::string sum;
                   for (int64_t t = 0; t < inner[0]; ++t) {
                     std::string x = Read(
                         source, join(join(a, {absl::StrCat(t)}), c), &compute);
                     sum = t == 0 ? x : absl::StrCat("(", sign, " ", sum, " ", x, ")");
                   }
+                  tracker_.Restore(std::move(previous));
                   Emit(absl::StrCat("(assign ", dest.Element(join(a, c)), " ",
                                     sum, ")"));
                   return absl::OkStatus();
