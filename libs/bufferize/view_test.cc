@@ -1,0 +1,41 @@
+#include "libs/bufferize/view.h"
+
+#include "gtest/gtest.h"
+
+namespace tessel::bufferize {
+namespace {
+
+TEST(ViewTest, WholeIsItsBuffer) {
+  View a = View::Whole("A", {4, 6});
+  EXPECT_TRUE(a.IsWhole());
+  EXPECT_EQ(a.Element({"i", "j"}), "(A i j)");
+  EXPECT_EQ(View::Whole("s", {}).Element({}), "s");
+}
+
+TEST(ViewTest, TransposeOfSliceComposes) {
+  View a = View::Whole("A", {4, 6}).Slice(1, 2, 6).Transpose({1, 0});
+  EXPECT_EQ(a.dims, (std::vector<int64_t>{4, 4}));
+  EXPECT_EQ(a.Element({"i", "j"}), "(A j (+ i 2))");
+  EXPECT_FALSE(a.IsWhole());
+}
+
+TEST(ViewTest, ReshapeIsRowMajor) {
+  View flat = View::Whole("A", {2, 3}).Reshape({6});
+  EXPECT_EQ(flat.Element({"k"}), "(A (/ k 3) (% k 3))");
+}
+
+TEST(ViewTest, FixAndSameAs) {
+  View a = View::Whole("A", {4, 6});
+  EXPECT_EQ(a.Fix(0, "i").Element({"j"}), "(A i j)");
+  EXPECT_TRUE(a.Slice(0, 1, 3).SameAs(a.Slice(0, 1, 3)));
+  EXPECT_FALSE(a.Slice(0, 1, 3).SameAs(a.Slice(0, 0, 2)));
+}
+
+TEST(ViewTest, WindowsStrideTheirPositions) {
+  View w = View::Whole("x", {8}).Windows(0, {3}, {2});
+  EXPECT_EQ(w.dims, (std::vector<int64_t>{3, 3}));
+  EXPECT_EQ(w.Element({"p", "q"}), "(x (+ (* p 2) q))");
+}
+
+}  // namespace
+}  // namespace tessel::bufferize
