@@ -8,10 +8,13 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/cli/command_line.h"
+#include "libs/interp/cs1_cycles.h"
+#include "libs/ir/op.h"
 #include "libs/ir/verify/read.h"
 #include "libs/npy/npy.h"
 #include "libs/runsim/bind_inputs.h"
 #include "libs/runsim/compare.h"
+#include "libs/support/file.h"
 #include "libs/support/source.h"
 
 namespace tessel::runsim {
@@ -41,6 +44,19 @@ absl::Status WriteTensors(const std::string& dir, const TensorMap& tensors,
   return absl::OkStatus();
 }
 
+// The cycles of `entry`, a pe-program that has run: with --cycles, their
+// summary; with --trace, the trace written.
+absl::Status ReportCycles(const ir::Node& entry, const RunSimOptions& options,
+                          std::ostream& out) {
+  auto model = cs1::DefaultCostModel();
+  if (!model.ok()) return model.status();
+  auto report = cs1::CountCycles(entry, *model);
+  if (!report.ok()) return report.status();
+  if (options.cycles) out << cs1::CycleSummary(*report);
+  if (options.trace_file.empty()) return absl::OkStatus();
+  return WriteFile(options.trace_file, cs1::TraceJson(entry, *report));
+}
+
 }  // namespace
 
 absl::Status RunSim(const RunSimOptions& options, std::ostream& out) {
@@ -64,6 +80,12 @@ absl::Status RunSim(const RunSimOptions& options, std::ostream& out) {
   if (!module.ok()) return module.status();
   auto entry = ir::FindEntry(*module, options.entry);
   if (!entry.ok()) return entry.status();
+  if ((options.cycles || !options.trace_file.empty()) &&
+      !(*entry)->is(ir::Op::kPeProgram)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--cycles and --trace count the cycles of a pe-program, and ",
+        (*entry)->name(), " is a ", (*entry)->info().spelling));
+  }
   auto program = Program::Compile(*module, **entry);
   if (!program.ok()) return program.status();
 
@@ -97,6 +119,11 @@ absl::Status RunSim(const RunSimOptions& options, std::ostream& out) {
   auto outputs =
       program->Run(bound->controls, bound->tensors, options.batching);
   if (!outputs.ok()) return outputs.status();
+  if (options.cycles || !options.trace_file.empty()) {
+    if (auto status = ReportCycles(**entry, options, out); !status.ok()) {
+      return status;
+    }
+  }
 
   if (!options.outputs_dir.empty()) {
     // Generated inputs are saved so that the folder can serve as --inputs

@@ -29,6 +29,10 @@ struct RunSimOptions {
   std::map<std::string, int64_t> defines;  // -D NAME=VALUE
   // --no-batching: every loop iteration by iteration.
   bool batching = true;
+  // --cycles: a pe-program's cycles under the CS-1 cost model
+  // (libs/interp/cs1_cycles.h); --trace FILE: their trace, as JSON.
+  bool cycles = false;
+  std::string trace_file;
 };
 
 // Runs run-sim; the report goes to `out`. Options that exclude each other

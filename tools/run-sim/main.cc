@@ -19,6 +19,8 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   options.compare_file = command_line.Get("compare");
   options.expect_dir = command_line.Get("expect");
   options.batching = !command_line.Has("no-batching");
+  options.cycles = command_line.Has("cycles");
+  options.trace_file = command_line.Get("trace");
   if (command_line.Has("seed")) {
     auto seed = command_line.GetUint64("seed", 0);
     if (!seed.ok()) return seed.status();
@@ -48,7 +50,7 @@ int main(int argc, char** argv) {
       "[FILE] [--entry NAME] (--inputs DIR | --seed N) [--outputs DIR]\n"
       "       [--compare OTHER | --expect DIR] [--rtol R] [--atol A] "
       "[-D NAME=VALUE]...\n"
-      "       [--no-batching]",
+      "       [--no-batching] [--cycles] [--trace FILE]",
       "Runs the entry of a TIR module (a proc or a func; without FILE, or\n"
       "with '-', it reads stdin) with the reference interpreter. Inputs are\n"
       "read from DIR/NAME.npy or generated from a seed; outputs are\n"
@@ -78,10 +80,18 @@ int main(int argc, char** argv) {
   command_line.AddFlag({"no-batching", 0, "", false,
                         "run every loop iteration by iteration (slower; "
                         "batches compute the same bits)"});
+  command_line.AddFlag({"cycles", 0, "", false,
+                        "a pe-program's cycles under the CS-1 cost model "
+                        "(targets/cs1/cycles.model)"});
+  command_line.AddFlag({"trace", 0, "FILE", false,
+                        "write the tasks of every PE as a Chrome/Perfetto "
+                        "trace (JSON)"});
   command_line.set_epilogue(
       "examples:\n"
       "  run-sim loops.tir --seed 1 -D n=64 --outputs ref\n"
       "  run-sim loops.tir --inputs ref --compare terms.tir\n"
-      "  run-sim loops.tir --inputs ref --expect c_out --rtol 1e-4");
+      "  run-sim loops.tir --inputs ref --expect c_out --rtol 1e-4\n"
+      "  cat targets/cs1/cs1.tir conv1d_cs1.tir | run-sim - --seed 1 "
+      "--cycles");
   return tessel::RunTool(command_line, argc, argv, Run);
 }

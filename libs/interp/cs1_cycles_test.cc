@@ -1,0 +1,142 @@
+// Cycles of pe-programs under a cost model, counted by hand here.
+#include "libs/interp/cs1_cycles.h"
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "libs/ir/verify/read.h"
+#include "libs/support/source.h"
+
+namespace tessel::cs1 {
+namespace {
+
+// The model of targets/cs1/cycles.model at the time of writing.
+constexpr char kModel[] = R"(# a comment
+task_activation 4
+instruction_issue 2
+configuration 12
+simd_f16_per_cycle 4
+simd_f32_per_cycle 1
+loop_bounds 3
+loop_iteration 2
+scalar_op 1   # per load, operation and store
+fabric_hop 1
+)";
+
+std::string Library() {
+  std::ifstream file("targets/cs1/cs1.tir");
+  std::stringstream text;
+  text << file.rdbuf();
+  EXPECT_FALSE(text.str().empty());
+  return text.str();
+}
+
+CycleReport Count(const std::string& program) {
+  auto module = ir::ReadModule(MakeSource("p.tir", Library() + program));
+  EXPECT_TRUE(module.ok()) << module.status();
+  auto model = ParseCostModel("model", kModel);
+  EXPECT_TRUE(model.ok()) << model.status();
+  auto report = CountCycles(*module->Find("@conv1d"), *model);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return *report;
+}
+
+// Listing 3: per PE, 2 configurations (24 cycles), the zeroing task
+// (4 + 2 + 18) and 16 arrivals of 4 + 2 + 3 cycles: 192.
+TEST(Cs1CyclesTest, SimdTasks) {
+  CycleReport report = Count(R"(
+(pe-program @conv1d ((in x (f32 16)) (in W (f32 2 3)) (out y (f32 2 14)))
+  (grid (px 1) (py 2))
+  (local W_local (f32 1 3) @PE (holds W py 0))
+  (local y_local (f32 1 18) @PE (holds y py -2))
+  (task (call @fzeros 18 1 1 1 (dsd y_local 0 (18 1))))
+  (task (recv x (i) v)
+    (call @fmacs 3 1 1 1 (dsd y_local (+ i 2) (3 -1)) (dsd W_local 0 (3 1))
+      v)))
+)");
+  ASSERT_EQ(report.pes.size(), 2u);
+  for (const PeCycles& pe : report.pes) {
+    EXPECT_EQ(pe.configurations, 2);
+    ASSERT_EQ(pe.tasks.size(), 2u);
+    EXPECT_EQ(pe.tasks[0].runs, 1);
+    EXPECT_EQ(pe.tasks[0].cycles, 24);
+    EXPECT_EQ(pe.tasks[1].runs, 16);
+    EXPECT_EQ(pe.tasks[1].cycles, 144);
+    EXPECT_EQ(pe.cycles, 192);
+  }
+  EXPECT_EQ(report.simd_instances, 2 * 16 * 3);
+  EXPECT_EQ(report.scalar_instances, 0);
+  EXPECT_EQ(CycleSummary(report),
+            "cycles: 192 (the busiest PE, (0, 0); 2 PEs, 192.0 on average)\n"
+            "SIMD: 100.0% of 96 compute instances (96 by SIMD instructions, 0 "
+            "by explicit loops)\n");
+}
+
+// The same by explicit loops: per arrival of x[i], the loop's bounds (3)
+// and, per iteration (42 over the 16 elements), 2 cycles and the reduce's
+// load of W_local, multiplication, load, addition and store of y_local
+// (5); the zeroing task (4 + 2 + 14) with its one configuration (12).
+TEST(Cs1CyclesTest, ExplicitLoops) {
+  CycleReport report = Count(R"(
+(proc @task ((index px) (index py) (index idx) (in v f32)
+             (inout y_local (f32 1 14) @PE) (in W_local (f32 1 3) @PE))
+  (assert (and (and (and (and (>= idx 0) (<= idx 15)) (== px 0)) (>= py 0))
+               (<= py 1)))
+  (for c0 (max 0 (- idx 13)) (+ (min 2 idx) 1)
+    (reduce (y_local 0 (- idx c0)) (* v (W_local 0 c0)))))
+
+(pe-program @conv1d ((in x (f32 16)) (in W (f32 2 3)) (out y (f32 2 14)))
+  (grid (px 1) (py 2))
+  (local W_local (f32 1 3) @PE (holds W py 0))
+  (local y_local (f32 1 14) @PE (holds y py 0))
+  (task (call @fzeros 14 1 1 1 (dsd y_local 0 (14 1))))
+  (task (recv x (i0) v) (call @task px py i0 v y_local W_local)))
+)");
+  const PeCycles& pe = report.Busiest();
+  EXPECT_EQ(pe.configurations, 1);
+  EXPECT_EQ(pe.tasks[0].cycles, 20);
+  EXPECT_EQ(pe.tasks[1].cycles, 16 * 4 + 16 * 3 + 42 * (2 + 5));
+  EXPECT_EQ(pe.cycles, 12 + 20 + 16 * 4 + 16 * 3 + 42 * 7);
+  EXPECT_EQ(report.simd_instances, 0);
+  EXPECT_EQ(report.scalar_instances, 2 * 42);
+}
+
+// Partial sums are sent on, one hop per element of the local array.
+TEST(Cs1CyclesTest, PartialResultsAreSent) {
+  CycleReport report = Count(R"(
+(pe-program @conv1d ((in x (f32 16)) (in W (f32 2 3)) (out y (f32 2 14)))
+  (grid (px 2) (py 2))
+  (local W_local (f32 1 3) @PE (holds W py 0))
+  (local y_local (f32 1 18) @PE (holds y py -2) (partial add))
+  (task (call @fzeros 18 1 1 1 (dsd y_local 0 (18 1))))
+  (task (recv x (i) v (== (% i 2) px))
+    (call @fmacs 3 1 1 1 (dsd y_local (+ i 2) (3 -1)) (dsd W_local 0 (3 1))
+      v)))
+)");
+  for (const PeCycles& pe : report.pes) {
+    EXPECT_EQ(pe.tasks[1].runs, 8);
+    EXPECT_EQ(pe.collection_cycles, 18);
+    EXPECT_EQ(pe.cycles, 24 + 24 + 8 * 9 + 18);
+  }
+}
+
+TEST(Cs1CyclesTest, CostModelErrors) {
+  EXPECT_EQ(ParseCostModel("m", "task_activation 4 5\n").status().message(),
+            "m:1: error: expected 'task_activation VALUE', an integer of at "
+            "least 0");
+  EXPECT_EQ(ParseCostModel("m", "\nsimd_f32_per_cycle 0\n").status().message(),
+            "m:2: error: expected 'simd_f32_per_cycle VALUE', an integer of "
+            "at least 1");
+  EXPECT_EQ(ParseCostModel("m", "hop 1\n").status().message(),
+            "m:1: error: unknown parameter 'hop'");
+  EXPECT_EQ(ParseCostModel("m", "scalar_op 1\nscalar_op 2\n").status().message(),
+            "m:2: error: 'scalar_op' is given twice");
+  EXPECT_EQ(ParseCostModel("m", "scalar_op 1\n").status().message(),
+            "m: error: the parameter 'task_activation' is missing");
+  EXPECT_TRUE(DefaultCostModel().ok());
+}
+
+}  // namespace
+}  // namespace tessel::cs1
