@@ -125,67 +125,106 @@ static int64_t cs1_position(const struct cs1_config_state *config,
 enum cs1_op { CS1_MOV, CS1_MOV_SCALAR, CS1_ADD, CS1_MUL, CS1_MUL_SCALAR,
               CS1_MAC };
 
-/* One f32 instruction; each element's value rounds as TIR's body does. */
-static void cs1_issue_f32(enum cs1_op op, cs1_dsd_f32 dst,
-                          const cs1_dsd_f32 *src, int num_src, float s) {
-  int configs[3];
-  for (int k = 0; k < num_src; k++) configs[k] = src[k].config;
-  struct cs1_nest nest = cs1_make_nest(dst.config, configs, num_src);
-  int64_t i[4];
-  for (i[0] = 0; i[0] < nest.dst->extents[0]; i[0]++)
-    for (i[1] = 0; i[1] < nest.dst->extents[1]; i[1]++)
-      for (i[2] = 0; i[2] < nest.dst->extents[2]; i[2]++)
-        for (i[3] = 0; i[3] < nest.dst->extents[3]; i[3]++) {
-          float v[3];
-          for (int k = 0; k < num_src; k++) {
-            v[k] = src[k].memory[cs1_position(nest.src[k], src[k].base, i)];
-          }
-          float *d = &dst.memory[cs1_position(nest.dst, dst.base, i)];
-          switch (op) {
-            case CS1_MOV: *d = v[0]; break;
-            case CS1_MOV_SCALAR: *d = s; break;
-            case CS1_ADD: *d = v[0] + v[1]; break;
-            case CS1_MUL: *d = v[0] * v[1]; break;
-            case CS1_MUL_SCALAR: *d = v[0] * s; break;
-            case CS1_MAC: {
-              float product = v[1] * s;
-              *d = v[0] + product;
-              break;
-            }
-          }
-        }
+/* An instruction's operands, whatever their element type: memory, the
+   configuration and the base of the destination (0) and sources (1..). */
+struct cs1_operands {
+  void *memory[3];
+  int config[3];
+  int64_t base[3];
+  int num_src;
+};
+
+/* One element of an f32 instruction, rounded as TIR's body rounds it. */
+static void cs1_element_f32(enum cs1_op op, float *d, const float *v,
+                            float s) {
+  switch (op) {
+    case CS1_MOV: *d = v[0]; break;
+    case CS1_MOV_SCALAR: *d = s; break;
+    case CS1_ADD: *d = v[0] + v[1]; break;
+    case CS1_MUL: *d = v[0] * v[1]; break;
+    case CS1_MUL_SCALAR: *d = v[0] * s; break;
+    case CS1_MAC: {
+      float product = v[1] * s;
+      *d = v[0] + product;
+      break;
+    }
+  }
 }
 
 /* f16 arithmetic in float, rounded to f16 once per operation, as run-sim
    and emit-c (tsl_add_f16) compute it. */
-static void cs1_issue_f16(enum cs1_op op, cs1_dsd_f16 dst,
-                          const cs1_dsd_f16 *src, int num_src, _Float16 s) {
-  int configs[3];
-  for (int k = 0; k < num_src; k++) configs[k] = src[k].config;
-  struct cs1_nest nest = cs1_make_nest(dst.config, configs, num_src);
+static void cs1_element_f16(enum cs1_op op, _Float16 *d, const _Float16 *v,
+                            _Float16 s) {
+  switch (op) {
+    case CS1_MOV: *d = v[0]; break;
+    case CS1_MOV_SCALAR: *d = s; break;
+    case CS1_ADD: *d = (_Float16)((float)v[0] + (float)v[1]); break;
+    case CS1_MUL: *d = (_Float16)((float)v[0] * (float)v[1]); break;
+    case CS1_MUL_SCALAR: *d = (_Float16)((float)v[0] * (float)s); break;
+    case CS1_MAC: {
+      _Float16 product = (_Float16)((float)v[1] * (float)s);
+      *d = (_Float16)((float)v[0] + (float)product);
+      break;
+    }
+  }
+}
+
+/* Runs an instruction over the destination's loop nest, element by
+   element in its order. */
+static void cs1_issue(enum cs1_op op, enum cs1_elem_type elem,
+                      const struct cs1_operands *operands, float s32,
+                      _Float16 s16) {
+  struct cs1_nest nest = cs1_make_nest(operands->config[0],
+                                       &operands->config[1],
+                                       operands->num_src);
   int64_t i[4];
   for (i[0] = 0; i[0] < nest.dst->extents[0]; i[0]++)
     for (i[1] = 0; i[1] < nest.dst->extents[1]; i[1]++)
       for (i[2] = 0; i[2] < nest.dst->extents[2]; i[2]++)
         for (i[3] = 0; i[3] < nest.dst->extents[3]; i[3]++) {
-          _Float16 v[3];
-          for (int k = 0; k < num_src; k++) {
-            v[k] = src[k].memory[cs1_position(nest.src[k], src[k].base, i)];
-          }
-          _Float16 *d = &dst.memory[cs1_position(nest.dst, dst.base, i)];
-          switch (op) {
-            case CS1_MOV: *d = v[0]; break;
-            case CS1_MOV_SCALAR: *d = s; break;
-            case CS1_ADD: *d = (_Float16)((float)v[0] + (float)v[1]); break;
-            case CS1_MUL: *d = (_Float16)((float)v[0] * (float)v[1]); break;
-            case CS1_MUL_SCALAR: *d = (_Float16)((float)v[0] * (float)s); break;
-            case CS1_MAC: {
-              _Float16 product = (_Float16)((float)v[1] * (float)s);
-              *d = (_Float16)((float)v[0] + (float)product);
-              break;
+          int64_t at = cs1_position(nest.dst, operands->base[0], i);
+          float v32[2] = {0.0f, 0.0f};
+          _Float16 v16[2] = {(_Float16)0.0f, (_Float16)0.0f};
+          for (int k = 0; k < operands->num_src; k++) {
+            int64_t from =
+                cs1_position(nest.src[k], operands->base[k + 1], i);
+            if (elem == CS1_F32) {
+              v32[k] = ((const float *)operands->memory[k + 1])[from];
+            } else {
+              v16[k] = ((const _Float16 *)operands->memory[k + 1])[from];
             }
           }
+          if (elem == CS1_F32) {
+            cs1_element_f32(op, (float *)operands->memory[0] + at, v32, s32);
+          } else {
+            cs1_element_f16(op, (_Float16 *)operands->memory[0] + at, v16,
+                            s16);
+          }
         }
+}
+
+static void cs1_issue_f32(enum cs1_op op, cs1_dsd_f32 dst,
+                          const cs1_dsd_f32 *src, int num_src, float s) {
+  struct cs1_operands operands = {{dst.memory}, {dst.config}, {dst.base},
+                                  num_src};
+  for (int k = 0; k < num_src; k++) {
+    operands.memory[k + 1] = src[k].memory;
+    operands.config[k + 1] = src[k].config;
+    operands.base[k + 1] = src[k].base;
+  }
+  cs1_issue(op, CS1_F32, &operands, s, (_Float16)0.0f);
+}
+
+static void cs1_issue_f16(enum cs1_op op, cs1_dsd_f16 dst,
+                          const cs1_dsd_f16 *src, int num_src, _Float16 s) {
+  struct cs1_operands operands = {{dst.memory}, {dst.config}, {dst.base},
+                                  num_src};
+  for (int k = 0; k < num_src; k++) {
+    operands.memory[k + 1] = src[k].memory;
+    operands.config[k + 1] = src[k].config;
+    operands.base[k + 1] = src[k].base;
+  }
+  cs1_issue(op, CS1_F16, &operands, 0.0f, s);
 }
 
 void cs1_fmovs(cs1_dsd_f32 dst, cs1_dsd_f32 src) {
