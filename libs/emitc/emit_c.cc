@@ -59,31 +59,6 @@ absl::Status CheckTemplates(const ir::Module& module) {
   return absl::OkStatus();
 }
 
-// The procs (not instrs) of `module`, each after the procs it calls, and
-// otherwise in file order. The verifier has rejected recursion.
-std::vector<const ir::Node*> CalleesFirst(const ir::Module& module) {
-  absl::flat_hash_map<const ir::Node*, bool> visited;
-  std::vector<const ir::Node*> order;
-  std::function<void(const ir::Node&)> visit = [&](const ir::Node& proc) {
-    visited[&proc] = true;
-    for (const ir::Node* stmt : ir::BodyOf(proc)) {
-      ir::AnyNode(*stmt, [&](const ir::Node& node) {
-        const ir::Node* callee = node.is(ir::Op::kCall) ? node.def() : nullptr;
-        if (callee != nullptr && callee->is(ir::Op::kProc) &&
-            !visited[callee]) {
-          visit(*callee);
-        }
-        return false;
-      });
-    }
-    order.push_back(&proc);
-  };
-  for (const ir::Node* form : module.forms()) {
-    if (form->is(ir::Op::kProc) && !visited[form]) visit(*form);
-  }
-  return order;
-}
-
 std::string WindowTypeDefinition(const WindowType& type) {
   return absl::StrCat(WindowTypeName(type), " { ",
                       type.is_const ? "const " : "", ElemTypeCName(type.elem),
@@ -162,7 +137,7 @@ absl::Status Emit(const ir::Module& module, const ir::Node* entry,
                   ir::TextSink write) {
   if (auto status = CheckLevel(module); !status.ok()) return status;
   if (auto status = CheckTemplates(module); !status.ok()) return status;
-  std::vector<const ir::Node*> order = CalleesFirst(module);
+  std::vector<const ir::Node*> order = ProceduresCalleesFirst(module);
   if (order.empty()) {
     return ErrorAt(Location{module.source(), 0, 0},
                    "the module has no proc to translate (a func is tensor "
@@ -215,6 +190,29 @@ absl::StatusOr<std::string> EmitText(
 }
 
 }  // namespace
+
+std::vector<const ir::Node*> ProceduresCalleesFirst(const ir::Module& module) {
+  absl::flat_hash_map<const ir::Node*, bool> visited;
+  std::vector<const ir::Node*> order;
+  std::function<void(const ir::Node&)> visit = [&](const ir::Node& proc) {
+    visited[&proc] = true;
+    for (const ir::Node* stmt : ir::BodyOf(proc)) {
+      ir::AnyNode(*stmt, [&](const ir::Node& node) {
+        const ir::Node* callee = node.is(ir::Op::kCall) ? node.def() : nullptr;
+        if (callee != nullptr && callee->is(ir::Op::kProc) &&
+            !visited[callee]) {
+          visit(*callee);
+        }
+        return false;
+      });
+    }
+    order.push_back(&proc);
+  };
+  for (const ir::Node* form : module.forms()) {
+    if (form->is(ir::Op::kProc) && !visited[form]) visit(*form);
+  }
+  return order;
+}
 
 absl::Status CheckLevel(const ir::Module& module) {
   // The CS-1 level (formats/tir/README.md, "CS-1 level").

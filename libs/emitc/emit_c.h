@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
@@ -25,6 +26,11 @@ namespace tessel::emitc {
 // (pe-programs) is emit-cs1's. EmitC checks it too; a tool checks it first
 // to report it before anything about a harness entry.
 absl::Status CheckLevel(const ir::Module& module);
+
+// The procs (not instrs) of `module`, each after the procs it calls, and
+// otherwise in file order: the order C needs them in. The verifier has
+// rejected recursion.
+std::vector<const ir::Node*> ProceduresCalleesFirst(const ir::Module& module);
 
 // The C text of `module`, which the verifier has accepted: its kernels
 // only. Constructs the C output cannot express (an unknown template

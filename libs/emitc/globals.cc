@@ -16,8 +16,10 @@ void CollectTemplateIdentifiers(absl::string_view text,
 
 }  // namespace
 
-GlobalNames AssignGlobalNames(const ir::Module& module) {
+GlobalNames AssignGlobalNames(const ir::Module& module,
+                              const absl::flat_hash_set<std::string>& reserved) {
   GlobalNames names;
+  names.taken = reserved;
   // @DRAM has no templates: emit-c allocates it with the runtime's
   // tsl_allocate and frees it with free, both reserved identifiers.
   for (const ir::Node* form : module.forms()) {

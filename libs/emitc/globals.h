@@ -23,7 +23,11 @@ struct GlobalNames {
   absl::flat_hash_set<std::string> taken;
 };
 
-GlobalNames AssignGlobalNames(const ir::Module& module);
+// `reserved`: identifiers the output declares besides the module's (an
+// API's), which no global may take.
+GlobalNames AssignGlobalNames(
+    const ir::Module& module,
+    const absl::flat_hash_set<std::string>& reserved = {});
 
 }  // namespace tessel::emitc
 

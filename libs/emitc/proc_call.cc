@@ -13,6 +13,7 @@ absl::StatusOr<CExpr> ProcWriter::Argument(const ir::Node& param,
                                            const ir::Node& arg,
                                            ArgumentMode mode) {
   if (!ir::IsDataParam(param)) return expr_.Control(arg);
+  if (arg.is(ir::Op::kDescriptor)) return Descriptor(arg, mode);
   const ir::Type& type = param.declared_type();
   if (type.is_elem()) {
     return mode == ArgumentMode::kTemplateValue ? expr_.ScalarValue(arg)
@@ -36,6 +37,25 @@ absl::StatusOr<CExpr> ProcWriter::Argument(const ir::Node& param,
   return ExprEmitter::WindowValue(
       *view, WindowType{type.elem(), view->rank(),
                         param.param_kind() == ir::ParamKind::kIn});
+}
+
+absl::StatusOr<CExpr> ProcWriter::Descriptor(const ir::Node& dsd,
+                                             ArgumentMode mode) {
+  // A descriptor is the SIMD engine's view of memory, which only an
+  // instruction's template takes, whole ({X}).
+  if (!extensions_.descriptor || mode != ArgumentMode::kTemplateValue) {
+    return ErrorAt(
+        dsd.loc(),
+        extensions_.descriptor
+            ? "a dsd is passed to an instr's {NAME} placeholder only"
+            : "a dsd is a CS-1 SIMD descriptor: emit-c translates the loop "
+              "level, and the CS-1 level is emit-cs1's");
+  }
+  auto view = expr_.WindowOf(*dsd.operand(0));
+  if (!view.ok()) return view.status();
+  auto base = expr_.Control(*dsd.operand(1));
+  if (!base.ok()) return base.status();
+  return extensions_.descriptor(dsd, ExprEmitter::FirstElement(*view), *base);
 }
 
 absl::Status ProcWriter::Call(const ir::Node& stmt, int depth) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "libs/emitc/extensions.h"
 #include "libs/emitc/globals.h"
 #include "libs/emitc/uses.h"
 #include "libs/ir/node.h"
@@ -18,10 +19,11 @@ namespace tessel::emitc {
 
 // The C definition of `proc`, a `proc` (not an `instr`) of `module`. What
 // it needs at file scope (window types, helpers, configurations) is added
-// to `needs`.
+// to `needs`. `extensions` translates what the loop level does not have.
 absl::StatusOr<std::string> EmitProcedure(const ir::Module& module,
                                           const GlobalNames& globals,
-                                          const ir::Node& proc, Needs& needs);
+                                          const ir::Node& proc, Needs& needs,
+                                          const Extensions& extensions = {});
 
 }  // namespace tessel::emitc
 

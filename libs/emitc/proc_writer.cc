@@ -250,10 +250,63 @@ void ProcWriter::AddVectorLines(int depth) {
   }
 }
 
+absl::StatusOr<Statements> ProcWriter::EmitBody(
+    absl::Span<const OuterBinder> outer, const ir::Node* guard,
+    absl::Span<ir::Node* const> stmts, int depth) {
+  scope_.Push();
+  std::vector<Binding*> bound;
+  for (const OuterBinder& binder : outer) {
+    Binding* binding = binder.binding.c_name.empty()
+                           ? scope_.Bind(*binder.binder, binder.binding)
+                           : scope_.BindAlias(*binder.binder, binder.binding);
+    // A buffer's accesses use it through its view.
+    if (binding->kind == BindingKind::kBuffer) {
+      binding->view.root = binding;
+      binding->view.base.uses.reads.push_back(binding);
+    }
+    bound.push_back(binding);
+  }
+  int inner = depth;
+  if (guard != nullptr) {
+    auto condition = expr_.Control(*guard);
+    if (!condition.ok()) return condition.status();
+    AddLine(depth, absl::StrCat("if (", condition->text, ") {"),
+            condition->uses);
+    ++inner;
+  }
+  if (auto status = Block(stmts, inner); !status.ok()) return status;
+  if (guard != nullptr) AddLine(depth, "}", Uses{});
+  Statements out;
+  for (const Line& line : lines_) {
+    if (line.if_used != nullptr && !line.if_used->used) continue;
+    if (!line.text.empty()) {
+      absl::StrAppend(&out.text, std::string(2 * line.depth, ' '), line.text);
+    }
+    out.text += "\n";
+  }
+  for (const Binding* binding : bound) {
+    out.c_names.push_back(binding->c_name);
+    out.used.push_back(binding->used);
+  }
+  scope_.Pop();
+  return out;
+}
+
 absl::StatusOr<std::string> EmitProcedure(const ir::Module& module,
                                           const GlobalNames& globals,
-                                          const ir::Node& proc, Needs& needs) {
-  return ProcWriter(module, globals, proc, needs).Emit();
+                                          const ir::Node& proc, Needs& needs,
+                                          const Extensions& extensions) {
+  return ProcWriter(module, globals, proc, needs, extensions).Emit();
+}
+
+absl::StatusOr<Statements> EmitStatements(
+    const ir::Module& module, const GlobalNames& globals,
+    absl::Span<const OuterBinder> outer, const ir::Node* guard,
+    absl::Span<ir::Node* const> stmts, int depth, Needs& needs,
+    const Extensions& extensions) {
+  if (stmts.empty()) return Statements{};
+  return ProcWriter(module, globals, *stmts.front(), needs, extensions)
+      .EmitBody(outer, guard, stmts, depth);
 }
 
 }  // namespace tessel::emitc

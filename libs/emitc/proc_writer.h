@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "libs/emitc/expr_emitter.h"
+#include "libs/emitc/extensions.h"
 #include "libs/emitc/globals.h"
 #include "libs/emitc/scope.h"
 #include "libs/emitc/uses.h"
@@ -24,12 +25,15 @@ namespace tessel::emitc {
 
 class ProcWriter {
  public:
+  // `proc` is the proc to write, or for EmitBody the node statements are
+  // reported against.
   ProcWriter(const ir::Module& module, const GlobalNames& globals,
-             const ir::Node& proc, Needs& needs)
+             const ir::Node& proc, Needs& needs, const Extensions& extensions)
       : module_(module),
         globals_(globals),
         proc_(proc),
         needs_(needs),
+        extensions_(extensions),
         scope_(globals.taken),
         expr_(globals, scope_),
         vectors_(expr_, scope_) {
@@ -37,6 +41,11 @@ class ProcWriter {
   }
 
   absl::StatusOr<std::string> Emit();
+  // EmitStatements (extensions.h).
+  absl::StatusOr<Statements> EmitBody(absl::Span<const OuterBinder> outer,
+                                      const ir::Node* guard,
+                                      absl::Span<ir::Node* const> stmts,
+                                      int depth);
 
  private:
   struct Line {
@@ -83,11 +92,13 @@ class ProcWriter {
   absl::Status Call(const ir::Node& stmt, int depth);
   absl::StatusOr<CExpr> Argument(const ir::Node& param, const ir::Node& arg,
                                  ArgumentMode mode);
+  absl::StatusOr<CExpr> Descriptor(const ir::Node& dsd, ArgumentMode mode);
 
   const ir::Module& module_;
   const GlobalNames& globals_;
   const ir::Node& proc_;
   Needs& needs_;
+  const Extensions& extensions_;
   Scope scope_;
   ExprEmitter expr_;
   VectorEmitter vectors_;
