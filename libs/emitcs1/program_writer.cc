@@ -22,8 +22,9 @@ const absl::flat_hash_set<std::string>& ApiIdentifiers() {
       "CS1_IN",         "CS1_OUT",        "CS1_INOUT",      "CS1_F32",
       "CS1_F16",        "cs1_pe_x",       "cs1_pe_y",       "cs1_configure",
       "CS1_MAX_CONFIGS", "cs1_dsd_f32",   "cs1_dsd_f16",    "cs1_dsd32",
-      "cs1_dsd16",      "cs1_local",      "cs1_task",       "cs1_start_task",
-      "cs1_recv_task",  "cs1_recv_index", "cs1_recv_f32",   "cs1_recv_f16",
+      "cs1_dsd16",      "cs1_local",      "cs1_partial",    "cs1_task",
+      "cs1_start_task", "cs1_recv_task",  "cs1_recv_index", "cs1_recv_f32",
+      "cs1_recv_f16",
       "main",           "argc",           "argv"};
   return *names;
 }
@@ -254,6 +255,10 @@ absl::Status ProgramWriter::Setup() {
     absl::StrAppend(&body, "  cs1_local(", names_.at(local), ", ",
                     ElemConstant(type.elem()), ", ", size, ", ", holds,
                     ");\n");
+    // (partial add): several PEs' partial results of one output element.
+    if (local->num_operands() > 1) {
+      absl::StrAppend(&body, "  cs1_partial(", names_.at(local), ");\n");
+    }
   }
   body += "  /* ... and the tasks, in order. */\n";
   for (size_t k = 0; k < tasks_.size(); ++k) {

@@ -96,6 +96,10 @@ void cs1_fmach(cs1_dsd_f16 dst, cs1_dsd_f16 a, cs1_dsd_f16 b, _Float16 s);
    and given back after them when it is written. */
 void cs1_local(void *memory, enum cs1_elem_type elem, int64_t size,
                int param, const int64_t *dims, const int64_t *offsets);
+/* The local array `memory`, registered, holds partial results of its
+   output ((partial add)): what it gives back is added to what the PEs
+   before it gave back, the first copied. */
+void cs1_partial(void *memory);
 
 /* Tasks, registered in setup, run in the order registered: a start task
    once, a recv task once for each element of parameter `param` that

@@ -39,6 +39,7 @@ struct cs1_local_state {
   enum cs1_elem_type elem;
   int64_t size;
   int param; /* -1: holds nothing */
+  bool partial;
   int64_t dims[CS1_MAX_RANK];
   int64_t offsets[CS1_MAX_RANK];
 };
@@ -58,8 +59,10 @@ static struct {
   int64_t index[CS1_MAX_RANK];
   float value_f32;
   _Float16 value_f16;
-  /* The parameters' data, by position. */
+  /* The parameters' data, by position, and for an output which of its
+     elements a PE has given back. */
   void **data;
+  unsigned char **given;
 } cs1_pe;
 
 int64_t cs1_pe_x(void) { return cs1_pe.x; }
@@ -269,10 +272,17 @@ void cs1_local(void *memory, enum cs1_elem_type elem, int64_t size,
   local->elem = elem;
   local->size = size;
   local->param = param;
+  local->partial = false;
   if (param < 0) return;
   for (int d = 0; d < cs1_program.params[param].rank; d++) {
     local->dims[d] = dims[d];
     local->offsets[d] = offsets[d];
+  }
+}
+
+void cs1_partial(void *memory) {
+  for (int k = 0; k < cs1_pe.num_locals; k++) {
+    if (cs1_pe.locals[k].memory == memory) cs1_pe.locals[k].partial = true;
   }
 }
 
@@ -318,7 +328,20 @@ static void cs1_transfer(const struct cs1_local_state *local, bool load) {
       unsigned char *mine = (unsigned char *)local->memory + flat * size;
       unsigned char *theirs =
           (unsigned char *)cs1_pe.data[local->param] + at * size;
-      memcpy(load ? mine : theirs, load ? theirs : mine, size);
+      unsigned char *given =
+          load ? NULL : &cs1_pe.given[local->param][at];
+      if (given != NULL && local->partial && *given) {
+        /* In the element type's arithmetic, as run-sim adds. */
+        if (local->elem == CS1_F32) {
+          *(float *)theirs += *(const float *)mine;
+        } else {
+          *(_Float16 *)theirs = (_Float16)((float)*(const _Float16 *)theirs +
+                                           (float)*(const _Float16 *)mine);
+        }
+      } else {
+        memcpy(load ? mine : theirs, load ? theirs : mine, size);
+      }
+      if (given != NULL) *given = 1;
     }
     for (int d = param->rank - 1; d >= 0; d--) {
       if (++j[d] < local->dims[d]) break;
@@ -401,12 +424,19 @@ int main(int argc, char **argv) {
   }
   int status = 1;
   void **data = calloc((size_t)program->num_params + 1, sizeof(void *));
-  if (data == NULL) tsl_error("out of memory");
+  unsigned char **given =
+      calloc((size_t)program->num_params + 1, sizeof(unsigned char *));
+  if (data == NULL || given == NULL) tsl_error("out of memory");
   cs1_pe.data = data;
+  cs1_pe.given = given;
   for (int k = 0; k < program->num_params; k++) {
     const struct cs1_param *param = &program->params[k];
     size_t size = cs1_elem_size(param->elem);
     const char *descr = param->elem == CS1_F32 ? "<f4" : "<f2";
+    if (param->kind != CS1_IN) {
+      given[k] = calloc((size_t)cs1_count(param), 1);
+      if (given[k] == NULL) tsl_error("out of memory");
+    }
     if (param->kind == CS1_OUT) {
       data[k] = calloc((size_t)cs1_count(param), size);
       if (data[k] == NULL) tsl_error("out of memory");
@@ -432,7 +462,11 @@ int main(int argc, char **argv) {
   }
   status = 0;
 done:
-  for (int k = 0; k < program->num_params; k++) free(data[k]);
+  for (int k = 0; k < program->num_params; k++) {
+    free(data[k]);
+    free(given[k]);
+  }
   free(data);
+  free(given);
   return status;
 }
