@@ -7,8 +7,44 @@
 
 namespace tessel::ir {
 
+namespace {
+
+// The root of a symbolic dimension's tree. Types hold their dimensions as
+// const, but the trees are nodes of the declaration's module, which edits
+// change as they change the declaration.
+Node& DimRoot(const Dim& dim) { return *const_cast<Node*>(dim.expr); }
+
+// Substitute in the dimensions of `node`'s declared type; a dimension
+// that becomes a positive integer literal becomes a constant one, as the
+// reader makes it.
+void SubstituteInDims(Module& module, Node& node, const Node* binder,
+                      const Node& value) {
+  const Type& type = node.declared_type();
+  if (!type.is_shaped()) return;
+  std::vector<Dim> dims = type.dims();
+  bool changed = false;
+  for (Dim& dim : dims) {
+    if (dim.is_constant()) continue;
+    Node* root = Substitute(module, &DimRoot(dim), binder, value);
+    if (root == dim.expr) continue;
+    changed = true;
+    dim = root->is(Op::kConst) && !root->is_float_literal() &&
+                  root->int_value() > 0
+              ? Dim::Constant(root->int_value())
+              : Dim::Symbolic(root);
+  }
+  if (changed) node.set_declared_type(type.WithDims(std::move(dims)));
+}
+
+}  // namespace
+
 void Walk(Node& root, absl::FunctionRef<void(Node&)> visit) {
   visit(root);
+  // A declaration's symbolic dimensions are part of it, though kept in its
+  // type rather than as operands.
+  for (const Dim& dim : root.declared_type().dims()) {
+    if (!dim.is_constant()) Walk(DimRoot(dim), visit);
+  }
   // Copy: `visit` may edit the operands of the nodes it is given.
   std::vector<Node*> operands(root.operands().begin(), root.operands().end());
   for (Node* operand : operands) Walk(*operand, visit);
@@ -39,6 +75,7 @@ Node* Substitute(Module& module, Node* root, const Node* binder,
   if (root->is(Op::kRef) && root->def() == binder) {
     return module.Clone(&value);
   }
+  SubstituteInDims(module, *root, binder, value);
   std::vector<Node*> operands(root->operands().begin(), root->operands().end());
   for (Node* operand : operands) {
     Node* result = Substitute(module, operand, binder, value);
@@ -53,46 +90,5 @@ void Rename(Node& binder, const std::string& name, Node& scope) {
   });
   binder.set_name(name);
 }
-
-Cursor Cursor::parent() const {
-  return Cursor(*module_, node_ == nullptr ? nullptr : node_->parent());
-}
-
-Cursor Cursor::Sibling(int offset) const {
-  if (node_ == nullptr || node_->parent() == nullptr) {
-    return Cursor(*module_, nullptr);
-  }
-  Node* parent = node_->parent();
-  auto position = static_cast<int64_t>(node_->position()) + offset;
-  if (position < 0 ||
-      position >= static_cast<int64_t>(parent->num_operands())) {
-    return Cursor(*module_, nullptr);
-  }
-  return Cursor(*module_, parent->operand(position));
-}
-
-Cursor Cursor::prev() const { return Sibling(-1); }
-Cursor Cursor::next() const { return Sibling(+1); }
-
-Cursor Cursor::operand(size_t i) const {
-  return Cursor(*module_, node_ != nullptr && i < node_->num_operands()
-                              ? node_->operand(i)
-                              : nullptr);
-}
-
-void Cursor::InsertBefore(Node* node) const {
-  module_->Insert(node_->parent(), node_->position(), node);
-}
-
-void Cursor::InsertAfter(Node* node) const {
-  module_->Insert(node_->parent(), node_->position() + 1, node);
-}
-
-void Cursor::Replace(Node* node) {
-  module_->Replace(node_, node);
-  node_ = node;
-}
-
-void Cursor::Detach() const { module_->Detach(node_); }
 
 }  // namespace tessel::ir

@@ -19,6 +19,9 @@ bool BindsName(Op op) {
     case Op::kAlloc:
     case Op::kParam:
     case Op::kValue:
+    case Op::kCoord:
+    case Op::kLocal:
+    case Op::kRecv:
       return true;
     default:
       return false;
@@ -32,7 +35,8 @@ class AlphaComparer {
  public:
   bool Equal(const Node* a, const Node* b) {
     if (a->op() != b->op() || a->num_operands() != b->num_operands() ||
-        a->type() != b->type() || a->declared_type() != b->declared_type() ||
+        !SameType(a->type(), b->type()) ||
+        !SameType(a->declared_type(), b->declared_type()) ||
         a->is_float_literal() != b->is_float_literal() ||
         a->param_kind() != b->param_kind()) {
       return false;
@@ -57,9 +61,46 @@ class AlphaComparer {
   }
 
  private:
+  // Types are equal up to the names of the binders their symbolic
+  // dimensions refer to.
+  bool SameType(const Type& a, const Type& b) {
+    if (a.kind() != b.kind()) return false;
+    switch (a.kind()) {
+      case TypeKind::kAccess:
+      case TypeKind::kTensor:
+      case TypeKind::kWindow:
+        if (a.elem() != b.elem() || a.rank() != b.rank() ||
+            (a.kind() == TypeKind::kAccess && a.split() != b.split())) {
+          return false;
+        }
+        for (int k = 0; k < a.rank(); ++k) {
+          const Dim& x = a.dims()[k];
+          const Dim& y = b.dims()[k];
+          if (x.is_constant() || y.is_constant()
+                  ? x != y
+                  : x.expr != y.expr && !Equal(x.expr, y.expr)) {
+            return false;
+          }
+        }
+        return true;
+      case TypeKind::kTuple:
+      case TypeKind::kFunction:
+        return SameType(a.first(), b.first()) &&
+               SameType(a.second(), b.second());
+      default:
+        return a == b;
+    }
+  }
+
   bool SameDef(const Node* a, const Node* b) const {
     auto it = binders_.find(a);
-    return it != binders_.end() ? it->second == b : a == b;
+    if (it != binders_.end()) return it->second == b;
+    // Top-level forms are named uniquely in their module: in two modules
+    // (a tree and its copy elsewhere), the forms of one name correspond.
+    return a == b || (a != nullptr && b != nullptr &&
+                      a->info().op_class == OpClass::kTop &&
+                      a->op() == b->op() && a->parent() == nullptr &&
+                      b->parent() == nullptr && a->name() == b->name());
   }
 
   absl::flat_hash_map<const Node*, const Node*> binders_;
@@ -263,7 +304,19 @@ Node* Module::Clone(const Node* node) {
     if (from->rare_ != 0) {
       const Node::Rare& rare = from_store.rare(from->rare_);
       to->rare().text = rare.text;
-      to->set_declared_type(from->declared_type());
+      // The declaration's symbolic dimensions are its own trees: the copy
+      // gets copies, whose references follow the copy as its operands'
+      // do (a cloned proc's `(f32 N)` names the copy's N).
+      const Type& declared = from->declared_type();
+      if (declared.is_shaped()) {
+        std::vector<Dim> dims = declared.dims();
+        for (Dim& dim : dims) {
+          if (!dim.is_constant()) dim.expr = self(self, dim.expr);
+        }
+        to->set_declared_type(declared.WithDims(std::move(dims)));
+      } else {
+        to->set_declared_type(declared);
+      }
       if (rare.extra != nullptr) {
         Node::Extra& extra = to->extra();
         extra.item_locs = rare.extra->item_locs;
@@ -281,6 +334,19 @@ Node* Module::Clone(const Node* node) {
   for (auto& [from, to] : copies) {
     auto it = copies.find(to->def());
     if (it != copies.end()) to->set_def(it->second);
+    // An elaborated type whose dimensions are copied nodes (a declared
+    // dimension, a window's bound) names the copies.
+    const Type& type = to->type();
+    if (!type.is_shaped()) continue;
+    std::vector<Dim> dims = type.dims();
+    bool copied = false;
+    for (Dim& dim : dims) {
+      auto dim_copy = dim.is_constant() ? copies.end() : copies.find(dim.expr);
+      if (dim_copy == copies.end()) continue;
+      dim.expr = dim_copy->second;
+      copied = true;
+    }
+    if (copied) to->set_type(type.WithDims(std::move(dims)));
   }
   return root;
 }
@@ -335,11 +401,13 @@ void Module::Replace(Node* old, Node* replacement) {
     *it = replacement;
     globals_.erase(old->name_);
     globals_.emplace(replacement->name_, replacement);
+    Forward(old, replacement);
     return;
   }
   parent->operands_[old->position()] = replacement;
   replacement->parent_ = old->parent_;
   old->parent_ = Node::kNoNode;
+  Forward(old, replacement);
 }
 
 void Module::Detach(Node* node) {
@@ -359,6 +427,31 @@ void Module::Detach(Node* node) {
             parent->operands_ + position);
   --parent->num_operands_;
   node->parent_ = Node::kNoNode;
+}
+
+bool Module::Contains(const Node* node) const {
+  if (&node->store() != store_.get()) return false;
+  while (node->parent_ != Node::kNoNode) node = node->parent();
+  auto it = globals_.find(node->name_);
+  return it != globals_.end() && it->second == node && node != dram_;
+}
+
+void Module::Forward(const Node* from, const Node* to) {
+  assert(&from->store() == store_.get() && &to->store() == store_.get());
+  forwards_[from->id()] = to->id();
+}
+
+Node* Module::Current(const Node* node) const {
+  // A chain is followed at most once around: nodes replaced back and
+  // forth (a swap) make a cycle, in which no node is in the module.
+  if (&node->store() != store_.get()) return nullptr;
+  for (size_t steps = 0; steps <= forwards_.size(); ++steps) {
+    if (Contains(node)) return const_cast<Node*>(node);
+    auto it = forwards_.find(node->id());
+    if (it == forwards_.end()) return nullptr;
+    node = store_->Get(it->second);
+  }
+  return nullptr;
 }
 
 bool AlphaEquivalent(const Node* a, const Node* b) {

@@ -198,7 +198,8 @@ class Module {
   // items are found there again when asked for (Node::item_loc).
   Node* CreateForText(Op op, const Location& loc);
   // A deep copy of `node`, detached. References inside the copy to binders
-  // inside it point at the copied binders; others are kept.
+  // inside it point at the copied binders; others are kept. Declared types'
+  // symbolic dimensions are copied with their declarations.
   Node* Clone(const Node* node);
   // The node with id `id`, attached or not.
   Node* Get(NodeId id) const;
@@ -217,10 +218,23 @@ class Module {
   // Editing. `parent` is attached or not; positions count operands.
   void Append(Node* parent, Node* child);
   void Insert(Node* parent, size_t position, Node* child);
-  // Puts `replacement` (detached) where `old` is; `old` is detached.
+  // Puts `replacement` (detached) where `old` is; `old` is detached, and
+  // forwarded to `replacement` (Forward).
   void Replace(Node* old, Node* replacement);
   // Detaches `node` from its parent, or removes a top-level form.
   void Detach(Node* node);
+
+  // Whether `node` is in the module: a top-level form or under one.
+  bool Contains(const Node* node) const;
+  // Forwarding, which cursors follow (cursor.h, as Exo 2's forward a
+  // cursor through a rewrite): records that `to` took the place of `from`
+  // (a node no longer in the module). Replace records it; a rewrite that
+  // rebuilds a node elsewhere (a loop split into a nest) says so.
+  void Forward(const Node* from, const Node* to);
+  // Where `node` is now: itself while it is in the module, else what it
+  // was forwarded to, followed while that left the module too; null when
+  // the chain ends outside the module (the node was deleted).
+  Node* Current(const Node* node) const;
 
  private:
   // The nodes and what they refer to, where they never move (a module
@@ -231,12 +245,19 @@ class Module {
   absl::flat_hash_map<uint32_t, Node*> globals_;
   Node* dram_ = nullptr;
   SourceRef source_;
+  // Forward's records, by id.
+  absl::flat_hash_map<NodeId, NodeId> forwards_;
 };
 
 // Structural equality of two trees: same ops, attributes and types, and
 // references to the same binders (or to binders at the same place in the
 // two trees: `(for i ...)` and `(for j ...)` with matching bodies are
-// alpha-equivalent). Locations and ids are ignored.
+// alpha-equivalent), in symbolic dimensions too: every binder counts, a
+// loop's, a parameter's, an alloc's, a let's and the CS-1 level's grid
+// coordinates, locals and received values and indices. References to
+// top-level forms (a call's callee, a config, a memory) agree when the forms
+// have one name, so that trees of two modules compare. Locations and ids
+// are ignored.
 bool AlphaEquivalent(const Node* a, const Node* b);
 
 // Whether `node` is `ancestor` or lies inside it.

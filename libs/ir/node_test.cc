@@ -1,4 +1,4 @@
-// The IR's identity and editing API: clones, alpha-equivalence, cursors,
+// The IR's identity and editing API: clones, alpha-equivalence,
 // fresh names, substitution and De Bruijn shifting.
 #include "libs/ir/node.h"
 
@@ -88,22 +88,6 @@ TEST(NodeTest, CloneRebindsInnerReferences) {
   EXPECT_EQ(index->def(), copy);  // the copied loop, not the original
   // References to binders outside the copy are kept.
   EXPECT_EQ(copy->operand(1)->def(), module.Find("@p")->operand(0));
-}
-
-TEST(NodeTest, CursorsSurviveEditsElsewhere) {
-  Module module = ReadOk(kLoops);
-  Node* proc = module.Find("@p");
-  Cursor second(module, proc->operand(4));
-  Cursor first = second.prev();
-  EXPECT_EQ(first.node(), proc->operand(3));
-  // Insert a copy of the first loop before it and delete the original.
-  first.InsertBefore(module.Clone(first.node()));
-  first.Detach();
-  EXPECT_EQ(second.node()->parent(), proc);
-  EXPECT_EQ(second.prev().node(), proc->operand(3));
-  EXPECT_TRUE(AlphaEquivalent(second.prev().node(), second.node()));
-  EXPECT_EQ(second.next().node(), nullptr);
-  EXPECT_EQ(module.Get(second->id()), second.node());
 }
 
 TEST(NodeTest, ManyNodesKeepTheirIdsOperandsAndParents) {

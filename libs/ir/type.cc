@@ -224,6 +224,11 @@ Type Type::Vector(ElemType elem, std::vector<int64_t> dims) {
   return Shaped(TypeKind::kVector, elem, std::move(constant), 0);
 }
 
+Type Type::WithDims(std::vector<Dim> dims) const {
+  assert(is_shaped() && dims.size() == this->dims().size());
+  return Shaped(kind(), elem(), std::move(dims), rep_->split);
+}
+
 bool Type::IsConstant() const { return rep_ == nullptr || rep_->constant; }
 
 TypeKind Type::kind() const {

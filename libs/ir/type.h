@@ -92,6 +92,12 @@ class Type {
   const Type& first() const;
   const Type& second() const;
 
+  // The same tensor, window or access pattern with `dims` (as many as it
+  // has) in place of its dimensions: how an edit gives a declaration its
+  // own copy of symbolic dimensions (Module::Clone) or changes them
+  // (Substitute).
+  Type WithDims(std::vector<Dim> dims) const;
+
   // The dimensions as integers, or nullopt when one is symbolic.
   std::optional<std::vector<int64_t>> ConstantDims() const;
 

@@ -47,6 +47,17 @@ absl::Status VerifyProcedures(
   return absl::OkStatus();
 }
 
+absl::Status VerifyProcedure(Module& module, Node& proc,
+                             poly::Context& ctx) {
+  // The call graph is for the recursion check, which must see the edited
+  // proc's calls as they are now.
+  CallGraph calls(module);
+  ProcVerifier verifier(module, proc, calls, ctx);
+  if (proc.is(Op::kPeProgram)) return verifier.CheckPeProgram();
+  if (auto status = verifier.CheckSignature(); !status.ok()) return status;
+  return verifier.CheckBody();
+}
+
 Type BinderType(const Node& binder) {
   switch (binder.op()) {
     case Op::kFor:

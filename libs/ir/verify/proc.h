@@ -42,6 +42,10 @@ absl::Status VerifyProcedures(
     Module& module, poly::Context& ctx,
     absl::FunctionRef<absl::Status(Node& form)> other_form);
 
+// Types and checks one proc, instr or pe-program of `module`, whose other
+// forms have been verified (VerifyProcedures): they are not checked again.
+absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx);
+
 // What a data name, window or descriptor denotes: a scalar, a tensor or a
 // window onto a tensor (its "root", a data parameter, an alloc, a local
 // array or a recv's value). Its extents and the elements it covers are the

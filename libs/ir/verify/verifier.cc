@@ -19,4 +19,10 @@ absl::Status VerifyModule(Module& module) {
   });
 }
 
+absl::Status VerifyProc(Module& module, Node& proc) {
+  poly::Context ctx;
+  if (proc.is(Op::kFunc)) return VerifyFunc(proc, ctx);
+  return VerifyProcedure(module, proc, ctx);
+}
+
 }  // namespace tessel::ir

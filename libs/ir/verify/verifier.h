@@ -20,6 +20,14 @@ namespace tessel::ir {
 // question the verifier asked.
 absl::Status VerifyModule(Module& module);
 
+// Types and checks one proc, instr or pe-program of `module` after an edit,
+// against the rest of the module, which must have been verified and is not
+// checked again: a scheduling primitive that rewrites one procedure checks
+// that one. The callers are not checked: when the edit changes what they
+// rely on (the signature, the assertions, the configuration it writes),
+// verify them too.
+absl::Status VerifyProc(Module& module, Node& proc);
+
 }  // namespace tessel::ir
 
 #endif  // TESSEL_LIBS_IR_VERIFY_VERIFIER_H_
