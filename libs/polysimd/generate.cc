@@ -265,8 +265,9 @@ class Generator {
     return List(std::move(params));
   }
 
-  // Where this level cannot say what the placement asks: each element
-  // written must be computed on one PE, the one that keeps it.
+  // Which PEs compute each element `statement` writes: one, or several
+  // adding partial sums (a reduction only); a kept element must be kept by
+  // a PE that computes it.
   absl::Status CheckWrites(const Statement& statement) {
     const Tensor& tensor = *kernel_.Find(statement.write.tensor);
     if (tensor.role != TensorRole::kOutput) return absl::OkStatus();
