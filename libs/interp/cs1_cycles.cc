@@ -44,12 +44,14 @@ constexpr Parameter kParameters[] = {
 // a value that does arithmetic (not a copy or a fill).
 bool Computes(const Node& stmt) {
   if (stmt.is(Op::kReduce)) return true;
+  // Arithmetic on data: an index's arithmetic is addressing.
   bool arithmetic = false;
   ir::Walk(const_cast<Node&>(*stmt.operand(1)), [&](Node& node) {
-    arithmetic |= node.is(Op::kAdd) || node.is(Op::kSub) ||
-                  node.is(Op::kMul) || node.is(Op::kDiv) ||
-                  node.is(Op::kNeg) || node.is(Op::kMax) ||
-                  node.is(Op::kMin) || node.is(Op::kFma);
+    arithmetic |= !node.type().is_control() &&
+                  (node.is(Op::kAdd) || node.is(Op::kSub) ||
+                   node.is(Op::kMul) || node.is(Op::kDiv) ||
+                   node.is(Op::kNeg) || node.is(Op::kMax) ||
+                   node.is(Op::kMin) || node.is(Op::kFma));
   });
   return arithmetic;
 }

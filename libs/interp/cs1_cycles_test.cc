@@ -122,6 +122,25 @@ TEST(Cs1CyclesTest, PartialResultsAreSent) {
   }
 }
 
+// A copy computes nothing, whatever its indices compute.
+TEST(Cs1CyclesTest, CopiesAreNoComputeInstances) {
+  CycleReport report = Count(R"(
+(proc @shift ((in y_local (f32 1 18) @PE) (inout y_kept (f32 1 14) @PE))
+  (for c0 0 14 (assign (y_kept 0 c0) (y_local 0 (+ c0 2)))))
+
+(pe-program @conv1d ((in x (f32 16)) (in W (f32 2 3)) (out y (f32 2 14)))
+  (grid (px 1) (py 2))
+  (local y_local (f32 1 18) @PE)
+  (local y_kept (f32 1 14) @PE (holds y py 0))
+  (task (call @fzeros 18 1 1 1 (dsd y_local 0 (18 1))))
+  (task (call @shift y_local y_kept)))
+)");
+  EXPECT_EQ(report.simd_instances, 0);
+  EXPECT_EQ(report.scalar_instances, 0);
+  // The copy's load (with its index's addition) and store: 3 per element.
+  EXPECT_EQ(report.Busiest().tasks[1].cycles, 4 + 3 + 14 * (2 + 3));
+}
+
 TEST(Cs1CyclesTest, CostModelErrors) {
   EXPECT_EQ(ParseCostModel("m", "task_activation 4 5\n").status().message(),
             "m:1: error: expected 'task_activation VALUE', an integer of at "
