@@ -1,13 +1,12 @@
 // Cycles of pe-programs under a cost model, counted by hand here.
 #include "libs/interp/cs1_cycles.h"
 
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "gtest/gtest.h"
 #include "libs/ir/verify/read.h"
 #include "libs/support/source.h"
+#include "targets/cs1/testing.h"
 
 namespace tessel::cs1 {
 namespace {
@@ -25,16 +24,8 @@ scalar_op 1   # per load, operation and store
 fabric_hop 1
 )";
 
-std::string Library() {
-  std::ifstream file("targets/cs1/cs1.tir");
-  std::stringstream text;
-  text << file.rdbuf();
-  EXPECT_FALSE(text.str().empty());
-  return text.str();
-}
-
 CycleReport Count(const std::string& program) {
-  auto module = ir::ReadModule(MakeSource("p.tir", Library() + program));
+  auto module = ir::ReadModule(MakeSource("p.tir", LibraryText() + program));
   EXPECT_TRUE(module.ok()) << module.status();
   auto model = ParseCostModel("model", kModel);
   EXPECT_TRUE(model.ok()) << model.status();

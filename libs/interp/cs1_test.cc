@@ -1,8 +1,6 @@
 // Running the CS-1 level: placement, tasks in order on every PE, SIMD
 // instructions through their bodies, and the run-time checks.
-#include <fstream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +12,7 @@
 #include "libs/interp/interpreter.h"
 #include "libs/interp/testing.h"
 #include "libs/ir/verify/read.h"
+#include "targets/cs1/testing.h"
 
 namespace tessel {
 namespace {
@@ -22,10 +21,7 @@ using testing_util::FailsWith;
 
 // `text` with the target library appended, read.
 absl::StatusOr<ir::Module> ReadText(const std::string& text) {
-  std::ifstream file("targets/cs1/cs1.tir");
-  std::stringstream library;
-  library << file.rdbuf();
-  return ir::ReadModule(MakeSource("m.tir", text + library.str()));
+  return ir::ReadModule(MakeSource("m.tir", text + cs1::LibraryText()));
 }
 
 // Runs the pe-program `text` (with the target library appended) on

@@ -8,16 +8,11 @@
 #include "gtest/gtest.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/syntax.h"
+#include "libs/ir/testing.h"
 #include "libs/sexpr/printer.h"
 
 namespace tessel::ir {
 namespace {
-
-Module ReadOk(const std::string& text) {
-  auto module = ReadText(MakeSource("m.tir", text));
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : Module();
-}
 
 std::string Flat(const Node* node) {
   return node == nullptr ? "null" : PrintFlat(WriteNode(*node));

@@ -7,17 +7,12 @@
 #include "libs/ir/de_bruijn.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/syntax.h"
+#include "libs/ir/testing.h"
 #include "libs/sexpr/printer.h"
 #include "libs/sexpr/reader.h"
 
 namespace tessel::ir {
 namespace {
-
-Module ReadOk(const std::string& text) {
-  auto module = ReadText(MakeSource("m.tir", text));
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : Module();
-}
 
 std::string Flat(const Node& node) { return PrintFlat(WriteNode(node)); }
 

@@ -8,18 +8,13 @@
 #include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 #include "libs/ir/de_bruijn.h"
+#include "libs/ir/testing.h"
 #include "libs/kernel/compile.h"
 #include "libs/sexpr/printer.h"
 #include "libs/sexpr/reader.h"
 
 namespace tessel::ir {
 namespace {
-
-Module ReadOk(const std::string& text) {
-  auto module = ReadText(MakeSource("m.tir", text));
-  EXPECT_TRUE(module.ok()) << module.status();
-  return module.ok() ? *std::move(module) : Module();
-}
 
 std::string ErrorOf(const std::string& text) {
   auto module = ReadText(MakeSource("m.tir", text));

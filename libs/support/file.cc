@@ -164,6 +164,18 @@ absl::Status OutputFile::Close() {
   return absl::OkStatus();
 }
 
+absl::Status WriteOutput(const std::string& path,
+                         absl::FunctionRef<absl::Status(TextSink)> produce) {
+  OutputFile file(path);
+  if (auto status = produce([&](absl::string_view text) {
+        return file.Write(text);
+      });
+      !status.ok()) {
+    return status;
+  }
+  return file.Close();
+}
+
 absl::Status WriteFile(const std::string& path, absl::string_view bytes) {
   OutputFile file(path);
   if (auto status = file.Write(bytes); !status.ok()) return status;

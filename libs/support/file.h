@@ -16,6 +16,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/string_view.h"
 
 namespace tessel {
@@ -61,6 +62,14 @@ class OutputFile {
   bool opened_ = false;
   bool regular_ = false;
 };
+
+// What a tool writes its output to, a piece at a time.
+using TextSink = absl::FunctionRef<absl::Status(absl::string_view)>;
+
+// Writes to `path` as an OutputFile does what `produce` gives its sink,
+// then closes it: a tool's output, made and written a piece at a time.
+absl::Status WriteOutput(const std::string& path,
+                         absl::FunctionRef<absl::Status(TextSink)> produce);
 
 // Writes `bytes` to `path` as an OutputFile does, at once.
 absl::Status WriteFile(const std::string& path, absl::string_view bytes);

@@ -206,27 +206,27 @@ static void cs1_issue(enum cs1_op op, enum cs1_elem_type elem,
         }
 }
 
+/* cs1_issue on descriptors of one element type (cs1_dsd_f32 or
+   cs1_dsd_f16, whose fields are alike): the destination, then `num_src`
+   sources. */
+#define CS1_OPERANDS(dst, src, num_src)                                  \
+  struct cs1_operands operands = {{dst.memory}, {dst.config}, {dst.base}, \
+                                  num_src};                               \
+  for (int k = 0; k < num_src; k++) {                                     \
+    operands.memory[k + 1] = src[k].memory;                               \
+    operands.config[k + 1] = src[k].config;                               \
+    operands.base[k + 1] = src[k].base;                                   \
+  }
+
 static void cs1_issue_f32(enum cs1_op op, cs1_dsd_f32 dst,
                           const cs1_dsd_f32 *src, int num_src, float s) {
-  struct cs1_operands operands = {{dst.memory}, {dst.config}, {dst.base},
-                                  num_src};
-  for (int k = 0; k < num_src; k++) {
-    operands.memory[k + 1] = src[k].memory;
-    operands.config[k + 1] = src[k].config;
-    operands.base[k + 1] = src[k].base;
-  }
+  CS1_OPERANDS(dst, src, num_src)
   cs1_issue(op, CS1_F32, &operands, s, (_Float16)0.0f);
 }
 
 static void cs1_issue_f16(enum cs1_op op, cs1_dsd_f16 dst,
                           const cs1_dsd_f16 *src, int num_src, _Float16 s) {
-  struct cs1_operands operands = {{dst.memory}, {dst.config}, {dst.base},
-                                  num_src};
-  for (int k = 0; k < num_src; k++) {
-    operands.memory[k + 1] = src[k].memory;
-    operands.config[k + 1] = src[k].config;
-    operands.base[k + 1] = src[k].base;
-  }
+  CS1_OPERANDS(dst, src, num_src)
   cs1_issue(op, CS1_F16, &operands, 0.0f, s);
 }
 

@@ -25,12 +25,10 @@ absl::Status Run(const tessel::CommandLine& command_line) {
           report.stats, bufferized->reports.size() > 1 ? report.name : "");
     }
   }
-  tessel::OutputFile output(command_line.Get("output", "-"));
-  auto status = tessel::ir::PrintModule(
-      bufferized->module,
-      [&](absl::string_view text) { return output.Write(text); });
-  if (!status.ok()) return status;
-  return output.Close();
+  return tessel::WriteOutput(
+      command_line.Get("output", "-"), [&](tessel::TextSink write) {
+        return tessel::ir::PrintModule(bufferized->module, write);
+      });
 }
 
 }  // namespace

@@ -28,13 +28,10 @@ absl::Status Run(const tessel::CommandLine& command_line) {
     if (!found.ok()) return found.status();
     entry = *found;
   }
-  tessel::OutputFile output(command_line.Get("output", "-"));
-  auto status =
-      tessel::emitc::EmitC(*module, entry, *sizes, [&](absl::string_view text) {
-        return output.Write(text);
+  return tessel::WriteOutput(
+      command_line.Get("output", "-"), [&](tessel::TextSink write) {
+        return tessel::emitc::EmitC(*module, entry, *sizes, write);
       });
-  if (!status.ok()) return status;
-  return output.Close();
 }
 
 }  // namespace

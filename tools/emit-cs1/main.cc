@@ -15,12 +15,11 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   auto program =
       tessel::emitcs1::FindPeProgram(*module, command_line.Get("entry"));
   if (!program.ok()) return program.status();
-  tessel::OutputFile output(command_line.Get("output", "-"));
-  auto status = tessel::emitcs1::EmitCs1(
-      *module, **program, command_line.Has("harness"),
-      [&](absl::string_view text) { return output.Write(text); });
-  if (!status.ok()) return status;
-  return output.Close();
+  return tessel::WriteOutput(
+      command_line.Get("output", "-"), [&](tessel::TextSink write) {
+        return tessel::emitcs1::EmitCs1(*module, **program,
+                                        command_line.Has("harness"), write);
+      });
 }
 
 }  // namespace
@@ -35,8 +34,8 @@ int main(int argc, char** argv) {
       "descriptor shape and registers the tasks, and a function per task.\n"
       "With --harness the output is one program that runs the grid on the\n"
       "host (targets/cs1/cs1_host.c): ./k --inputs DIR --outputs DIR.");
-  command_line.AddFlag({"harness", 0, "", false,
-                        "add the host implementation and its main"});
+  command_line.AddFlag(
+      {"harness", 0, "", false, "add the host implementation and its main"});
   command_line.AddFlag({"entry", 0, "NAME", false,
                         "the pe-program to translate (default: the only one)"});
   command_line.AddFlag(

@@ -19,11 +19,10 @@ absl::Status Run(const tessel::CommandLine& command_line) {
     options.emit = *emit == "loops" ? tessel::kernel::EmitLevel::kLoops
                                     : tessel::kernel::EmitLevel::kTerms;
   }
-  tessel::OutputFile output(command_line.Get("output", "-"));
-  auto status = tessel::kernel::RunParse(
-      options, [&](absl::string_view text) { return output.Write(text); });
-  if (!status.ok()) return status;
-  return output.Close();
+  return tessel::WriteOutput(command_line.Get("output", "-"),
+                             [&](tessel::TextSink write) {
+                               return tessel::kernel::RunParse(options, write);
+                             });
 }
 
 }  // namespace

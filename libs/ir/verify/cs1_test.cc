@@ -1,27 +1,18 @@
 // The CS-1 level: reading, typing and every static check, with located
 // diagnostics. Modules are written before the target library
 // (targets/cs1/cs1.tir), which is appended, so that positions are theirs.
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "gtest/gtest.h"
 #include "libs/ir/verify/first_error.h"
 #include "libs/ir/verify/verifier.h"
+#include "targets/cs1/testing.h"
 
 namespace tessel::ir {
 namespace {
 
-std::string Library() {
-  std::ifstream file("targets/cs1/cs1.tir");
-  std::stringstream text;
-  text << file.rdbuf();
-  EXPECT_FALSE(text.str().empty());
-  return text.str();
-}
-
 std::string Error(const std::string& module) {
-  return FirstError(module + "\n" + Library());
+  return FirstError(module + "\n" + cs1::LibraryText());
 }
 
 // `text` with the first occurrence of `from` replaced by `to`.
@@ -51,7 +42,7 @@ std::string Conv1d(const std::string& from = "", const std::string& to = "") {
 TEST(Cs1Test, AcceptsTheConvolution) { EXPECT_EQ(Error(Conv1d()), "ok"); }
 
 TEST(Cs1Test, TypesTheLevel) {
-  auto module = ReadText(MakeSource("m.tir", Conv1d() + Library()));
+  auto module = ReadText(MakeSource("m.tir", Conv1d() + cs1::LibraryText()));
   ASSERT_TRUE(module.ok()) << module.status();
   ASSERT_TRUE(VerifyModule(*module).ok());
   Node* program = module->Find("@conv1d");
