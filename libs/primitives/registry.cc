@@ -1,0 +1,30 @@
+// Registry::Builtin: every primitive of this package. A new primitive adds
+// its spec here.
+#include <cstdio>
+#include <cstdlib>
+#include <initializer_list>
+#include <string>
+
+#include "absl/status/status.h"
+#include "libs/primitives/primitive.h"
+
+namespace tessel::primitives {
+
+const Registry& Registry::Builtin() {
+  static const Registry* const registry = [] {
+    auto* r = new Registry;
+    for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
+             // Each primitive's XSpec(), in Exo's API order.
+         }) {
+      if (absl::Status status = r->Add(spec()); !status.ok()) {
+        std::fprintf(stderr, "internal error: %s\n",
+                     std::string(status.message()).c_str());
+        std::abort();
+      }
+    }
+    return r;
+  }();
+  return *registry;
+}
+
+}  // namespace tessel::primitives
