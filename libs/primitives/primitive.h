@@ -48,6 +48,7 @@ enum class ArgKind {
   kExprText,  // an expression or window in Exo's syntax ("A[i, 0:16]",
               // "n % 4 == 0"), built as TIR in the scope of the statement
               // the directive's first cursor argument points at
+  kExprTexts, // a list of them (or one, as a list of one): ["n % 4 == 0"]
 };
 
 // A parameter of a primitive. One without a default is required.
@@ -86,6 +87,7 @@ struct Arg {
   // kExprText: a detached tree of the module (names resolved to their
   // binders in scope), which a primitive clones where it uses it.
   const ir::Node* node = nullptr;
+  std::vector<const ir::Node*> nodes;  // kExprTexts, likewise
 };
 
 // The arguments of one directive, by parameter name, in the primitive's
