@@ -1,0 +1,83 @@
+#include "libs/schedule/apply.h"
+
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "libs/ir/op.h"
+#include "libs/ir/syntax.h"
+#include "libs/ir/verify/verifier.h"
+#include "libs/schedule/bind.h"
+#include "libs/schedule/expand.h"
+#include "libs/sexpr/printer.h"
+
+namespace tessel::schedule {
+namespace {
+
+// Enough of the code to recognise it.
+constexpr size_t kMaxNoteLines = 6;
+
+// A note showing `stmt` as TIR, where it was written when known.
+std::string CodeNote(const ir::Node& stmt) {
+  Location loc = stmt.loc();
+  std::string where =
+      loc.known() ? absl::StrCat(loc.source->name(), ":", loc.line, ":",
+                                 loc.col, ": ")
+                  : "";
+  std::vector<std::string> lines =
+      absl::StrSplit(PrintSexpr(ir::WriteNode(stmt), 0, ir::HeaderOperands), '\n');
+  std::string text = absl::StrCat(where, "note: the code it points at:");
+  for (size_t i = 0; i < lines.size() && i < kMaxNoteLines; ++i) {
+    absl::StrAppend(&text, "\n  ", lines[i]);
+  }
+  if (lines.size() > kMaxNoteLines) absl::StrAppend(&text, "\n  ...");
+  return text;
+}
+
+}  // namespace
+
+absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
+                           const Schedule& schedule,
+                           const primitives::Registry& registry) {
+  absl::StatusOr<std::vector<Directive>> directives =
+      Expand(schedule, registry);
+  if (!directives.ok()) return directives.status();
+  const ir::Node* scheduled = &proc;
+  for (const Directive& directive : *directives) {
+    ir::Node* current = module.Current(scheduled);
+    absl::StatusOr<primitives::Args> args =
+        BindArgs(module, *current, schedule, directive);
+    if (!args.ok()) return args.status();
+    std::string text = CallText(directive.call);
+    ir::Node* pointed = FirstStatement(*directive.spec, *args);
+    primitives::Target target{module, *current};
+    if (absl::Status status = directive.spec->run(target, *args);
+        !status.ok()) {
+      // A rejected primitive left the module as it was: `pointed` is.
+      return DirectiveError(schedule, directive, directive.call.pos,
+                            absl::StrCat(text, ": ", status.message()),
+                            pointed != nullptr ? CodeNote(*pointed) : "");
+    }
+    scheduled = module.Current(current);
+    if (scheduled == nullptr) {
+      return DirectiveError(
+          schedule, directive, directive.call.pos,
+          absl::StrCat(text, ": internal error: ", directive.spec->name,
+                       " deleted the procedure being scheduled"));
+    }
+    if (absl::Status status =
+            ir::VerifyProc(module, *module.Current(scheduled));
+        !status.ok()) {
+      return DirectiveError(
+          schedule, directive, directive.call.pos,
+          absl::StrCat(text, ": internal error: ", directive.spec->name,
+                       " made a procedure that does not verify: ",
+                       status.message()));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::schedule

@@ -1,0 +1,26 @@
+// Running a schedule: its directives (definitions expanded, expand.h) one
+// after another on a procedure, each bound (bind.h), run, and the
+// procedure re-verified. The first directive that does not apply ends it
+// with a diagnostic: where the directive is, the directive, the
+// primitive's reason (the condition that failed and its witness) and the
+// code the directive points at.
+#ifndef TESSEL_LIBS_SCHEDULE_APPLY_H_
+#define TESSEL_LIBS_SCHEDULE_APPLY_H_
+
+#include "absl/status/status.h"
+#include "libs/ir/node.h"
+#include "libs/primitives/primitive.h"
+#include "libs/schedule/schedule.h"
+
+namespace tessel::schedule {
+
+// Schedules `proc` of `module` (a verified module). A primitive may
+// replace the proc (rename does): the module holds the result. On an
+// error the module holds the directives applied before the failing one.
+absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
+                           const Schedule& schedule,
+                           const primitives::Registry& registry);
+
+}  // namespace tessel::schedule
+
+#endif  // TESSEL_LIBS_SCHEDULE_APPLY_H_
