@@ -7,6 +7,8 @@
 
 #include "absl/status/status.h"
 #include "libs/primitives/primitive.h"
+// --- H14: rename ---
+#include "libs/primitives/rename.h"
 
 namespace tessel::primitives {
 
@@ -15,6 +17,8 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             // --- H14: rename ---
+             RenameSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
