@@ -93,8 +93,8 @@ class Binder {
     std::vector<std::optional<Value>> values(params.size());
     if (call.args.size() > params.size()) {
       return Error(call.args[params.size()].pos,
-                   absl::StrCat(spec_.name, " takes ", params.size(),
-                                " arguments, not ", call.args.size()));
+                   absl::StrCat(spec_.name, " takes ", Arguments(params.size()),
+                                ", not ", call.args.size()));
     }
     for (size_t i = 0; i < call.args.size(); ++i) values[i] = call.args[i];
     for (const auto& [key, value] : call.keywords) {

@@ -128,8 +128,8 @@ class Expander {
     if (call.args.size() > definition->params.size()) {
       return Error(call.pos,
                    absl::StrCat("'", definition->name, "' takes ",
-                                definition->params.size(),
-                                " arguments, not ", call.args.size()));
+                                Arguments(definition->params.size()), ", not ",
+                                call.args.size()));
     }
     Bindings inner;
     for (size_t i = 0; i < call.args.size(); ++i) {

@@ -46,7 +46,8 @@ class Reader {
       schedule.directives.push_back(*std::move(call));
     }
     if (schedule.directives.empty()) {
-      return Error(pos_, schedule.definitions.empty()
+      // Not at a line: there is no directive to point at.
+      return Error({}, schedule.definitions.empty()
                              ? "the schedule is empty"
                              : "the schedule has no directive outside its "
                                "definitions");

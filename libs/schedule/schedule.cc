@@ -40,6 +40,10 @@ std::string ValueText(const Value& value) {
   return "";
 }
 
+std::string Arguments(size_t count) {
+  return absl::StrCat(count, count == 1 ? " argument" : " arguments");
+}
+
 std::string CallText(const Call& call) {
   std::vector<std::string> args;
   for (const Value& arg : call.args) args.push_back(ValueText(arg));

@@ -42,6 +42,9 @@ struct Value {
 // The text a value is written as (strings double-quoted).
 std::string ValueText(const Value& value);
 
+// "1 argument", "2 arguments": how many a directive takes.
+std::string Arguments(size_t count);
+
 // `name(arg, ..., key=value, ...)`.
 struct Call {
   std::string name;
