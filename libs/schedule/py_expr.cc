@@ -16,7 +16,7 @@ namespace {
 // The punctuation, longest first so that "<=" is not read as "<".
 constexpr absl::string_view kPuncts[] = {
     "+=", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "<", ">",
-    "(",  ")",  "[",  "]",  ",",  ":", ";", "=", "."};
+    "(",  ")",  "[",  "]",  ",",  ":", ";", "=", ".", "@"};
 
 PyExpr Binary(ir::Op op, PyExpr a, PyExpr b) {
   PyExpr e;

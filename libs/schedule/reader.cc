@@ -292,12 +292,13 @@ class Reader {
         (c == '-' && std::isdigit(static_cast<unsigned char>(Peek(1))))) {
       size_t start = offset_;
       Advance();
-      while (IsNameChar(Peek())) Advance();
+      while (IsNameChar(Peek()) || Peek() == '.') Advance();
       absl::string_view digits = text_.substr(start, offset_ - start);
       value.kind = Value::Kind::kInt;
       if (!absl::SimpleAtoi(digits, &value.int_value)) {
         return Error(value.pos, absl::StrCat("'", digits,
-                                             "' is not a 64-bit integer"));
+                                             "' is not an integer (a schedule's numbers are "
+                                             "64-bit integers)"));
       }
       return value;
     }
