@@ -2,12 +2,13 @@
 # Coverage-guided fuzzing of Tessel's readers with clang's libFuzzer,
 # AddressSanitizer and UBSan (libs/fuzz/*_fuzzer.cc), seeded with the
 # project's own test inputs.
-#   scripts/fuzz.sh kernel|tir|npy|egraph|placement [SECONDS] [WORK_DIR]
+#   scripts/fuzz.sh kernel|tir|npy|egraph|placement|schedule [SECONDS] [WORK_DIR]
 # A crash leaves its input in WORK_DIR (crash-*); replay it with the binary.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target="${1:?usage: fuzz.sh kernel|tir|npy|egraph|placement [SECONDS] [WORK_DIR]}"
+target="${1:?usage: fuzz.sh kernel|tir|npy|egraph|placement|schedule [SECONDS] [WORK_DIR]}"
 seconds="${2:-60}"
+extra=()
 work="${3:-$(mktemp -d)}"
 mkdir -p "$work/corpus"
 scripts/setup.sh
@@ -23,9 +24,11 @@ case "$target" in
   npy) libs=(support sexpr ir ir/verify poly npy); seeds=(libs/npy/testdata/*.npy) ;;
   egraph) libs=(support sexpr egraph); seeds=(libs/egraph/testdata/fuzz/*.eg) ;;
   placement) libs=(support sexpr ir ir/verify poly placement); seeds=(testdata/polysimd/Inputs/*.place) ;;
-  *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy, egraph or placement)" >&2; exit 2 ;;
+  # Of libs/primitives, only the interface: not every primitive.
+  schedule) libs=(support sexpr ir ir/verify poly schedule); extra=(libs/primitives/primitive.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
+  *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy, egraph, placement or schedule)" >&2; exit 2 ;;
 esac
-sources=()
+sources=("${extra[@]}")
 for lib in "${libs[@]}"; do
   for file in libs/"$lib"/*.cc; do
     case "$file" in *_test.cc) ;; *) sources+=("$file") ;; esac

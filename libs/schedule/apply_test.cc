@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "libs/ir/build.h"
@@ -167,6 +168,18 @@ TEST_F(ApplyTest, RejectsRecursion) {
                         "(f -> g -> f)"));
   EXPECT_THAT(ErrorOf("def f(l):\n  f(l)\nf('i')\n"),
               HasSubstr("recursive use of 'f' (f -> f)"));
+  EXPECT_TRUE(Recorded().empty());
+}
+
+TEST_F(ApplyTest, BoundsExpansion) {
+  std::string text = "def d0(l):\n  record(l)\n";
+  for (int i = 1; i <= 17; ++i) {
+    absl::StrAppend(&text, "def d", i, "(l):\n  d", i - 1, "(l)\n  d", i - 1,
+                    "(l)\n");
+  }
+  EXPECT_THAT(ErrorOf(text + "d17('i')\n"),
+              HasSubstr("error: the schedule expands to more than 100000 "
+                        "directives"));
   EXPECT_TRUE(Recorded().empty());
 }
 

@@ -12,6 +12,11 @@
 namespace tessel::schedule {
 namespace {
 
+// Definitions that use others twice each expand exponentially: far more
+// than any real schedule (Exo's SGEMM runs 2,449 rewrites), and a bound on
+// time and memory.
+constexpr size_t kMaxDirectives = 100000;
+
 using Bindings = std::vector<std::pair<std::string, const Value*>>;
 
 const Value* Lookup(const Bindings& bindings, const std::string& name) {
@@ -107,6 +112,11 @@ class Expander {
       arg = *std::move(value);
     }
     if (const primitives::PrimitiveSpec* spec = registry_.Find(call.name)) {
+      if (directives_.size() == kMaxDirectives) {
+        return Error(call.pos,
+                     absl::StrCat("the schedule expands to more than ",
+                                  kMaxDirectives, " directives"));
+      }
       directives_.push_back({std::move(call), spec, stack_});
       return absl::OkStatus();
     }
