@@ -11,8 +11,8 @@ namespace tessel::primitives {
 namespace {
 
 bool IsIdentifier(absl::string_view name) {
-  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) ||
-                        name[0] == '_')) {
+  if (name.empty() ||
+      !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
     return false;
   }
   for (char c : name) {
@@ -30,16 +30,18 @@ absl::Status RunRename(Target& target, const Args& args) {
 absl::Status RenameProc(ir::Module& module, ir::Node& proc,
                         absl::string_view name) {
   if (!IsIdentifier(name)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "'", name, "' is not a procedure name (letters, digits and '_', "
-                   "not starting with a digit; without '@')"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", name,
+                     "' is not a procedure name (letters, digits and '_', "
+                     "not starting with a digit; without '@')"));
   }
   std::string global = absl::StrCat("@", name);
   if (const ir::Node* taken = module.Find(global)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the new name must be fresh: ", global, " is ",
-        taken == &proc ? "the procedure's own name" : "already a form of "
-                                                      "the module"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("the new name must be fresh: ", global, " is ",
+                     taken == &proc ? "the procedure's own name"
+                                    : "already a form of "
+                                      "the module"));
   }
   // The store keeps a form's name in the module's table of globals, which
   // Replace updates: the renamed copy takes the proc's place.

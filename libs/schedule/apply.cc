@@ -22,12 +22,11 @@ constexpr size_t kMaxNoteLines = 6;
 // A note showing `stmt` as TIR, where it was written when known.
 std::string CodeNote(const ir::Node& stmt) {
   Location loc = stmt.loc();
-  std::string where =
-      loc.known() ? absl::StrCat(loc.source->name(), ":", loc.line, ":",
-                                 loc.col, ": ")
-                  : "";
-  std::vector<std::string> lines =
-      absl::StrSplit(PrintSexpr(ir::WriteNode(stmt), 0, ir::HeaderOperands), '\n');
+  std::string where = loc.known() ? absl::StrCat(loc.source->name(), ":",
+                                                 loc.line, ":", loc.col, ": ")
+                                  : "";
+  std::vector<std::string> lines = absl::StrSplit(
+      PrintSexpr(ir::WriteNode(stmt), 0, ir::HeaderOperands), '\n');
   std::string text = absl::StrCat(where, "note: the code it points at:");
   for (size_t i = 0; i < lines.size() && i < kMaxNoteLines; ++i) {
     absl::StrAppend(&text, "\n  ", lines[i]);
@@ -72,9 +71,9 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
         !status.ok()) {
       return DirectiveError(
           schedule, directive, directive.call.pos,
-          absl::StrCat(text, ": internal error: ", directive.spec->name,
-                       " made a procedure that does not verify: ",
-                       status.message()));
+          absl::StrCat(
+              text, ": internal error: ", directive.spec->name,
+              " made a procedure that does not verify: ", status.message()));
     }
   }
   return absl::OkStatus();

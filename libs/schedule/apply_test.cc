@@ -44,9 +44,9 @@ absl::Status Corrupt(Target& target, const Args&) {
   ir::Node* x = ir::ParamsOf(target.proc)[1];
   ir::Node* write = ir::Build::Assign(
       target.module,
-      ir::Build::Load(target.module, *x,
-                      {ir::Build::Int(target.module, 0),
-                       ir::Build::Int(target.module, 0)}),
+      ir::Build::Load(
+          target.module, *x,
+          {ir::Build::Int(target.module, 0), ir::Build::Int(target.module, 0)}),
       ir::Build::Float(target.module, 1.0));
   target.module.Append(&target.proc, write);
   return absl::OkStatus();
@@ -60,10 +60,10 @@ primitives::Registry TestRegistry() {
                          {"tag", ArgKind::kString, "\"-\""}},
                         &Record})
                   .ok());
-  EXPECT_TRUE(registry
-                  .Add({"reject", {{"loop", ArgKind::kLoop, std::nullopt}},
-                        &Reject})
-                  .ok());
+  EXPECT_TRUE(
+      registry
+          .Add({"reject", {{"loop", ArgKind::kLoop, std::nullopt}}, &Reject})
+          .ok());
   EXPECT_TRUE(registry.Add({"corrupt", {}, &Corrupt}).ok());
   EXPECT_TRUE(registry.Add(primitives::RenameSpec()).ok());
   return registry;
@@ -80,8 +80,7 @@ class ApplyTest : public ::testing::Test {
   absl::Status Apply(const std::string& text) {
     absl::StatusOr<Schedule> schedule = ReadSchedule(text, "s.sched");
     if (!schedule.ok()) return schedule.status();
-    return ApplySchedule(module_,
-                         primitives::testing::ProcNamed(module_, "@p"),
+    return ApplySchedule(module_, primitives::testing::ProcNamed(module_, "@p"),
                          *schedule, registry_);
   }
   std::string ErrorOf(const std::string& text) {

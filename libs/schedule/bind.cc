@@ -28,25 +28,44 @@ using primitives::ParamSpec;
 // What an argument of `kind` must be, for "must be ..." diagnostics.
 const char* KindText(ArgKind kind) {
   switch (kind) {
-    case ArgKind::kLoop: return "a loop pattern (\"for i in _\" or \"i\")";
-    case ArgKind::kLoopPair: return "a pair of nested loops (\"i j\")";
-    case ArgKind::kStmt: return "a statement pattern";
-    case ArgKind::kBlock: return "a statement or block pattern";
-    case ArgKind::kGap: return "a gap: after(PATTERN) or before(PATTERN)";
-    case ArgKind::kAlloc: return "an allocation pattern (\"x : _\" or \"x\")";
-    case ArgKind::kExpr: return "an expression pattern";
-    case ArgKind::kInt: return "an integer";
-    case ArgKind::kBool: return "True or False";
-    case ArgKind::kString: return "a string";
-    case ArgKind::kNames: return "a list of names ([\"io\", \"ii\"])";
-    case ArgKind::kInts: return "a list of integers";
-    case ArgKind::kStrings: return "a list of strings";
-    case ArgKind::kProc: return "a proc (@name)";
-    case ArgKind::kInstr: return "an instr or proc (@name)";
-    case ArgKind::kMemory: return "a memory (@name)";
-    case ArgKind::kConfig: return "a config (@name)";
-    case ArgKind::kExprText: return "an expression (a string)";
-    case ArgKind::kExprTexts: return "a list of expressions (strings)";
+    case ArgKind::kLoop:
+      return "a loop pattern (\"for i in _\" or \"i\")";
+    case ArgKind::kLoopPair:
+      return "a pair of nested loops (\"i j\")";
+    case ArgKind::kStmt:
+      return "a statement pattern";
+    case ArgKind::kBlock:
+      return "a statement or block pattern";
+    case ArgKind::kGap:
+      return "a gap: after(PATTERN) or before(PATTERN)";
+    case ArgKind::kAlloc:
+      return "an allocation pattern (\"x : _\" or \"x\")";
+    case ArgKind::kExpr:
+      return "an expression pattern";
+    case ArgKind::kInt:
+      return "an integer";
+    case ArgKind::kBool:
+      return "True or False";
+    case ArgKind::kString:
+      return "a string";
+    case ArgKind::kNames:
+      return "a list of names ([\"io\", \"ii\"])";
+    case ArgKind::kInts:
+      return "a list of integers";
+    case ArgKind::kStrings:
+      return "a list of strings";
+    case ArgKind::kProc:
+      return "a proc (@name)";
+    case ArgKind::kInstr:
+      return "an instr or proc (@name)";
+    case ArgKind::kMemory:
+      return "a memory (@name)";
+    case ArgKind::kConfig:
+      return "a config (@name)";
+    case ArgKind::kExprText:
+      return "an expression (a string)";
+    case ArgKind::kExprTexts:
+      return "a list of expressions (strings)";
   }
   return "";
 }
@@ -67,8 +86,8 @@ bool IsCursorKind(ArgKind kind) {
 }
 
 bool IsName(absl::string_view text) {
-  if (text.empty() || !(std::isalpha(static_cast<unsigned char>(text[0])) ||
-                        text[0] == '_')) {
+  if (text.empty() ||
+      !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) {
     return false;
   }
   for (char c : text) {
@@ -101,8 +120,8 @@ class Binder {
       size_t i = 0;
       while (i < params.size() && params[i].name != key) ++i;
       if (i == params.size()) {
-        return Error(value.pos, absl::StrCat(spec_.name,
-                                             " has no parameter '", key, "'"));
+        return Error(value.pos,
+                     absl::StrCat(spec_.name, " has no parameter '", key, "'"));
       }
       if (values[i]) {
         return Error(value.pos, absl::StrCat("parameter '", key, "' of ",
@@ -119,9 +138,9 @@ class Binder {
       }
       absl::StatusOr<Value> value = ReadValue(*params[i].default_text);
       if (!value.ok()) {
-        return absl::InternalError(absl::StrCat(
-            "the default of ", spec_.name, "'s '", params[i].name,
-            "' does not read: ", value.status().message()));
+        return absl::InternalError(
+            absl::StrCat("the default of ", spec_.name, "'s '", params[i].name,
+                         "' does not read: ", value.status().message()));
       }
       value->pos = call.pos;
       values[i] = *std::move(value);
@@ -152,9 +171,9 @@ class Binder {
 
  private:
   absl::Status Error(Pos pos, absl::string_view message) const {
-    return DirectiveError(schedule_, directive_, pos,
-                          absl::StrCat(CallText(directive_.call), ": ",
-                                       message));
+    return DirectiveError(
+        schedule_, directive_, pos,
+        absl::StrCat(CallText(directive_.call), ": ", message));
   }
   absl::Status KindError(size_t i, const Value& value) const {
     return Error(value.pos,
@@ -208,8 +227,7 @@ class Binder {
       case ArgKind::kExprTexts:
         return BindExprTexts(i, value, arg);
       case ArgKind::kGap:
-        if (value.kind != VK::kGap ||
-            value.items.front().kind != VK::kString) {
+        if (value.kind != VK::kGap || value.items.front().kind != VK::kString) {
           return KindError(i, value);
         }
         return BindPattern(i, value.items.front(), arg, value.after);
@@ -226,12 +244,18 @@ class Binder {
     ir::Op op = (*form)->op();
     bool fits = false;
     switch (spec_.params[i].kind) {
-      case ArgKind::kProc: fits = op == ir::Op::kProc; break;
+      case ArgKind::kProc:
+        fits = op == ir::Op::kProc;
+        break;
       case ArgKind::kInstr:
         fits = op == ir::Op::kProc || op == ir::Op::kInstr;
         break;
-      case ArgKind::kMemory: fits = op == ir::Op::kMemory; break;
-      default: fits = op == ir::Op::kConfig; break;
+      case ArgKind::kMemory:
+        fits = op == ir::Op::kMemory;
+        break;
+      default:
+        fits = op == ir::Op::kConfig;
+        break;
     }
     if (!fits) return KindError(i, value);
     arg.form = *form;
@@ -286,8 +310,7 @@ class Binder {
     return pattern;
   }
 
-  absl::Status BindPattern(size_t i, const Value& value, Arg& arg,
-                           bool after) {
+  absl::Status BindPattern(size_t i, const Value& value, Arg& arg, bool after) {
     ArgKind kind = spec_.params[i].kind;
     arg.text = value.text;
     std::optional<Pattern> pair;
@@ -295,8 +318,8 @@ class Binder {
     absl::StatusOr<Pattern> read =
         pair ? *std::move(pair) : ReadPattern(value.text);
     if (!read.ok()) {
-      return Error(value.pos, absl::StrCat("pattern '", value.text, "': ",
-                                           read.status().message()));
+      return Error(value.pos, absl::StrCat("pattern '", value.text,
+                                           "': ", read.status().message()));
     }
     Pattern& pattern = *read;
     // A bare name is a loop's or an alloc's where one is wanted.
@@ -340,9 +363,9 @@ class Binder {
       });
     }
     if (matches.empty()) {
-      return Error(value.pos, absl::StrCat("pattern '", value.text,
-                                           "' matches nothing in ",
-                                           proc_.name()));
+      return Error(value.pos,
+                   absl::StrCat("pattern '", value.text,
+                                "' matches nothing in ", proc_.name()));
     }
     size_t n = pattern.match_no.value_or(0);
     if (n >= matches.size()) {

@@ -86,8 +86,7 @@ class BindTest : public ::testing::Test {
     return BindArgs(module_, primitives::testing::ProcNamed(module_, proc),
                     schedule_, directive_);
   }
-  std::string ErrorOf(const std::string& line,
-                      const std::string& proc = "@p") {
+  std::string ErrorOf(const std::string& line, const std::string& proc = "@p") {
     absl::StatusOr<Args> args = Bind(line, proc);
     EXPECT_FALSE(args.ok()) << line;
     return args.ok() ? "" : std::string(args.status().message());
@@ -150,7 +149,8 @@ TEST_F(BindTest, BindsCursorsOfEveryKind) {
 }
 
 TEST_F(BindTest, BindsLoopPairsFormsAndLists) {
-  absl::StatusOr<Args> args = Bind("forms('a b', ints=[0, 2], strs=['x'])", "@q");
+  absl::StatusOr<Args> args =
+      Bind("forms('a b', ints=[0, 2], strs=['x'])", "@q");
   ASSERT_TRUE(args.ok()) << args.status();
   EXPECT_EQ((*args)["pair"].cursor->name(), "a");
   EXPECT_EQ((*args)["proc"].form->name(), "@p");

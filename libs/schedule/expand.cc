@@ -82,11 +82,12 @@ class Expander {
         } else if (bound->kind == Value::Kind::kInt) {
           absl::StrAppend(&result.text, bound->int_value);
         } else {
-          return Error(value.pos,
-                       absl::StrCat("'{", value.text.substr(i + 1, close - i - 1),
-                                    "}' in a string needs a string or an "
-                                    "integer, not ",
-                                    ValueText(*bound)));
+          return Error(
+              value.pos,
+              absl::StrCat("'{", value.text.substr(i + 1, close - i - 1),
+                           "}' in a string needs a string or an "
+                           "integer, not ",
+                           ValueText(*bound)));
         }
         i = close;
       }
@@ -131,15 +132,14 @@ class Expander {
         for (const CallSite& s : stack_) chain.push_back(s.definition);
         chain.push_back(definition->name);
         return Error(call.pos,
-                     absl::StrCat("recursive use of '", definition->name,
-                                  "' (", absl::StrJoin(chain, " -> "), ")"));
+                     absl::StrCat("recursive use of '", definition->name, "' (",
+                                  absl::StrJoin(chain, " -> "), ")"));
       }
     }
     if (call.args.size() > definition->params.size()) {
-      return Error(call.pos,
-                   absl::StrCat("'", definition->name, "' takes ",
-                                Arguments(definition->params.size()), ", not ",
-                                call.args.size()));
+      return Error(call.pos, absl::StrCat("'", definition->name, "' takes ",
+                                          Arguments(definition->params.size()),
+                                          ", not ", call.args.size()));
     }
     Bindings inner;
     for (size_t i = 0; i < call.args.size(); ++i) {
@@ -149,20 +149,19 @@ class Expander {
       if (std::find(definition->params.begin(), definition->params.end(),
                     key) == definition->params.end()) {
         return Error(value.pos, absl::StrCat("'", definition->name,
-                                             "' has no parameter '", key,
-                                             "'"));
+                                             "' has no parameter '", key, "'"));
       }
       if (Lookup(inner, key) != nullptr) {
-        return Error(value.pos, absl::StrCat("parameter '", key,
-                                             "' is given twice"));
+        return Error(value.pos,
+                     absl::StrCat("parameter '", key, "' is given twice"));
       }
       inner.emplace_back(key, &value);
     }
     for (const std::string& param : definition->params) {
       if (Lookup(inner, param) == nullptr) {
-        return Error(call.pos, absl::StrCat("'", definition->name,
-                                            "' needs its parameter '", param,
-                                            "'"));
+        return Error(call.pos,
+                     absl::StrCat("'", definition->name,
+                                  "' needs its parameter '", param, "'"));
       }
     }
     stack_.push_back({definition->name, call.pos});
@@ -195,9 +194,9 @@ absl::Status DirectiveError(const Schedule& schedule,
   std::string text = FormatDiagnostic(schedule.At(pos), message);
   for (auto site = directive.via.rbegin(); site != directive.via.rend();
        ++site) {
-    absl::StrAppend(&text, "\n", schedule.source->name(), ":",
-                    site->pos.line, ":", site->pos.col, ": note: in '",
-                    site->definition, "', used here");
+    absl::StrAppend(&text, "\n", schedule.source->name(), ":", site->pos.line,
+                    ":", site->pos.col, ": note: in '", site->definition,
+                    "', used here");
   }
   if (!notes.empty()) absl::StrAppend(&text, "\n", notes);
   return absl::InvalidArgumentError(text);

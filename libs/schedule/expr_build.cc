@@ -128,8 +128,7 @@ class Builder {
   // stride(A, K), max(a, b), min(a, b), select(c, a, b).
   absl::StatusOr<ir::Node*> BuildCall(const PyExpr& e) {
     if (e.name == "stride") {
-      if (e.operands.size() != 2 ||
-          e.operands[0].kind != PyExpr::Kind::kName ||
+      if (e.operands.size() != 2 || e.operands[0].kind != PyExpr::Kind::kName ||
           e.operands[1].kind != PyExpr::Kind::kInt) {
         return Error(e, "stride takes a buffer and a dimension: stride(A, 0)");
       }

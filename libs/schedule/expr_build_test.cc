@@ -28,8 +28,7 @@ class ExprBuildTest : public ::testing::Test {
   }
 
   std::string Built(const ir::Node* scope, const std::string& text) {
-    absl::StatusOr<ir::Node*> node =
-        BuildExprText(module_, proc_, scope, text);
+    absl::StatusOr<ir::Node*> node = BuildExprText(module_, proc_, scope, text);
     if (!node.ok()) return std::string(node.status().message());
     return PrintFlat(ir::WriteNode(**node));
   }
@@ -42,17 +41,14 @@ class ExprBuildTest : public ::testing::Test {
 };
 
 TEST_F(ExprBuildTest, BuildsExoExpressions) {
-  EXPECT_EQ(Built(k_reduce_, "A[i, k] * 2.0 + 1.5"),
-            "(+ (* (A i k) 2.0) 1.5)");
+  EXPECT_EQ(Built(k_reduce_, "A[i, k] * 2.0 + 1.5"), "(+ (* (A i k) 2.0) 1.5)");
   EXPECT_EQ(Built(k_reduce_, "A[i, 0:8]"), "(window A i (: 0 8))");
-  EXPECT_EQ(Built(k_reduce_, "A[i + 1, k - 1]"),
-            "(A (+ i 1) (- k 1))");
+  EXPECT_EQ(Built(k_reduce_, "A[i + 1, k - 1]"), "(A (+ i 1) (- k 1))");
   EXPECT_EQ(Built(nullptr, "n % 4 == 0 and not n < 8 or n >= 2"),
             "(or (and (== (% n 4) 0) (not (< n 8))) (>= n 2))");
   EXPECT_EQ(Built(nullptr, "stride(A, 0)"), "(stride A 0)");
   EXPECT_EQ(Built(nullptr, "-n / 2"), "(/ (neg n) 2)");
-  EXPECT_EQ(Built(nullptr, "max(n, 4) - min(n, 2)"),
-            "(- (max n 4) (min n 2))");
+  EXPECT_EQ(Built(nullptr, "max(n, 4) - min(n, 2)"), "(- (max n 4) (min n 2))");
   EXPECT_EQ(Built(j_if_, "t + C[j]"), "(+ t (C j))");
 }
 

@@ -77,8 +77,8 @@ bool MatchesStmt(const StmtPattern& pattern, ir::Node& stmt) {
         return !pattern.has_indices && MatchesName(pattern.name, let.name()) &&
                MatchesExpr(pattern.expr, *let.window());
       }
-      ir::Op op = pattern.kind == Kind::kAssign ? ir::Op::kAssign
-                                                : ir::Op::kReduce;
+      ir::Op op =
+          pattern.kind == Kind::kAssign ? ir::Op::kAssign : ir::Op::kReduce;
       if (!stmt.is(op)) return false;
       ir::Node* lhs = stmt.operand(0);
       ir::Node* rhs = stmt.operand(1);
@@ -117,7 +117,8 @@ std::optional<size_t> MatchStmts(const std::vector<StmtPattern>& patterns,
   if (patterns[p].kind == StmtPattern::Kind::kHole) {
     if (p + 1 == patterns.size()) return stmts.size();
     for (size_t skip = s; skip <= stmts.size(); ++skip) {
-      if (std::optional<size_t> end = MatchStmts(patterns, p + 1, stmts, skip)) {
+      if (std::optional<size_t> end =
+              MatchStmts(patterns, p + 1, stmts, skip)) {
         return end;
       }
     }
@@ -149,10 +150,10 @@ class Finder {
       if (!pattern_.stmts.empty()) {
         std::optional<size_t> end = MatchStmts(pattern_.stmts, 0, stmts, s);
         if (end && *end > s) {
-          matches_.push_back({ir::BlockCursor(ir::Cursor(module_, stmts[s]),
-                                              ir::Cursor(module_,
-                                                         stmts[*end - 1])),
-                              ir::Cursor(module_, stmts[s])});
+          matches_.push_back(
+              {ir::BlockCursor(ir::Cursor(module_, stmts[s]),
+                               ir::Cursor(module_, stmts[*end - 1])),
+               ir::Cursor(module_, stmts[s])});
         }
       } else {
         for (ir::Node* operand : stmts[s]->operands()) {
@@ -242,9 +243,9 @@ bool MatchesExpr(const PyExpr& pattern, const ir::Node& node) {
                          ir::ReadConfigView(const_cast<ir::Node&>(node))
                              .config()
                              ->name()) &&
-             MatchesName(pattern.field,
-                         ir::ReadConfigView(const_cast<ir::Node&>(node))
-                             .field());
+             MatchesName(
+                 pattern.field,
+                 ir::ReadConfigView(const_cast<ir::Node&>(node)).field());
   }
   return false;
 }

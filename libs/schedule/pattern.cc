@@ -65,7 +65,8 @@ absl::StatusOr<StmtPattern> ReadStmt(PyParser& parser) {
   }
   if (parser.AtPunct("=") || parser.AtPunct("+=")) {
     bool reduce = parser.Next().text == "+=";
-    stmt.kind = reduce ? StmtPattern::Kind::kReduce : StmtPattern::Kind::kAssign;
+    stmt.kind =
+        reduce ? StmtPattern::Kind::kReduce : StmtPattern::Kind::kAssign;
     switch (lhs->kind) {
       case PyExpr::Kind::kName:
       case PyExpr::Kind::kHole:
@@ -127,7 +128,8 @@ absl::StatusOr<Pattern> ReadPattern(absl::string_view text) {
   pattern.text = std::string(absl::StripAsciiWhitespace(*body));
   absl::StatusOr<PyParser> parser = PyParser::Create(*body);
   if (!parser.ok()) return parser.status();
-  if (parser->AtEnd()) return absl::InvalidArgumentError("the pattern is empty");
+  if (parser->AtEnd())
+    return absl::InvalidArgumentError("the pattern is empty");
   // An expression pattern, unless it reads as a statement.
   bool statement = parser->AtName("for") || parser->AtName("if");
   for (size_t i = 0; !statement; ++i) {

@@ -62,8 +62,9 @@ TEST(PatternTest, ReportsMalformedPatterns) {
               HasSubstr("would match anything"));
   EXPECT_THAT(ReadPattern("for i in _ #x").status().message(),
               HasSubstr("'#' must be followed by a match number"));
-  EXPECT_THAT(ReadPattern("for in _").status().message(),
-              HasSubstr("expected the loop's variable after 'for' at column 5"));
+  EXPECT_THAT(
+      ReadPattern("for in _").status().message(),
+      HasSubstr("expected the loop's variable after 'for' at column 5"));
   EXPECT_THAT(ReadPattern("A[i").status().message(),
               HasSubstr("expected ',' or ']'"));
   EXPECT_THAT(ReadPattern("x $ y").status().message(),
@@ -113,13 +114,15 @@ TEST_F(MatchTest, FindsStatementsInProgramOrder) {
   EXPECT_THAT(Find("if _: _"), ElementsAre("(if (== (% j 4) 0) ("));
   EXPECT_THAT(Find("for k in 8"), ElementsAre("(for k 0 8 (reduce ("));
   EXPECT_THAT(Find("for k in n"), ElementsAre());
-  EXPECT_THAT(Find("for i in _: C[_] = _"), ElementsAre("(for i 0 n (assign ("));
+  EXPECT_THAT(Find("for i in _: C[_] = _"),
+              ElementsAre("(for i 0 n (assign ("));
   EXPECT_THAT(Find("for i in _: for k in _"), ElementsAre());
   EXPECT_THAT(Find("foo(_)"), ElementsAre());
 }
 
 TEST_F(MatchTest, FindsBlocks) {
-  EXPECT_THAT(Find("C[i] = _ ; for k in _"), ElementsAre("(assign (C i) 0.0) +1"));
+  EXPECT_THAT(Find("C[i] = _ ; for k in _"),
+              ElementsAre("(assign (C i) 0.0) +1"));
   EXPECT_THAT(Find("t : _ ; _ ; if _: _"), ElementsAre("(alloc t f32) +2"));
   EXPECT_THAT(Find("t : _ ; _"), ElementsAre("(alloc t f32) +2"));
   EXPECT_THAT(Find("t = _ ; t : _"), ElementsAre());

@@ -15,8 +15,8 @@ namespace {
 
 // The punctuation, longest first so that "<=" is not read as "<".
 constexpr absl::string_view kPuncts[] = {
-    "+=", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "<", ">",
-    "(",  ")",  "[",  "]",  ",",  ":", ";", "=", ".", "@"};
+    "+=", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "<",
+    ">",  "(",  ")",  "[",  "]",  ",", ":", ";", "=", ".", "@"};
 
 PyExpr Binary(ir::Op op, PyExpr a, PyExpr b) {
   PyExpr e;
@@ -61,7 +61,8 @@ absl::StatusOr<PyParser> PyParser::Create(absl::string_view text) {
       while (i < text.size() &&
              (std::isalnum(static_cast<unsigned char>(text[i])) ||
               text[i] == '.')) {
-        if (text[i] == '.' || text[i] == 'e') token.kind = PyToken::Kind::kFloat;
+        if (text[i] == '.' || text[i] == 'e')
+          token.kind = PyToken::Kind::kFloat;
         ++i;
       }
       token.text = std::string(text.substr(start, i - start));
@@ -74,9 +75,9 @@ absl::StatusOr<PyParser> PyParser::Create(absl::string_view text) {
         }
       }
       if (token.kind != PyToken::Kind::kPunct) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "unexpected character '", std::string(1, c), "' at column ",
-            i + 1));
+        return absl::InvalidArgumentError(absl::StrCat("unexpected character '",
+                                                       std::string(1, c),
+                                                       "' at column ", i + 1));
       }
       i += token.text.size();
     }

@@ -48,9 +48,9 @@ class Reader {
     if (schedule.directives.empty()) {
       // Not at a line: there is no directive to point at.
       return Error({}, schedule.definitions.empty()
-                             ? "the schedule is empty"
-                             : "the schedule has no directive outside its "
-                               "definitions");
+                           ? "the schedule is empty"
+                           : "the schedule has no directive outside its "
+                             "definitions");
     }
     return schedule;
   }
@@ -112,15 +112,16 @@ class Reader {
   absl::Status Expect(char c, absl::string_view what) {
     if (Peek() != c) {
       return Error(pos_, AtEnd() ? absl::StrCat("expected ", what,
-                                                 ", found the end of the "
-                                                 "schedule")
+                                                ", found the end of the "
+                                                "schedule")
                                  : absl::StrCat("expected ", what));
     }
     Advance();
     return absl::OkStatus();
   }
   absl::StatusOr<std::string> ReadName(absl::string_view what) {
-    if (!IsNameStart(Peek())) return Error(pos_, absl::StrCat("expected ", what));
+    if (!IsNameStart(Peek()))
+      return Error(pos_, absl::StrCat("expected ", what));
     size_t start = offset_;
     while (IsNameChar(Peek())) Advance();
     return std::string(text_.substr(start, offset_ - start));
@@ -237,8 +238,8 @@ class Reader {
           SkipSpace(true);
           for (const auto& [other, unused] : call.keywords) {
             if (other == key) {
-              return Error(arg_pos, absl::StrCat("keyword '", key,
-                                                 "' is given twice"));
+              return Error(arg_pos,
+                           absl::StrCat("keyword '", key, "' is given twice"));
             }
           }
           absl::StatusOr<Value> value = ReadValueAt();
@@ -249,8 +250,9 @@ class Reader {
         }
       }
       if (!call.keywords.empty()) {
-        return Error(arg_pos, "a positional argument follows a keyword "
-                              "argument");
+        return Error(arg_pos,
+                     "a positional argument follows a keyword "
+                     "argument");
       }
       absl::StatusOr<Value> value = ReadValueAt();
       if (!value.ok()) return value.status();
@@ -271,22 +273,23 @@ class Reader {
     }
     if (Peek() == close) return absl::OkStatus();
     if (AtEnd()) return Unclosed(close == ')' ? '(' : '[', open);
-    return Error(pos_, absl::StrCat("expected ',' or '", std::string(1, close),
-                                    "'"));
+    return Error(pos_,
+                 absl::StrCat("expected ',' or '", std::string(1, close), "'"));
   }
   absl::Status Unclosed(char bracket, Pos open) const {
     return Error(pos_, absl::StrCat("unexpected end of the schedule: the '",
-                                    std::string(1, bracket), "' at ",
-                                    open.line, ":", open.col,
-                                    " is not closed"));
+                                    std::string(1, bracket), "' at ", open.line,
+                                    ":", open.col, " is not closed"));
   }
 
   absl::StatusOr<Value> ReadValueAt() {
     Value value;
     value.pos = pos_;
     char c = Peek();
-    if (AtEnd()) return Error(pos_, "expected a value, found the end of the "
-                                    "schedule");
+    if (AtEnd())
+      return Error(pos_,
+                   "expected a value, found the end of the "
+                   "schedule");
     if (c == '"' || c == '\'') return ReadString();
     if (std::isdigit(static_cast<unsigned char>(c)) ||
         (c == '-' && std::isdigit(static_cast<unsigned char>(Peek(1))))) {
@@ -296,9 +299,11 @@ class Reader {
       absl::string_view digits = text_.substr(start, offset_ - start);
       value.kind = Value::Kind::kInt;
       if (!absl::SimpleAtoi(digits, &value.int_value)) {
-        return Error(value.pos, absl::StrCat("'", digits,
-                                             "' is not an integer (a schedule's numbers are "
-                                             "64-bit integers)"));
+        return Error(
+            value.pos,
+            absl::StrCat("'", digits,
+                         "' is not an integer (a schedule's numbers are "
+                         "64-bit integers)"));
       }
       return value;
     }
@@ -345,8 +350,8 @@ class Reader {
         value.items.push_back(*std::move(pattern));
         SkipSpace(true);
         if (AtEnd()) return Unclosed('(', open);
-        if (absl::Status s = Expect(')', absl::StrCat("')' closing ", *name,
-                                                      "(...)"));
+        if (absl::Status s =
+                Expect(')', absl::StrCat("')' closing ", *name, "(...)"));
             !s.ok()) {
           return s;
         }
@@ -354,19 +359,19 @@ class Reader {
       }
     }
     if (in_definition_ == nullptr) {
-      return Error(value.pos,
-                   absl::StrCat("unknown name '", *name,
-                                "' (a pattern or a name is a string: \"",
-                                *name, "\")"));
+      return Error(
+          value.pos,
+          absl::StrCat("unknown name '", *name,
+                       "' (a pattern or a name is a string: \"", *name, "\")"));
     }
     bool is_param = false;
     for (const std::string& param : in_definition_->params) {
       is_param = is_param || param == *name;
     }
     if (!is_param) {
-      return Error(value.pos, absl::StrCat("'", *name,
-                                           "' is not a parameter of '",
-                                           in_definition_->name, "'"));
+      return Error(value.pos,
+                   absl::StrCat("'", *name, "' is not a parameter of '",
+                                in_definition_->name, "'"));
     }
     value.kind = Value::Kind::kParam;
     value.text = *name;

@@ -102,9 +102,10 @@ TEST(ReaderTest, ReadsDefinitions) {
 }
 
 TEST(ReaderTest, ReportsLocatedErrors) {
-  EXPECT_EQ(ErrorOf("f('abc\n"), "s.sched:1:3: error: unterminated string\n"
-                                 "f('abc\n"
-                                 "  ^");
+  EXPECT_EQ(ErrorOf("f('abc\n"),
+            "s.sched:1:3: error: unterminated string\n"
+            "f('abc\n"
+            "  ^");
   EXPECT_THAT(ErrorOf("f(1, 2\n"),
               StartsWith("s.sched:2:1: error: unexpected end of the schedule: "
                          "the '(' at 1:2 is not closed"));

@@ -24,6 +24,9 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   }
   auto input = tessel::InputPath(command_line);
   if (!input.ok()) return input.status();
+  if (*input == "-" && command_line.Get("schedule") == "-") {
+    return tessel::UsageError("FILE and SCHED cannot both be stdin");
+  }
   auto schedule_source = tessel::ReadSource(command_line.Get("schedule"));
   if (!schedule_source.ok()) return schedule_source.status();
   auto module = tessel::ir::ReadModuleFile(*input);
@@ -33,20 +36,18 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   auto proc = tessel::ir::FindEntry(*module, command_line.Get("proc"));
   if (!proc.ok()) return proc.status();
   if (!(*proc)->is(tessel::ir::Op::kProc)) {
-    return absl::InvalidArgumentError(
-        tessel::FormatDiagnostic((*proc)->loc(),
-                                 "schedule-check schedules a proc"));
+    return absl::InvalidArgumentError(tessel::FormatDiagnostic(
+        (*proc)->loc(), "schedule-check schedules a proc"));
   }
   if (absl::Status status = tessel::schedule::ApplySchedule(
-          *module, **proc, *schedule,
-          tessel::primitives::Registry::Builtin());
+          *module, **proc, *schedule, tessel::primitives::Registry::Builtin());
       !status.ok()) {
     return status;
   }
-  return tessel::WriteOutput(
-      command_line.Get("output", "-"), [&](tessel::TextSink write) {
-        return tessel::ir::PrintModule(*module, write);
-      });
+  return tessel::WriteOutput(command_line.Get("output", "-"),
+                             [&](tessel::TextSink write) {
+                               return tessel::ir::PrintModule(*module, write);
+                             });
 }
 
 }  // namespace
@@ -61,8 +62,8 @@ int main(int argc, char** argv) {
       "rewrites; the first that is not rejects the schedule with the\n"
       "directive, the code it points at, the failed condition and a\n"
       "witness (docs/schedule-check.md).");
-  command_line.AddFlag({"schedule", 0, "SCHED", false,
-                        "the schedule to apply (required)"});
+  command_line.AddFlag(
+      {"schedule", 0, "SCHED", false, "the schedule to apply (required)"});
   command_line.AddFlag({"proc", 0, "NAME", false,
                         "the proc to schedule (default: the only proc that "
                         "no procedure calls)"});
