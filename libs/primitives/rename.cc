@@ -1,25 +1,14 @@
 #include "libs/primitives/rename.h"
 
-#include <cctype>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "libs/ir/edit.h"
+#include "libs/primitives/names.h"
 
 namespace tessel::primitives {
 namespace {
-
-bool IsIdentifier(absl::string_view name) {
-  if (name.empty() ||
-      !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_')) {
-    return false;
-  }
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
-}
 
 absl::Status RunRename(Target& target, const Args& args) {
   return RenameProc(target.module, target.proc, args["name"].text);

@@ -1,6 +1,5 @@
 #include "libs/schedule/bind.h"
 
-#include <cctype>
 #include <optional>
 #include <string>
 #include <utility>
@@ -12,6 +11,7 @@
 #include "absl/strings/str_split.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/views.h"
+#include "libs/primitives/names.h"
 #include "libs/schedule/expr_build.h"
 #include "libs/schedule/match.h"
 #include "libs/schedule/pattern.h"
@@ -83,17 +83,6 @@ bool IsCursorKind(ArgKind kind) {
     default:
       return false;
   }
-}
-
-bool IsName(absl::string_view text) {
-  if (text.empty() ||
-      !(std::isalpha(static_cast<unsigned char>(text[0])) || text[0] == '_')) {
-    return false;
-  }
-  for (char c : text) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
 }
 
 class Binder {
@@ -205,7 +194,8 @@ class Binder {
         if (value.kind != VK::kList) return KindError(i, value);
         for (const Value& item : value.items) {
           if (item.kind != VK::kString ||
-              (kind == ArgKind::kNames && !IsName(item.text))) {
+              (kind == ArgKind::kNames &&
+               !primitives::IsIdentifier(item.text))) {
             return KindError(i, value);
           }
           arg.names.push_back(item.text);
@@ -293,7 +283,8 @@ class Binder {
   static std::optional<Pattern> LoopPair(absl::string_view text) {
     std::vector<absl::string_view> names =
         absl::StrSplit(text, ' ', absl::SkipWhitespace());
-    if (names.size() != 2 || !IsName(names[0]) || !IsName(names[1])) {
+    if (names.size() != 2 || !primitives::IsIdentifier(names[0]) ||
+        !primitives::IsIdentifier(names[1])) {
       return std::nullopt;
     }
     Pattern pattern;
