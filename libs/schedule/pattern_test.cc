@@ -71,6 +71,16 @@ TEST(PatternTest, ReportsMalformedPatterns) {
               HasSubstr("unexpected character '$' at column 3"));
   EXPECT_THAT(ReadPattern("i j").status().message(),
               HasSubstr("unexpected text at column 3"));
+  EXPECT_TRUE(
+      ReadPattern(std::string(99, '(') + "n" + std::string(99, ')')).ok());
+  EXPECT_THAT(ReadPattern(std::string(100000, '(')).status().message(),
+              HasSubstr("nested more than 100 deep"));
+  EXPECT_THAT(ReadPattern(std::string(100000, '-') + "n").status().message(),
+              HasSubstr("nested more than 100 deep"));
+  std::string indices;
+  for (int i = 0; i < 50000; ++i) indices += "A[";
+  EXPECT_THAT(ReadPattern(indices).status().message(),
+              HasSubstr("nested more than 100 deep"));
   EXPECT_THAT(ReadPattern("x : ").status().message(),
               HasSubstr("expected a type"));
 }

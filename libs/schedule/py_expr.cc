@@ -14,6 +14,8 @@ namespace tessel::schedule {
 namespace {
 
 // The punctuation, longest first so that "<=" is not read as "<".
+constexpr int kMaxDepth = 100;
+
 constexpr absl::string_view kPuncts[] = {
     "+=", "==", "!=", "<=", ">=", "+", "-", "*", "/", "%", "<",
     ">",  "(",  ")",  "[",  "]",  ",", ":", ";", "=", ".", "@"};
@@ -118,7 +120,19 @@ absl::Status PyParser::Expect(absl::string_view punct) {
   return absl::OkStatus();
 }
 
-absl::StatusOr<PyExpr> PyParser::ParseExpr() { return ParseOr(); }
+absl::Status PyParser::Enter() {
+  if (++depth_ > kMaxDepth) {
+    return Error(absl::StrCat("nested more than ", kMaxDepth, " deep"));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<PyExpr> PyParser::ParseExpr() {
+  if (absl::Status status = Enter(); !status.ok()) return status;
+  absl::StatusOr<PyExpr> expr = ParseOr();
+  Leave();
+  return expr;
+}
 
 absl::StatusOr<PyExpr> PyParser::ParseOr() {
   absl::StatusOr<PyExpr> a = ParseAnd();
@@ -148,7 +162,9 @@ absl::StatusOr<PyExpr> PyParser::ParseNot() {
   e.kind = PyExpr::Kind::kUnary;
   e.offset = Next().offset;
   e.op = ir::Op::kNot;
+  if (absl::Status status = Enter(); !status.ok()) return status;
   absl::StatusOr<PyExpr> a = ParseNot();
+  Leave();
   if (!a.ok()) return a;
   e.operands.push_back(*std::move(a));
   return e;
@@ -200,7 +216,9 @@ absl::StatusOr<PyExpr> PyParser::ParseProduct() {
 absl::StatusOr<PyExpr> PyParser::ParseUnary() {
   if (!AtPunct("-")) return ParsePostfix();
   size_t offset = Next().offset;
+  if (absl::Status status = Enter(); !status.ok()) return status;
   absl::StatusOr<PyExpr> a = ParseUnary();
+  Leave();
   if (!a.ok()) return a;
   // -3 is the literal -3, as Exo's patterns read it.
   if (a->kind == PyExpr::Kind::kInt || a->kind == PyExpr::Kind::kFloat) {

@@ -83,8 +83,14 @@ class PyParser {
   absl::Status ParseList(absl::string_view close, bool slices,
                          std::vector<PyExpr>& out);
 
+  // Nested expressions (parentheses, brackets, unary operators), bounded
+  // so that no text recurses deeper than the stack allows.
+  absl::Status Enter();
+  void Leave() { --depth_; }
+
   std::vector<PyToken> tokens_;
   size_t next_ = 0;
+  int depth_ = 0;
 };
 
 // Whether `name` is a keyword of the syntax (for, in, if, and, or, not).

@@ -308,6 +308,11 @@ class Reader {
       return value;
     }
     if (c == '[') {
+      if (list_depth_ == kMaxListDepth) {
+        return Error(pos_, absl::StrCat("lists nested more than ",
+                                        kMaxListDepth, " deep"));
+      }
+      ++list_depth_;
       value.kind = Value::Kind::kList;
       Advance();
       SkipSpace(true);
@@ -319,6 +324,7 @@ class Reader {
         if (absl::Status s = ListSeparator(']', value.pos); !s.ok()) return s;
       }
       Advance();
+      --list_depth_;
       return value;
     }
     if (c == '@') {
@@ -407,6 +413,10 @@ class Reader {
   absl::string_view text_;
   size_t offset_ = 0;
   Pos pos_{1, 1};
+  // Lists inside lists, bounded so that reading never recurses deeper
+  // than the stack allows (a gap's pattern is one level more).
+  static constexpr int kMaxListDepth = 64;
+  int list_depth_ = 0;
   // The definition whose body is being read: its parameters are names.
   const Definition* in_definition_ = nullptr;
 };

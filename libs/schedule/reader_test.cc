@@ -134,6 +134,18 @@ TEST(ReaderTest, ReportsLocatedErrors) {
   EXPECT_THAT(ErrorOf("f(1.5)\n"), HasSubstr("is not an integer"));
 }
 
+TEST(ReaderTest, BoundsNesting) {
+  EXPECT_TRUE(
+      ReadSchedule("f(" + std::string(64, '[') + std::string(64, ']') + ")\n",
+                   "s.sched")
+          .ok());
+  EXPECT_THAT(
+      ErrorOf("f(" + std::string(65, '[') + std::string(65, ']') + ")\n"),
+      HasSubstr("error: lists nested more than 64 deep"));
+  EXPECT_THAT(ErrorOf("f(" + std::string(100000, '[')),
+              HasSubstr("error: lists nested more than 64 deep"));
+}
+
 TEST(ReaderTest, RejectsEmptySchedules) {
   EXPECT_EQ(ErrorOf(""), "s.sched: error: the schedule is empty");
   EXPECT_EQ(ErrorOf("# only a comment\n\n"),
