@@ -25,10 +25,15 @@ case "$target" in
   egraph) libs=(support sexpr egraph); seeds=(libs/egraph/testdata/fuzz/*.eg) ;;
   placement) libs=(support sexpr ir ir/verify poly placement); seeds=(testdata/polysimd/Inputs/*.place) ;;
   # Of libs/primitives, only the interface: not every primitive.
-  schedule) libs=(support sexpr ir ir/verify poly schedule); extra=(libs/primitives/primitive.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
+  schedule) libs=(support sexpr ir ir/verify poly schedule); extra=(libs/primitives/primitive.cc libs/primitives/names.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
   *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy, egraph, placement or schedule)" >&2; exit 2 ;;
 esac
 sources=("${extra[@]}")
+# libs/ir reads the target libraries embedded by a generated source.
+if [[ " ${libs[*]} " == *" ir "* ]]; then
+  scripts/bazel.sh build //targets:library_sources >/dev/null
+  sources+=(bazel-bin/targets/libraries.cc)
+fi
 for lib in "${libs[@]}"; do
   for file in libs/"$lib"/*.cc; do
     case "$file" in *_test.cc) ;; *) sources+=("$file") ;; esac

@@ -2,7 +2,9 @@
 // scheduling primitives, each rewrite checked safe before it is made.
 #include <string>
 
+#include "absl/strings/str_cat.h"
 #include "libs/cli/command_line.h"
+#include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
 #include "libs/primitives/primitive.h"
@@ -37,7 +39,8 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   if (!proc.ok()) return proc.status();
   if (!(*proc)->is(tessel::ir::Op::kProc)) {
     return absl::InvalidArgumentError(tessel::FormatDiagnostic(
-        (*proc)->loc(), "schedule-check schedules a proc"));
+        (*proc)->loc(), absl::StrCat("schedule-check schedules a proc, not a ",
+                                     tessel::ir::Spelling((*proc)->op()))));
   }
   if (absl::Status status = tessel::schedule::ApplySchedule(
           *module, **proc, *schedule, tessel::primitives::Registry::Builtin());
