@@ -350,7 +350,8 @@ class Binder {
     if (kind == ArgKind::kLoopPair) {
       // The inner loop must be all of the outer loop's body.
       std::erase_if(matches, [](const Match& m) {
-        return ir::ForView(*m.node.node()).body().size() != 1;
+        absl::Span<ir::Node* const> body = ir::ForView(*m.node.node()).body();
+        return body.size() != 1 || !body[0]->is(ir::Op::kFor);
       });
     }
     if (matches.empty()) {

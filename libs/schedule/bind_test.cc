@@ -157,9 +157,13 @@ TEST_F(BindTest, BindsLoopPairsFormsAndLists) {
   EXPECT_EQ((*args)["instr"].form->name(), "@q");
   EXPECT_THAT((*args)["ints"].ints, ElementsAre(0, 2));
   EXPECT_THAT((*args)["strs"].names, ElementsAre("x"));
-  // Loop i's body is more than loop k.
+  EXPECT_EQ(Bind("forms('for a in _')", "@q").value()["pair"].cursor->name(),
+            "a");
+  // Loop i's body is more than loop k; loop b's is no loop.
   EXPECT_THAT(ErrorOf("forms('i k')"),
               HasSubstr("pattern 'i k' matches nothing in @p"));
+  EXPECT_THAT(ErrorOf("forms('for b in _')", "@q"),
+              HasSubstr("pattern 'for b in _' matches nothing in @q"));
 }
 
 TEST_F(BindTest, ReportsArgumentsOfTheWrongKind) {
