@@ -185,8 +185,11 @@ Node* Build::Load(Module& module, const Node& tensor,
 
 Node* Build::Window(Module& module, const Node& tensor,
                     absl::Span<Node* const> selectors) {
-  Node* window = Form(module, Op::kWindow, {Ref(module, tensor)});
-  return WithOperands(module, window, selectors);
+  // The op table's count is of all operands: the reference and at least
+  // one selector.
+  std::vector<Node*> operands = {Ref(module, tensor)};
+  operands.insert(operands.end(), selectors.begin(), selectors.end());
+  return Form(module, Op::kWindow, operands);
 }
 
 Node* Build::Interval(Module& module, Node* lo, Node* hi) {
