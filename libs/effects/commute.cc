@@ -1,0 +1,285 @@
+// The commute condition, the order query and their witnesses.
+#include <cstdlib>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "libs/effects/effects.h"
+#include "libs/ir/cursor.h"
+
+namespace tessel::effects {
+namespace {
+
+using ir::Node;
+
+// Every set of `instances`, one per statement space.
+std::vector<isl::set> Spaces(const isl::union_set& instances) {
+  std::vector<isl::set> sets;
+  instances.foreach_set([&](isl::set set) { sets.push_back(set); });
+  return sets;
+}
+
+// The universe relation from `x`'s space to `y`'s with the first `equal`
+// dimensions equal and `compare` holding.
+isl::map Related(const isl::set& x, const isl::set& y, size_t equal,
+                 const std::vector<DimCmp>& compare) {
+  isl::space x_space = x.space(), y_space = y.space();
+  isl::space space = isl::manage(
+      isl_space_map_from_domain_and_range(x_space.release(), y_space.release()));
+  isl::map map = isl::map::universe(space);
+  isl_size x_dims = isl_set_dim(x.get(), isl_dim_set);
+  isl_size y_dims = isl_set_dim(y.get(), isl_dim_set);
+  for (size_t dim = 0; dim < equal; ++dim) {
+    if (static_cast<isl_size>(dim) >= x_dims ||
+        static_cast<isl_size>(dim) >= y_dims) {
+      return isl::map::empty(space);
+    }
+    map = isl::manage(isl_map_equate(map.release(), isl_dim_in, dim,
+                                     isl_dim_out, dim));
+  }
+  for (const DimCmp& c : compare) {
+    if (static_cast<isl_size>(c.dim) >= x_dims ||
+        static_cast<isl_size>(c.dim) >= y_dims) {
+      return isl::map::empty(space);
+    }
+    int pos = static_cast<int>(c.dim);
+    map = isl::manage(c.cmp == Cmp::kLess
+                          ? isl_map_order_lt(map.release(), isl_dim_in, pos,
+                                             isl_dim_out, pos)
+                          : isl_map_order_gt(map.release(), isl_dim_in, pos,
+                                             isl_dim_out, pos));
+  }
+  return map.intersect_domain(x).intersect_range(y);
+}
+
+isl::union_map PairsOf(const isl::union_set& first,
+                       const isl::union_set& second, size_t equal,
+                       const std::vector<DimCmp>& compare) {
+  isl::union_map pairs = isl::union_map::empty(first.ctx());
+  for (const isl::set& x : Spaces(first)) {
+    for (const isl::set& y : Spaces(second)) {
+      pairs = pairs.unite(isl::union_map(Related(x, y, equal, compare)));
+    }
+  }
+  return pairs;
+}
+
+// Every statement inside `node` (itself included).
+std::vector<Node*> StatementsIn(const Node& node) {
+  std::vector<Node*> stmts;
+  std::vector<const Node*> work = {&node};
+  while (!work.empty()) {
+    const Node* at = work.back();
+    work.pop_back();
+    if (ir::IsBodyStatement(*at)) stmts.push_back(const_cast<Node*>(at));
+    for (const Node* operand : at->operands()) work.push_back(operand);
+  }
+  return stmts;
+}
+
+// Is `a` before `b` in program text (preorder)?
+bool TextuallyBefore(const Node& a, const Node& b) {
+  // Their ancestors' chains, from the root.
+  auto chain = [](const Node& n) {
+    std::vector<const Node*> nodes;
+    for (const Node* at = &n; at != nullptr; at = at->parent()) {
+      nodes.insert(nodes.begin(), at);
+    }
+    return nodes;
+  };
+  std::vector<const Node*> ca = chain(a), cb = chain(b);
+  size_t common = 0;
+  while (common < ca.size() && common < cb.size() &&
+         ca[common] == cb[common]) {
+    ++common;
+  }
+  if (common == ca.size() || common == cb.size()) return false;  // nested
+  const Node& parent = *ca[common - 1];
+  for (const Node* operand : parent.operands()) {
+    if (operand == ca[common]) return true;
+    if (operand == cb[common]) return false;
+  }
+  return false;
+}
+
+// The number of loops around both `a` and `b`.
+size_t SharedLoops(const Node& a, const Node& b) {
+  std::vector<const Node*> la = LoopsAround(a), lb = LoopsAround(b);
+  size_t shared = 0;
+  while (shared < la.size() && shared < lb.size() && la[shared] == lb[shared]) {
+    ++shared;
+  }
+  return shared;
+}
+
+// A clash of one kind: what the first instance does, what the second does.
+struct Clash {
+  const isl::union_map Effects::*first;
+  const isl::union_map Effects::*second;
+  const char* text;
+};
+constexpr Clash kClashes[] = {
+    {&Effects::writes, &Effects::writes, "both write"},
+    {&Effects::writes, &Effects::reads, "the first writes, the second reads"},
+    {&Effects::reads, &Effects::writes, "the first reads, the second writes"},
+    {&Effects::writes, &Effects::reduces,
+     "the first writes, the second reduces"},
+    {&Effects::reduces, &Effects::writes,
+     "the first reduces, the second writes"},
+    {&Effects::reads, &Effects::reduces, "the first reads, the second reduces"},
+    {&Effects::reduces, &Effects::reads, "the first reduces, the second reads"},
+};
+
+std::string Instance(const std::vector<std::string>& loops,
+                     const std::vector<std::string>& values, size_t at) {
+  std::vector<std::string> parts;
+  for (size_t i = 0; i < loops.size(); ++i) {
+    parts.push_back(absl::StrCat(loops[i], " = ", values[at + i]));
+  }
+  return absl::StrCat("(", absl::StrJoin(parts, ", "), ")");
+}
+
+// A witness: the least point of `clash`, a map [x -> y] -> location.
+absl::StatusOr<std::string> Witness(const Effects& first,
+                                    const Effects& second,
+                                    const isl::map& clash, const char* text) {
+  isl::set points = clash.wrap();
+  // Only the parameters the clash depends on, then moved in front.
+  for (int pos = isl_set_dim(points.get(), isl_dim_param) - 1; pos >= 0;
+       --pos) {
+    if (isl_set_involves_dims(points.get(), isl_dim_param, pos, 1) ==
+        isl_bool_false) {
+      points = isl::manage(
+          isl_set_project_out(points.release(), isl_dim_param, pos, 1));
+    }
+  }
+  isl_size params = isl_set_dim(points.get(), isl_dim_param);
+  std::vector<std::string> param_names;
+  for (int pos = 0; pos < params; ++pos) {
+    param_names.emplace_back(isl_set_get_dim_name(points.get(),
+                                                  isl_dim_param, pos));
+  }
+  auto name = [](const char* text) {
+    return std::string(text != nullptr ? text : "?");
+  };
+  isl::map pair = clash.domain().unwrap();
+  std::string x_name = name(isl_map_get_tuple_name(pair.get(), isl_dim_in));
+  std::string y_name = name(isl_map_get_tuple_name(pair.get(), isl_dim_out));
+  std::string location =
+      name(isl_map_get_tuple_name(clash.get(), isl_dim_out));
+  isl::set flat = isl::manage(isl_set_move_dims(
+      points.release(), isl_dim_set, 0, isl_dim_param, 0, params));
+  auto point = poly::FirstPoint(flat.ctx(), [&] { return flat; });
+  if (!point.ok()) return point.status();
+  if (!point->has_value()) return absl::InternalError("a clash without a point");
+  const std::vector<std::string>& values = **point;
+  auto loops = [](const Effects& effects, const std::string& name) {
+    auto it = effects.loops.find(name);
+    return it == effects.loops.end() ? std::vector<std::string>()
+                                     : it->second;
+  };
+  std::vector<std::string> x_loops = loops(first, x_name);
+  std::vector<std::string> y_loops = loops(second, y_name);
+  size_t at = param_names.size();
+  std::string prefix;
+  if (!param_names.empty()) {
+    std::vector<std::string> parts;
+    for (size_t i = 0; i < param_names.size(); ++i) {
+      parts.push_back(absl::StrCat(param_names[i], " = ", values[i]));
+    }
+    prefix = absl::StrCat(absl::StrJoin(parts, ", "), ": ");
+  }
+  std::string x = Instance(x_loops, values, at);
+  std::string y = Instance(y_loops, values, at + x_loops.size());
+  size_t loc_at = at + x_loops.size() + y_loops.size();
+  std::vector<std::string> indices(values.begin() + loc_at, values.end());
+  std::string element =
+      indices.empty() ? location
+                      : absl::StrCat(location, "[",
+                                     absl::StrJoin(indices, ", "), "]");
+  return absl::StrCat(prefix, "instances ", x, " and ", y, " both access ",
+                      element, ": ", text);
+}
+
+}  // namespace
+
+absl::StatusOr<isl::union_map> InstancePairs(
+    const poly::ProcModel& model, const Effects& first, const Effects& second,
+    size_t equal, const std::vector<DimCmp>& compare) {
+  return poly::Ask<isl::union_map>(model.ctx(), [&] {
+    return PairsOf(first.Instances(), second.Instances(), equal, compare);
+  });
+}
+
+absl::StatusOr<isl::union_map> Before(const poly::ProcModel& model,
+                                      const Node& a, const Node& b) {
+  auto ea = EffectsOf(model, {const_cast<Node*>(&a)});
+  if (!ea.ok()) return ea.status();
+  auto eb = EffectsOf(model, {const_cast<Node*>(&b)});
+  if (!eb.ok()) return eb.status();
+  // Every instance, touching something or not.
+  auto instances = [&](const Node& root) -> absl::StatusOr<isl::union_set> {
+    isl::union_set set = isl::union_set::empty(model.ctx());
+    for (const Node* stmt : StatementsIn(root)) {
+      auto domain = model.Domain(*stmt);
+      if (!domain.ok()) return domain.status();
+      set = set.unite(isl::union_set(*domain));
+    }
+    return set;
+  };
+  auto xa = instances(a);
+  if (!xa.ok()) return xa.status();
+  auto xb = instances(b);
+  if (!xb.ok()) return xb.status();
+  size_t shared = SharedLoops(a, b);
+  return poly::Ask<isl::union_map>(model.ctx(), [&] {
+    // Lexicographically earlier in the shared loops, or in the same
+    // iteration of them and first in the text.
+    isl::union_map before = isl::union_map::empty(model.ctx());
+    for (size_t dim = 0; dim < shared; ++dim) {
+      before = before.unite(
+          PairsOf(*xa, *xb, dim, {DimCmp{dim, Cmp::kLess}}));
+    }
+    if (TextuallyBefore(a, b)) before = before.unite(PairsOf(*xa, *xb, shared, {}));
+    return before;
+  });
+}
+
+absl::StatusOr<std::optional<std::string>> FindConflict(
+    const poly::ProcModel& model, const Effects& first, const Effects& second,
+    const isl::union_map& pairs) {
+  using Result = std::optional<std::string>;
+  return poly::Ask<Result>(model.ctx(), [&]() -> absl::StatusOr<Result> {
+    for (const Clash& clash : kClashes) {
+      // location -> [x -> y], restricted to the pairs asked about.
+      isl::union_map touched = (first.*clash.first)
+                                   .reverse()
+                                   .range_product((second.*clash.second)
+                                                      .reverse())
+                                   .reverse()
+                                   .intersect_domain(pairs.wrap());
+      if (touched.is_empty()) continue;
+      std::optional<isl::map> some;
+      touched.foreach_map([&](isl::map map) {
+        if (!some.has_value() && !map.is_empty()) some = map;
+      });
+      auto witness = Witness(first, second, *some, clash.text);
+      if (!witness.ok()) return witness.status();
+      return Result(*std::move(witness));
+    }
+    return Result(std::nullopt);
+  });
+}
+
+absl::StatusOr<std::optional<std::string>> FindConflictInSharedIteration(
+    const poly::ProcModel& model, const Effects& first, const Effects& second,
+    size_t shared) {
+  auto pairs = InstancePairs(model, first, second, shared);
+  if (!pairs.ok()) return pairs.status();
+  return FindConflict(model, first, second, *pairs);
+}
+
+}  // namespace tessel::effects
