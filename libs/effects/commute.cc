@@ -24,8 +24,11 @@ std::vector<isl::set> Spaces(const isl::union_set& instances) {
 
 // The universe relation from `x`'s space to `y`'s with the first `equal`
 // dimensions equal and `compare` holding.
-isl::map Related(const isl::set& x, const isl::set& y, size_t equal,
+isl::map Related(isl::set x, isl::set y, size_t equal,
                  const std::vector<DimCmp>& compare) {
+  // Each may have parameters of its own (an unknown configuration value).
+  x = isl::manage(isl_set_align_params(x.release(), y.space().release()));
+  y = isl::manage(isl_set_align_params(y.release(), x.space().release()));
   isl::space x_space = x.space(), y_space = y.space();
   isl::space space = isl::manage(
       isl_space_map_from_domain_and_range(x_space.release(), y_space.release()));
@@ -176,13 +179,24 @@ absl::StatusOr<std::string> Witness(const Effects& first,
   if (!point.ok()) return point.status();
   if (!point->has_value()) return absl::InternalError("a clash without a point");
   const std::vector<std::string>& values = **point;
-  auto loops = [](const Effects& effects, const std::string& name) {
+  // The loops' names; dimensions by position where they are unknown.
+  auto loops = [](const Effects& effects, const std::string& name,
+                  isl_size dims) {
     auto it = effects.loops.find(name);
-    return it == effects.loops.end() ? std::vector<std::string>()
-                                     : it->second;
+    if (it != effects.loops.end() &&
+        it->second.size() == static_cast<size_t>(dims)) {
+      return it->second;
+    }
+    std::vector<std::string> names;
+    for (isl_size dim = 0; dim < dims; ++dim) {
+      names.push_back(absl::StrCat("d", dim));
+    }
+    return names;
   };
-  std::vector<std::string> x_loops = loops(first, x_name);
-  std::vector<std::string> y_loops = loops(second, y_name);
+  std::vector<std::string> x_loops =
+      loops(first, x_name, isl_map_dim(pair.get(), isl_dim_in));
+  std::vector<std::string> y_loops =
+      loops(second, y_name, isl_map_dim(pair.get(), isl_dim_out));
   size_t at = param_names.size();
   std::string prefix;
   if (!param_names.empty()) {

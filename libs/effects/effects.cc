@@ -131,6 +131,7 @@ class Collector {
 
   absl::Status Config(const Node& config, const std::string& field,
                       const Node& stmt, isl::union_map& into) {
+    effects_.loops[absl::StrCat("S", stmt.id())] = LoopNames(stmt);
     auto domain = model_.Domain(stmt);
     if (!domain.ok()) return domain.status();
     // Not isl::id's constructor, which parses its text as isl syntax.
