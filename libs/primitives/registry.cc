@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "libs/primitives/primitive.h"
+#include "libs/primitives/fission.h"
 #include "libs/primitives/reorder_loops.h"
 
 namespace tessel::primitives {
@@ -16,6 +17,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             &FissionSpec,
              &ReorderLoopsSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
