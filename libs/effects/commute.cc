@@ -30,8 +30,8 @@ isl::map Related(isl::set x, isl::set y, size_t equal,
   x = isl::manage(isl_set_align_params(x.release(), y.space().release()));
   y = isl::manage(isl_set_align_params(y.release(), x.space().release()));
   isl::space x_space = x.space(), y_space = y.space();
-  isl::space space = isl::manage(
-      isl_space_map_from_domain_and_range(x_space.release(), y_space.release()));
+  isl::space space = isl::manage(isl_space_map_from_domain_and_range(
+      x_space.release(), y_space.release()));
   isl::map map = isl::map::universe(space);
   isl_size x_dims = isl_set_dim(x.get(), isl_dim_set);
   isl_size y_dims = isl_set_dim(y.get(), isl_dim_set);
@@ -40,8 +40,8 @@ isl::map Related(isl::set x, isl::set y, size_t equal,
         static_cast<isl_size>(dim) >= y_dims) {
       return isl::map::empty(space);
     }
-    map = isl::manage(isl_map_equate(map.release(), isl_dim_in, dim,
-                                     isl_dim_out, dim));
+    map = isl::manage(
+        isl_map_equate(map.release(), isl_dim_in, dim, isl_dim_out, dim));
   }
   for (const DimCmp& c : compare) {
     if (static_cast<isl_size>(c.dim) >= x_dims ||
@@ -49,11 +49,11 @@ isl::map Related(isl::set x, isl::set y, size_t equal,
       return isl::map::empty(space);
     }
     int pos = static_cast<int>(c.dim);
-    map = isl::manage(c.cmp == Cmp::kLess
-                          ? isl_map_order_lt(map.release(), isl_dim_in, pos,
-                                             isl_dim_out, pos)
-                          : isl_map_order_gt(map.release(), isl_dim_in, pos,
-                                             isl_dim_out, pos));
+    map = isl::manage(
+        c.cmp == Cmp::kLess
+            ? isl_map_order_lt(map.release(), isl_dim_in, pos, isl_dim_out, pos)
+            : isl_map_order_gt(map.release(), isl_dim_in, pos, isl_dim_out,
+                               pos));
   }
   return map.intersect_domain(x).intersect_range(y);
 }
@@ -95,8 +95,7 @@ bool TextuallyBefore(const Node& a, const Node& b) {
   };
   std::vector<const Node*> ca = chain(a), cb = chain(b);
   size_t common = 0;
-  while (common < ca.size() && common < cb.size() &&
-         ca[common] == cb[common]) {
+  while (common < ca.size() && common < cb.size() && ca[common] == cb[common]) {
     ++common;
   }
   if (common == ca.size() || common == cb.size()) return false;  // nested
@@ -136,6 +135,16 @@ constexpr Clash kClashes[] = {
     {&Effects::reduces, &Effects::reads, "the first reduces, the second reads"},
 };
 
+// What running a block twice can tell from running it once: a location
+// it modifies and reads, or reduces twice.
+constexpr Clash kRepeatClashes[] = {
+    {&Effects::writes, &Effects::reads, "the first writes, the second reads"},
+    {&Effects::reduces, &Effects::reduces, "both reduce"},
+    {&Effects::reduces, &Effects::reads, "the first reduces, the second reads"},
+    {&Effects::reduces, &Effects::writes,
+     "the first reduces, the second writes"},
+};
+
 std::string Instance(const std::vector<std::string>& loops,
                      const std::vector<std::string>& values, size_t at) {
   std::vector<std::string> parts;
@@ -146,15 +155,22 @@ std::string Instance(const std::vector<std::string>& loops,
 }
 
 // A witness: the least point of `clash`, a map [x -> y] -> location.
-absl::StatusOr<std::string> Witness(const Effects& first,
-                                    const Effects& second,
+absl::StatusOr<std::string> Witness(const poly::ProcModel& model,
+                                    const Effects& first, const Effects& second,
                                     const isl::map& clash, const char* text) {
   isl::set points = clash.wrap();
-  // Only the parameters the clash depends on, then moved in front.
+  auto context = model.Context();
+  if (!context.ok()) return context.status();
+  // Only the parameters the clash depends on beyond what holds everywhere
+  // (a size is positive), then moved in front.
+  isl::set essential = points.gist_params(*context);
   for (int pos = isl_set_dim(points.get(), isl_dim_param) - 1; pos >= 0;
        --pos) {
-    if (isl_set_involves_dims(points.get(), isl_dim_param, pos, 1) ==
-        isl_bool_false) {
+    isl_id* id = isl_set_get_dim_id(points.get(), isl_dim_param, pos);
+    int at = isl_set_find_dim_by_id(essential.get(), isl_dim_param, id);
+    isl_id_free(id);
+    if (at < 0 || isl_set_involves_dims(essential.get(), isl_dim_param, at,
+                                        1) == isl_bool_false) {
       points = isl::manage(
           isl_set_project_out(points.release(), isl_dim_param, pos, 1));
     }
@@ -162,8 +178,8 @@ absl::StatusOr<std::string> Witness(const Effects& first,
   isl_size params = isl_set_dim(points.get(), isl_dim_param);
   std::vector<std::string> param_names;
   for (int pos = 0; pos < params; ++pos) {
-    param_names.emplace_back(isl_set_get_dim_name(points.get(),
-                                                  isl_dim_param, pos));
+    param_names.emplace_back(
+        isl_set_get_dim_name(points.get(), isl_dim_param, pos));
   }
   auto name = [](const char* text) {
     return std::string(text != nullptr ? text : "?");
@@ -171,13 +187,13 @@ absl::StatusOr<std::string> Witness(const Effects& first,
   isl::map pair = clash.domain().unwrap();
   std::string x_name = name(isl_map_get_tuple_name(pair.get(), isl_dim_in));
   std::string y_name = name(isl_map_get_tuple_name(pair.get(), isl_dim_out));
-  std::string location =
-      name(isl_map_get_tuple_name(clash.get(), isl_dim_out));
-  isl::set flat = isl::manage(isl_set_move_dims(
-      points.release(), isl_dim_set, 0, isl_dim_param, 0, params));
+  std::string location = name(isl_map_get_tuple_name(clash.get(), isl_dim_out));
+  isl::set flat = isl::manage(isl_set_move_dims(points.release(), isl_dim_set,
+                                                0, isl_dim_param, 0, params));
   auto point = poly::FirstPoint(flat.ctx(), [&] { return flat; });
   if (!point.ok()) return point.status();
-  if (!point->has_value()) return absl::InternalError("a clash without a point");
+  if (!point->has_value())
+    return absl::InternalError("a clash without a point");
   const std::vector<std::string>& values = **point;
   // The loops' names; dimensions by position where they are unknown.
   auto loops = [](const Effects& effects, const std::string& name,
@@ -211,11 +227,13 @@ absl::StatusOr<std::string> Witness(const Effects& first,
   size_t loc_at = at + x_loops.size() + y_loops.size();
   std::vector<std::string> indices(values.begin() + loc_at, values.end());
   std::string element =
-      indices.empty() ? location
-                      : absl::StrCat(location, "[",
-                                     absl::StrJoin(indices, ", "), "]");
-  return absl::StrCat(prefix, "instances ", x, " and ", y, " both access ",
-                      element, ": ", text);
+      indices.empty()
+          ? location
+          : absl::StrCat(location, "[", absl::StrJoin(indices, ", "), "]");
+  std::string instances = x_loops.empty() && y_loops.empty()
+                              ? "the statements"
+                              : absl::StrCat("instances ", x, " and ", y);
+  return absl::StrCat(prefix, instances, " both access ", element, ": ", text);
 }
 
 }  // namespace
@@ -254,38 +272,56 @@ absl::StatusOr<isl::union_map> Before(const poly::ProcModel& model,
     // iteration of them and first in the text.
     isl::union_map before = isl::union_map::empty(model.ctx());
     for (size_t dim = 0; dim < shared; ++dim) {
-      before = before.unite(
-          PairsOf(*xa, *xb, dim, {DimCmp{dim, Cmp::kLess}}));
+      before = before.unite(PairsOf(*xa, *xb, dim, {DimCmp{dim, Cmp::kLess}}));
     }
-    if (TextuallyBefore(a, b)) before = before.unite(PairsOf(*xa, *xb, shared, {}));
+    if (TextuallyBefore(a, b))
+      before = before.unite(PairsOf(*xa, *xb, shared, {}));
     return before;
   });
 }
 
-absl::StatusOr<std::optional<std::string>> FindConflict(
+namespace {
+
+// The first pair of `pairs` that clashes in one of the ways of `clashes`.
+absl::StatusOr<std::optional<std::string>> FindClash(
     const poly::ProcModel& model, const Effects& first, const Effects& second,
-    const isl::union_map& pairs) {
+    const isl::union_map& pairs, absl::Span<const Clash> clashes) {
   using Result = std::optional<std::string>;
   return poly::Ask<Result>(model.ctx(), [&]() -> absl::StatusOr<Result> {
-    for (const Clash& clash : kClashes) {
+    for (const Clash& clash : clashes) {
       // location -> [x -> y], restricted to the pairs asked about.
-      isl::union_map touched = (first.*clash.first)
-                                   .reverse()
-                                   .range_product((second.*clash.second)
-                                                      .reverse())
-                                   .reverse()
-                                   .intersect_domain(pairs.wrap());
+      isl::union_map touched =
+          (first.*clash.first)
+              .reverse()
+              .range_product((second.*clash.second).reverse())
+              .reverse()
+              .intersect_domain(pairs.wrap());
       if (touched.is_empty()) continue;
       std::optional<isl::map> some;
       touched.foreach_map([&](isl::map map) {
         if (!some.has_value() && !map.is_empty()) some = map;
       });
-      auto witness = Witness(first, second, *some, clash.text);
+      auto witness = Witness(model, first, second, *some, clash.text);
       if (!witness.ok()) return witness.status();
       return Result(*std::move(witness));
     }
     return Result(std::nullopt);
   });
+}
+
+}  // namespace
+
+absl::StatusOr<std::optional<std::string>> FindConflict(
+    const poly::ProcModel& model, const Effects& first, const Effects& second,
+    const isl::union_map& pairs) {
+  return FindClash(model, first, second, pairs, kClashes);
+}
+
+absl::StatusOr<std::optional<std::string>> FindNotIdempotent(
+    const poly::ProcModel& model, const Effects& effects) {
+  auto pairs = InstancePairs(model, effects, effects, 0);
+  if (!pairs.ok()) return pairs.status();
+  return FindClash(model, effects, effects, *pairs, kRepeatClashes);
 }
 
 absl::StatusOr<std::optional<std::string>> FindConflictInSharedIteration(

@@ -93,8 +93,8 @@ class Collector {
       }
       case Op::kReadConfig: {
         ir::ReadConfigView read(node);
-        return Config(*read.config(), read.field(),
-                      model_.StatementOf(node), effects_.reads);
+        return Config(*read.config(), read.field(), model_.StatementOf(node),
+                      effects_.reads);
       }
       case Op::kFor:
       case Op::kIf:

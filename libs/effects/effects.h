@@ -119,6 +119,14 @@ absl::StatusOr<std::optional<std::string>> FindConflict(
     const poly::ProcModel& model, const Effects& first, const Effects& second,
     const isl::union_map& pairs);
 
+// Exo's Shadows(a, a) (section 5.7), the idempotence of a block whose
+// effects do not depend on a loop around it (remove_loop, add_loop):
+// running it twice is running it once when nothing it modifies is read by
+// it and it reduces nothing (a second `+=` adds again). The first
+// instance pair and location that break it, as a witness.
+absl::StatusOr<std::optional<std::string>> FindNotIdempotent(
+    const poly::ProcModel& model, const Effects& effects);
+
 // Whether two whole blocks commute: every instance of `first` with every
 // instance of `second` in the same iteration of their `shared` common
 // loops (the loops around both). The witness of the first clash.

@@ -115,8 +115,8 @@ TEST_F(EffectsTest, AReductionAndAReadClash) {
       "  (for i 0 N (reduce s 1.0) (assign (C i) s)))\n");
   Node& loop = Nth(proc, Op::kFor);
   auto body = ir::ForView(loop).body();
-  auto clash = FindConflictInSharedIteration(model(), Of({body[0]}),
-                                             Of({body[1]}), 1);
+  auto clash =
+      FindConflictInSharedIteration(model(), Of({body[0]}), Of({body[1]}), 1);
   ASSERT_TRUE(clash.ok()) << clash.status();
   EXPECT_EQ(clash->value_or(""),
             "N = 1: instances (i = 0) and (i = 0) both access s: the first "
@@ -132,8 +132,8 @@ TEST_F(EffectsTest, ConfigurationFieldsAreLocations) {
       "             (assign (A i) (read-config @C scale))))\n");
   Node& loop = Nth(proc, Op::kFor);
   auto body = ir::ForView(loop).body();
-  auto clash = FindConflictInSharedIteration(model(), Of({body[0]}),
-                                             Of({body[1]}), 1);
+  auto clash =
+      FindConflictInSharedIteration(model(), Of({body[0]}), Of({body[1]}), 1);
   ASSERT_TRUE(clash.ok()) << clash.status();
   EXPECT_EQ(clash->value_or(""),
             "N = 1: instances (i = 0) and (i = 0) both access @C.scale: the "
@@ -148,8 +148,8 @@ TEST_F(EffectsTest, DisjointWritesCommute) {
   Node& loop = Nth(proc, Op::kFor);
   auto body = ir::ForView(loop).body();
   // B[i] reads A[i], written in the same iteration: no reorder...
-  auto same = FindConflictInSharedIteration(model(), Of({body[0]}),
-                                            Of({body[1]}), 1);
+  auto same =
+      FindConflictInSharedIteration(model(), Of({body[0]}), Of({body[1]}), 1);
   ASSERT_TRUE(same.ok());
   EXPECT_TRUE(same->has_value());
   // ...but fission is fine: no later A write meets an earlier B read.
@@ -171,9 +171,9 @@ TEST_F(EffectsTest, OrderFollowsLoopsThenText) {
   ASSERT_TRUE(before.ok()) << before.status();
   std::string s0 = absl::StrCat("S", body[0]->id());
   std::string s1 = absl::StrCat("S", body[1]->id());
-  isl::union_map expected(
-      model().ctx(),
-      absl::StrCat("[N] -> { ", s0, "[i] -> ", s1, "[i'] : 0 <= i <= i' < N }"));
+  isl::union_map expected(model().ctx(),
+                          absl::StrCat("[N] -> { ", s0, "[i] -> ", s1,
+                                       "[i'] : 0 <= i <= i' < N }"));
   EXPECT_TRUE(before->is_equal(expected)) << *before;
   auto after = Before(model(), *body[1], *body[0]);
   ASSERT_TRUE(after.ok());
@@ -185,14 +185,15 @@ TEST_F(EffectsTest, OrderFollowsLoopsThenText) {
 
 TEST_F(EffectsTest, CallsTouchTheirWindows) {
   Node& proc = Read(
-      "(proc @set ((size n) (out x (window f32 n))) (for k 0 n (assign (x k) 0.0)))\n"
+      "(proc @set ((size n) (out x (window f32 n))) (for k 0 n (assign (x k) "
+      "0.0)))\n"
       "(proc @p ((size N) (inout A (f32 N 8)))\n"
       "  (for i 0 N (call @set 8 (window A i (: 0 8)))\n"
       "             (assign (A i 0) (A i 1))))\n");
   Node& loop = Nth(proc, Op::kFor);
   auto body = ir::ForView(loop).body();
-  auto clash = FindConflictInSharedIteration(model(), Of({body[0]}),
-                                             Of({body[1]}), 1);
+  auto clash =
+      FindConflictInSharedIteration(model(), Of({body[0]}), Of({body[1]}), 1);
   ASSERT_TRUE(clash.ok()) << clash.status();
   EXPECT_EQ(clash->value_or(""),
             "N = 1: instances (i = 0) and (i = 0) both access A[0, 0]: both "

@@ -75,9 +75,9 @@ absl::Status Check(const Split& split) {
   isl::union_map flipped = isl::union_map::empty(model.ctx());
   for (Node* loop : split.loops) {
     size_t dim = effects::LoopsAround(*loop).size();
-    auto pairs = effects::InstancePairs(
-        model, *before, *after, dim,
-        {effects::DimCmp{dim, effects::Cmp::kGreater}});
+    auto pairs =
+        effects::InstancePairs(model, *before, *after, dim,
+                               {effects::DimCmp{dim, effects::Cmp::kGreater}});
     if (!pairs.ok()) return pairs.status();
     flipped = flipped.unite(*pairs);
   }
@@ -108,9 +108,8 @@ absl::StatusOr<ir::GapCursor> Fission(ir::Module& module,
     bool at_end = !at.next().is_valid();
     if (!at_start && !at_end) {
       auto body = ir::ForView(*loop).body();
-      std::vector<Node*> rest(body.begin() + (at.position() -
-                                              ir::BodyStart(*loop)),
-                              body.end());
+      std::vector<Node*> rest(
+          body.begin() + (at.position() - ir::BodyStart(*loop)), body.end());
       cursor.InsertAfter(LoopAround(module, *loop, rest));
     }
     at = at_start && !at_end ? cursor.before() : cursor.after();

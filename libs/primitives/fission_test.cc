@@ -149,8 +149,7 @@ TEST(FissionTest, RejectsSplittingAnAllocFromItsUses) {
       "  (for i 0 N (alloc t f32) (assign t (B i)) (assign (C i) t)))\n",
       ir::Op::kAssign, 0);
   EXPECT_EQ(std::string(result.status().message()),
-            "fission: 't' is used after the split but declared before it; lift "
-            "its declaration first (lift_alloc)");
+            "fission: 't' would be used outside the scope of its declaration");
 }
 
 TEST(FissionTest, RejectsAGapOutsideLoops) {

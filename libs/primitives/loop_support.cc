@@ -4,8 +4,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/ir/build.h"
-#include "libs/ir/op.h"
 #include "libs/ir/edit.h"
+#include "libs/ir/op.h"
 #include "libs/ir/views.h"
 
 namespace tessel::primitives {
@@ -36,11 +36,11 @@ absl::Status NoScopeCrossing(absl::Span<Node* const> binders,
         return;
       }
       for (Node* binder : binders) {
-        if (node.def() == binder && (binder->is(ir::Op::kAlloc) ||
-                                     binder->is(ir::Op::kLet))) {
+        if (node.def() == binder &&
+            (binder->is(ir::Op::kAlloc) || binder->is(ir::Op::kLet))) {
           status = absl::FailedPreconditionError(absl::StrCat(
-              what, ": '", node.name(), "' is used after the split but declared "
-              "before it; lift its declaration first (lift_alloc)"));
+              what, ": '", node.name(),
+              "' would be used outside the scope of its declaration"));
         }
       }
     });
@@ -54,8 +54,8 @@ absl::StatusOr<ir::Node*> LoopAt(const ir::Cursor& cursor,
   if (absl::Status status = cursor.status(); !status.ok()) return status;
   Node* loop = cursor.node();
   if (!loop->is(ir::Op::kFor)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(what, ": expected a loop, not a ", ir::Info(loop->op()).spelling));
+    return absl::InvalidArgumentError(absl::StrCat(
+        what, ": expected a loop, not a ", ir::Info(loop->op()).spelling));
   }
   return loop;
 }
@@ -66,9 +66,9 @@ absl::StatusOr<std::pair<Node*, Node*>> NestedLoops(const ir::Cursor& outer,
   if (!loop.ok()) return loop.status();
   auto body = ir::ForView(**loop).body();
   if (body.size() != 1 || !body[0]->is(ir::Op::kFor)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        what, ": the body of loop '", (*loop)->name(),
-        "' must be exactly one loop (perfectly nested loops)"));
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": the body of loop '", (*loop)->name(),
+                     "' must be exactly one loop (perfectly nested loops)"));
   }
   return std::make_pair(*loop, body[0]);
 }

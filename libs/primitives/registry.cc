@@ -6,8 +6,9 @@
 #include <string>
 
 #include "absl/status/status.h"
-#include "libs/primitives/primitive.h"
 #include "libs/primitives/fission.h"
+#include "libs/primitives/primitive.h"
+#include "libs/primitives/reorder_stmts.h"
 #include "libs/primitives/reorder_loops.h"
 
 namespace tessel::primitives {
@@ -17,6 +18,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             &ReorderStmtsSpec,
              &FissionSpec,
              &ReorderLoopsSpec,
          }) {

@@ -21,9 +21,9 @@ absl::StatusOr<ir::Cursor> ReorderLoops(ir::Module& module,
   ir::ForView o(*outer_loop), in(*inner_loop);
   for (Node* bound : {in.lo(), in.hi()}) {
     if (Uses(*bound, *outer_loop)) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "reorder_loops: the bounds of loop '", in.var(),
-          "' depend on the outer loop variable '", o.var(), "'"));
+      return absl::FailedPreconditionError(
+          absl::StrCat("reorder_loops: the bounds of loop '", in.var(),
+                       "' depend on the outer loop variable '", o.var(), "'"));
     }
   }
 

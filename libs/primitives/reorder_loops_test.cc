@@ -32,7 +32,8 @@ TEST(ReorderLoopsTest, SwapsAMatmulsReductionLoops) {
       "    (reduce (C i j) (* (A i k) (B k j)))))))\n",
       1);
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(*result,
+  EXPECT_EQ(
+      *result,
       "(proc @mm ((size N) (in A (f32 N N)) (in B (f32 N N)) (inout C (f32 N "
       "N)))\n"
       "  (for i 0 N (for k 0 N (for j 0 N (reduce (C i j) (* (A i k) (B k "
@@ -48,7 +49,8 @@ TEST(ReorderLoopsTest, GaussSeidelFourPointStencilReorders) {
       "    (assign (A i j) (+ (+ (A (- i 1) j) (A i (- j 1)))\n"
       "                       (+ (A (+ i 1) j) (A i (+ j 1))))))))\n");
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(*result,
+  EXPECT_EQ(
+      *result,
       "(proc @gs ((size N) (inout A (f32 N N)))\n"
       "  (for j 1 (- N 1)\n"
       "    (for i 1 (- N 1)\n"
@@ -75,7 +77,8 @@ TEST(ReorderLoopsTest, SymbolicSizesAndOddBounds) {
       "  (for i 0 N (for j 1 M (assign (B j i) (A i j)))))\n",
       0, {{"N", 3}, {"M", 7}});
   ASSERT_TRUE(result.ok()) << result.status();
-  EXPECT_EQ(*result,
+  EXPECT_EQ(
+      *result,
       "(proc @t ((size N) (size M) (in A (f32 N M)) (inout B (f32 M N)))\n"
       "  (for j 1 M (for i 0 N (assign (B j i) (A i j)))))\n");
 }
