@@ -49,6 +49,11 @@ absl::Status BoundsCommute(const poly::ProcModel& model,
                            const effects::Effects& body,
                            const std::string& what);
 
+// Whether `loop` may run no iteration (at some instance, its upper bound
+// is at most its lower one, or a bound is not quasi-affine).
+absl::StatusOr<bool> MayRunNone(const poly::ProcModel& model,
+                                const ir::Node& loop);
+
 }  // namespace tessel::primitives
 
 #endif  // TESSEL_LIBS_PRIMITIVES_LOOP_SUPPORT_H_

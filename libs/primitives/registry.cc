@@ -8,8 +8,9 @@
 #include "absl/status/status.h"
 #include "libs/primitives/fission.h"
 #include "libs/primitives/primitive.h"
-#include "libs/primitives/reorder_stmts.h"
+#include "libs/primitives/remove_loop.h"
 #include "libs/primitives/reorder_loops.h"
+#include "libs/primitives/reorder_stmts.h"
 
 namespace tessel::primitives {
 
@@ -18,6 +19,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             &RemoveLoopSpec,
              &ReorderStmtsSpec,
              &FissionSpec,
              &ReorderLoopsSpec,
