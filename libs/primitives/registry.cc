@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fuse.h"
+#include "libs/primitives/lift_alloc.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/remove_loop.h"
 #include "libs/primitives/reorder_loops.h"
@@ -20,6 +21,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             &LiftAllocSpec,
              &FuseSpec,
              &RemoveLoopSpec,
              &ReorderStmtsSpec,
