@@ -70,53 +70,6 @@ isl::union_map PairsOf(const isl::union_set& first,
   return pairs;
 }
 
-// Every statement inside `node` (itself included).
-std::vector<Node*> StatementsIn(const Node& node) {
-  std::vector<Node*> stmts;
-  std::vector<const Node*> work = {&node};
-  while (!work.empty()) {
-    const Node* at = work.back();
-    work.pop_back();
-    if (ir::IsBodyStatement(*at)) stmts.push_back(const_cast<Node*>(at));
-    for (const Node* operand : at->operands()) work.push_back(operand);
-  }
-  return stmts;
-}
-
-// Is `a` before `b` in program text (preorder)?
-bool TextuallyBefore(const Node& a, const Node& b) {
-  // Their ancestors' chains, from the root.
-  auto chain = [](const Node& n) {
-    std::vector<const Node*> nodes;
-    for (const Node* at = &n; at != nullptr; at = at->parent()) {
-      nodes.insert(nodes.begin(), at);
-    }
-    return nodes;
-  };
-  std::vector<const Node*> ca = chain(a), cb = chain(b);
-  size_t common = 0;
-  while (common < ca.size() && common < cb.size() && ca[common] == cb[common]) {
-    ++common;
-  }
-  if (common == ca.size() || common == cb.size()) return false;  // nested
-  const Node& parent = *ca[common - 1];
-  for (const Node* operand : parent.operands()) {
-    if (operand == ca[common]) return true;
-    if (operand == cb[common]) return false;
-  }
-  return false;
-}
-
-// The number of loops around both `a` and `b`.
-size_t SharedLoops(const Node& a, const Node& b) {
-  std::vector<const Node*> la = LoopsAround(a), lb = LoopsAround(b);
-  size_t shared = 0;
-  while (shared < la.size() && shared < lb.size() && la[shared] == lb[shared]) {
-    ++shared;
-  }
-  return shared;
-}
-
 // A clash of one kind: what the first instance does, what the second does.
 struct Clash {
   const isl::union_map Effects::*first;
@@ -243,40 +196,6 @@ absl::StatusOr<isl::union_map> InstancePairs(
     size_t equal, const std::vector<DimCmp>& compare) {
   return poly::Ask<isl::union_map>(model.ctx(), [&] {
     return PairsOf(first.Instances(), second.Instances(), equal, compare);
-  });
-}
-
-absl::StatusOr<isl::union_map> Before(const poly::ProcModel& model,
-                                      const Node& a, const Node& b) {
-  auto ea = EffectsOf(model, {const_cast<Node*>(&a)});
-  if (!ea.ok()) return ea.status();
-  auto eb = EffectsOf(model, {const_cast<Node*>(&b)});
-  if (!eb.ok()) return eb.status();
-  // Every instance, touching something or not.
-  auto instances = [&](const Node& root) -> absl::StatusOr<isl::union_set> {
-    isl::union_set set = isl::union_set::empty(model.ctx());
-    for (const Node* stmt : StatementsIn(root)) {
-      auto domain = model.Domain(*stmt);
-      if (!domain.ok()) return domain.status();
-      set = set.unite(isl::union_set(*domain));
-    }
-    return set;
-  };
-  auto xa = instances(a);
-  if (!xa.ok()) return xa.status();
-  auto xb = instances(b);
-  if (!xb.ok()) return xb.status();
-  size_t shared = SharedLoops(a, b);
-  return poly::Ask<isl::union_map>(model.ctx(), [&] {
-    // Lexicographically earlier in the shared loops, or in the same
-    // iteration of them and first in the text.
-    isl::union_map before = isl::union_map::empty(model.ctx());
-    for (size_t dim = 0; dim < shared; ++dim) {
-      before = before.unite(PairsOf(*xa, *xb, dim, {DimCmp{dim, Cmp::kLess}}));
-    }
-    if (TextuallyBefore(a, b))
-      before = before.unite(PairsOf(*xa, *xb, shared, {}));
-    return before;
   });
 }
 

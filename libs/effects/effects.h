@@ -104,9 +104,15 @@ absl::StatusOr<isl::union_map> InstancePairs(
     const poly::ProcModel& model, const Effects& first, const Effects& second,
     size_t equal, const std::vector<DimCmp>& compare = {});
 
-// The order query: the pairs (x -> y), x an instance of a statement inside
-// `a` and y one inside `b` (statements of one proc, neither inside the
-// other), such that x runs before y.
+// The order query. The time each instance of a statement inside `root`
+// (itself included) runs at: a map to a vector `T[...]`, compared
+// lexicographically, of the positions of the statements on its path in
+// their bodies and the values of the loops on it, alternating.
+absl::StatusOr<isl::union_map> ScheduleOf(const poly::ProcModel& model,
+                                          const ir::Node& root);
+
+// The pairs (x -> y), x an instance of a statement inside `a` and y one
+// inside `b` (statements of one proc), such that x runs before y.
 absl::StatusOr<isl::union_map> Before(const poly::ProcModel& model,
                                       const ir::Node& a, const ir::Node& b);
 
