@@ -140,6 +140,16 @@ absl::StatusOr<std::optional<std::string>> FindConflictInSharedIteration(
     const poly::ProcModel& model, const Effects& first, const Effects& second,
     size_t shared);
 
+// Whether a buffer can be private to each iteration of a loop (sink_alloc,
+// a fresh buffer per iteration): every element of `buffer` (a tensor
+// space name) that an instance of `body` (the loop's statements, the loop
+// being `shared` loops deep, so its dimension is `shared`) reads or
+// reduces is written before it in the same iteration. The first read that
+// is not, as a witness.
+absl::StatusOr<std::optional<std::string>> FindReadFromEarlierIteration(
+    const poly::ProcModel& model, const ir::Node& loop, const Effects& body,
+    const std::string& buffer);
+
 // The loops around `node` inside its proc, outermost first.
 std::vector<const ir::Node*> LoopsAround(const ir::Node& node);
 

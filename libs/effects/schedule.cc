@@ -2,10 +2,12 @@
 // vector compared lexicographically (positions in bodies and loop values,
 // alternating, as a 2d+1 schedule).
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "libs/effects/effects.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
@@ -62,8 +64,8 @@ absl::StatusOr<isl::union_map> ScheduleOf(const poly::ProcModel& model,
     auto map = poly::Ask<isl::map>(model.ctx(), [&] {
       // The time space, with the domain's parameters.
       isl_space* space = isl_space_from_domain(domain->space().release());
-      space = isl_space_add_dims(space, isl_dim_out,
-                                 static_cast<unsigned>(length));
+      space =
+          isl_space_add_dims(space, isl_dim_out, static_cast<unsigned>(length));
       space = isl_space_set_tuple_name(space, isl_dim_out, "T");
       isl::map map = isl::manage(isl_map_universe(space));
       // Unused trailing coordinates are 0.
@@ -102,6 +104,73 @@ absl::StatusOr<isl::union_map> Before(const poly::ProcModel& model,
     return isl::manage(
         isl_union_map_lex_lt_union_map(all->intersect_domain(*in_a).release(),
                                        all->intersect_domain(*in_b).release()));
+  });
+}
+
+absl::StatusOr<std::optional<std::string>> FindReadFromEarlierIteration(
+    const poly::ProcModel& model, const Node& loop, const Effects& body,
+    const std::string& buffer) {
+  auto schedule = ScheduleOf(model, loop);
+  if (!schedule.ok()) return schedule.status();
+  size_t dim = LoopsAround(loop).size();
+  auto same = InstancePairs(model, body, body, dim + 1);
+  if (!same.ok()) return same.status();
+  using Result = std::optional<std::string>;
+  return poly::Ask<Result>(model.ctx(), [&]() -> absl::StatusOr<Result> {
+    auto of_buffer = [&](const isl::union_map& map) {
+      isl::union_map kept = isl::union_map::empty(model.ctx());
+      map.foreach_map([&](isl::map m) {
+        const char* name = isl_map_get_tuple_name(m.get(), isl_dim_out);
+        if (name != nullptr && buffer == name) kept = kept.unite(m);
+      });
+      return kept;
+    };
+    isl::union_map reads = of_buffer(body.reads.unite(body.reduces));
+    isl::union_map writes = of_buffer(body.writes);
+    // Earlier in the same iteration.
+    isl::union_map earlier =
+        isl::manage(
+            isl_union_map_lex_lt_union_map(schedule->copy(), schedule->copy()))
+            .intersect(*same);
+    isl::union_map covered = earlier.reverse().apply_range(writes);
+    isl::union_map uncovered = reads.subtract(covered);
+    if (uncovered.is_empty()) return Result(std::nullopt);
+    std::optional<isl::map> some;
+    uncovered.foreach_map([&](isl::map m) {
+      if (!some.has_value() && !m.is_empty()) some = m;
+    });
+    // Parameters and the instance's loops, then the element.
+    isl::set flat = some->wrap();
+    isl_size params = isl_set_dim(flat.get(), isl_dim_param);
+    std::vector<std::string> names;
+    for (int pos = 0; pos < params; ++pos) {
+      names.emplace_back(isl_set_get_dim_name(flat.get(), isl_dim_param, pos));
+    }
+    std::string stmt = isl_map_get_tuple_name(some->get(), isl_dim_in);
+    auto loops = body.loops.find(stmt);
+    isl_size dims = isl_map_dim(some->get(), isl_dim_in);
+    flat = isl::manage(isl_set_move_dims(flat.release(), isl_dim_set, 0,
+                                         isl_dim_param, 0, params));
+    auto point = poly::FirstPoint(model.ctx(), [&] { return flat; });
+    if (!point.ok()) return point.status();
+    const std::vector<std::string>& values = **point;
+    std::vector<std::string> at;
+    for (int k = 0; k < params + dims; ++k) {
+      std::string name =
+          k < params ? names[k]
+          : loops != body.loops.end() &&
+                  loops->second.size() == static_cast<size_t>(dims)
+              ? loops->second[k - params]
+              : absl::StrCat("d", k - params);
+      at.push_back(absl::StrCat(name, " = ", values[k]));
+    }
+    std::vector<std::string> element(values.begin() + params + dims,
+                                     values.end());
+    return Result(absl::StrCat(
+        "at ", absl::StrJoin(at, ", "), ": ", buffer,
+        element.empty() ? ""
+                        : absl::StrCat("[", absl::StrJoin(element, ", "), "]"),
+        " is read before the iteration writes it"));
   });
 }
 

@@ -13,6 +13,7 @@
 #include "libs/primitives/remove_loop.h"
 #include "libs/primitives/reorder_loops.h"
 #include "libs/primitives/reorder_stmts.h"
+#include "libs/primitives/sink_alloc.h"
 
 namespace tessel::primitives {
 
@@ -21,6 +22,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             &SinkAllocSpec,
              &LiftAllocSpec,
              &FuseSpec,
              &RemoveLoopSpec,
