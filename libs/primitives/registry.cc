@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/primitives/autofission.h"
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/lift_alloc.h"
@@ -22,6 +23,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             &AutofissionSpec,
              &SinkAllocSpec,
              &LiftAllocSpec,
              &FuseSpec,
