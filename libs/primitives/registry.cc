@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/primitives/add_loop.h"
 #include "libs/primitives/autofission.h"
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fuse.h"
@@ -23,6 +24,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             &AddLoopSpec,
              &AutofissionSpec,
              &SinkAllocSpec,
              &LiftAllocSpec,
