@@ -11,6 +11,7 @@
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/lift_alloc.h"
+#include "libs/primitives/lift_scope.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/remove_loop.h"
 #include "libs/primitives/reorder_loops.h"
@@ -24,6 +25,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             &LiftScopeSpec,
              &AddLoopSpec,
              &AutofissionSpec,
              &SinkAllocSpec,
