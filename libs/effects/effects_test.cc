@@ -183,6 +183,41 @@ TEST_F(EffectsTest, OrderFollowsLoopsThenText) {
   EXPECT_TRUE(after->is_equal(strictly)) << *after;
 }
 
+TEST_F(EffectsTest, OrderCrossesLoopsAndBranches) {
+  Node& proc = Read(
+      "(proc @p ((size N) (out A (f32 N)))\n"
+      "  (for i 0 N (if (> N 2) (then (assign (A i) 1.0))))\n"
+      "  (for j 0 N (assign (A j) 2.0)))\n");
+  Node& first = Nth(proc, Op::kAssign, 0);
+  Node& second = Nth(proc, Op::kAssign, 1);
+  auto before = Before(model(), first, second);
+  ASSERT_TRUE(before.ok()) << before.status();
+  // Every instance of the first nest runs before every one of the second.
+  isl::union_map expected(
+      model().ctx(),
+      absl::StrCat("[N] -> { S", first.id(), "[i] -> S", second.id(),
+                   "[j] : N > 2 and 0 <= i < N and 0 <= j < N }"));
+  EXPECT_TRUE(before->is_equal(expected)) << *before;
+  auto after = Before(model(), second, first);
+  ASSERT_TRUE(after.ok());
+  EXPECT_TRUE(after->is_empty()) << *after;
+}
+
+TEST_F(EffectsTest, ReadsOfEarlierIterationsAreFound) {
+  Node& proc = Read(
+      "(proc @p ((size N) (in B (f32 N)) (out C (f32 N)))\n"
+      "  (alloc t (f32 2))\n"
+      "  (for i 0 N (assign (t 0) (B i)) (assign (C i) (+ (t 0) (t 1)))\n"
+      "    (assign (t 1) (B i))))\n");
+  Node& loop = Nth(proc, Op::kFor);
+  auto body = ir::ForView(loop).body();
+  auto read = FindReadFromEarlierIteration(model(), loop,
+                                           Of({body.begin(), body.end()}), "t");
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->value_or(""),
+            "at N = 1, i = 0: t[1] is read before the iteration writes it");
+}
+
 TEST_F(EffectsTest, CallsTouchTheirWindows) {
   Node& proc = Read(
       "(proc @set ((size n) (out x (window f32 n))) (for k 0 n (assign (x k) "

@@ -25,16 +25,17 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
-             &LiftScopeSpec,
-             &AddLoopSpec,
-             &AutofissionSpec,
-             &SinkAllocSpec,
-             &LiftAllocSpec,
-             &FuseSpec,
-             &RemoveLoopSpec,
+             // --- H15: the primitives that need commutation.
              &ReorderStmtsSpec,
-             &FissionSpec,
+             &LiftAllocSpec,
+             &SinkAllocSpec,
              &ReorderLoopsSpec,
+             &FissionSpec,
+             &AutofissionSpec,
+             &RemoveLoopSpec,
+             &AddLoopSpec,
+             &FuseSpec,
+             &LiftScopeSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
