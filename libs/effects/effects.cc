@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
@@ -184,6 +185,44 @@ std::vector<const Node*> LoopsAround(const Node& node) {
   return loops;
 }
 
+namespace {
+
+// The names of the allocations declared inside `stmts` that name nothing
+// else there (the model names a tensor space after its binder's name).
+absl::flat_hash_set<std::string> LocalAllocs(absl::Span<Node* const> stmts) {
+  absl::flat_hash_set<const Node*> locals;
+  absl::flat_hash_set<std::string> names;
+  for (Node* stmt : stmts) {
+    ir::Walk(*stmt, [&](Node& node) {
+      if (node.is(Op::kAlloc)) {
+        locals.insert(&node);
+        names.insert(node.name());
+      }
+    });
+  }
+  for (Node* stmt : stmts) {
+    ir::Walk(*stmt, [&](Node& node) {
+      if (node.is(Op::kRef) && node.def() != nullptr &&
+          !locals.contains(node.def())) {
+        names.erase(node.def()->name());
+      }
+    });
+  }
+  return names;
+}
+
+isl::union_map Without(const isl::union_map& map,
+                       const absl::flat_hash_set<std::string>& names) {
+  isl::union_map kept = isl::union_map::empty(map.ctx());
+  map.foreach_map([&](isl::map m) {
+    const char* name = isl_map_get_tuple_name(m.get(), isl_dim_out);
+    if (name == nullptr || !names.contains(name)) kept = kept.unite(m);
+  });
+  return kept;
+}
+
+}  // namespace
+
 absl::StatusOr<Effects> EffectsOf(const poly::ProcModel& model,
                                   absl::Span<Node* const> stmts) {
   Collector collector(model);
@@ -192,7 +231,19 @@ absl::StatusOr<Effects> EffectsOf(const poly::ProcModel& model,
       return status;
     }
   }
-  return collector.Take();
+  Effects effects = collector.Take();
+  absl::flat_hash_set<std::string> locals = LocalAllocs(stmts);
+  if (!locals.empty()) {
+    auto kept = poly::Ask<Effects>(model.ctx(), [&] {
+      effects.reads = Without(effects.reads, locals);
+      effects.writes = Without(effects.writes, locals);
+      effects.reduces = Without(effects.reduces, locals);
+      return effects;
+    });
+    if (!kept.ok()) return kept.status();
+    effects = *std::move(kept);
+  }
+  return effects;
 }
 
 absl::StatusOr<Effects> ControlEffectsOf(const poly::ProcModel& model,

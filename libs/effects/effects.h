@@ -66,7 +66,11 @@ struct Effects {
 // The effects of `stmts` (statements of one proc, each with everything
 // inside it), in `model`'s terms: element reads, writes and reductions,
 // configuration reads (wherever a read-config is, control expressions
-// included) and writes.
+// included) and writes. Allocations declared inside `stmts` are left out:
+// each instance of the body declaring one has storage of its own, so two
+// instances never clash on it, and what lies outside the statements cannot
+// see it (a primitive that moves statements out of a declaration's scope
+// checks that apart).
 absl::StatusOr<Effects> EffectsOf(const poly::ProcModel& model,
                                   absl::Span<ir::Node* const> stmts);
 

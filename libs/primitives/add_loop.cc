@@ -1,5 +1,7 @@
 #include "libs/primitives/add_loop.h"
 
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "libs/effects/effects.h"
 #include "libs/ir/build.h"
@@ -23,6 +25,18 @@ absl::StatusOr<ir::Cursor> AddLoop(ir::Module& module,
   if (ir::FreshName(module, proc, iter_name) != iter_name) {
     return absl::InvalidArgumentError(
         absl::StrCat("add_loop: the name '", iter_name, "' is taken"));
+  }
+  // What the block declares becomes the loop's; nothing after it may use
+  // it.
+  std::vector<Node*> later;
+  for (ir::Cursor next = block.back().next(); next.is_valid();
+       next = next.next()) {
+    later.push_back(next.node());
+  }
+  if (absl::Status status =
+          NoScopeCrossing(block.statements(), later, "add_loop");
+      !status.ok()) {
+    return status;
   }
   if (!guard) {
     effects::ProcAnalysis analysis(proc);

@@ -67,6 +67,15 @@ TEST(AddLoopTest, RejectsALoopThatMayNotRun) {
             "add_loop: the loop over 'k' may run no iteration");
 }
 
+TEST(AddLoopTest, RejectsHidingADeclarationFromItsUses) {
+  auto result =
+      Add("(proc @p ((size N) (in B (f32 N)) (out A (f32 N)))\n"
+          "  (alloc t f32) (assign t (B 0)) (for i 0 N (assign (A i) t)))\n",
+          ir::Op::kAlloc, 0, "k", 2, false);
+  EXPECT_EQ(std::string(result.status().message()),
+            "add_loop: 't' would be used outside the scope of its declaration");
+}
+
 TEST(AddLoopTest, RejectsANameTaken) {
   auto result = Add(kCopy, ir::Op::kFor, 0, "i", 2, false);
   EXPECT_EQ(std::string(result.status().message()),

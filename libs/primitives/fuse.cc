@@ -64,6 +64,16 @@ absl::StatusOr<ir::Cursor> Fuse(ir::Module& module, const ir::Cursor& stmt1,
   std::vector<Node*> body1(a.body().begin(), a.body().end());
   std::vector<Node*> body2(b.body().begin(), b.body().end());
 
+  for (Node* declared : body2) {
+    for (Node* other : body1) {
+      if ((declared->is(ir::Op::kAlloc) || declared->is(ir::Op::kLet)) &&
+          (other->is(ir::Op::kAlloc) || other->is(ir::Op::kLet)) &&
+          declared->name() == other->name()) {
+        return absl::FailedPreconditionError(
+            absl::StrCat("fuse: both bodies declare '", declared->name(), "'"));
+      }
+    }
+  }
   effects::ProcAnalysis analysis(*ir::FormOf(*first));
   const poly::ProcModel& model = analysis.model();
   if (absl::Status status = SameBounds(model, **first, **second);

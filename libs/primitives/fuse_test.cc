@@ -82,6 +82,33 @@ TEST(FuseTest, RejectsDifferentUpperBounds) {
       "fuse: the loops' bounds differ at N = 1: i in [0, 1), j in [0, 0)");
 }
 
+TEST(FuseTest, FusesBodiesWithTemporaries) {
+  auto result = FuseAt(
+      "(proc @p ((size N) (in B (f32 N)) (out A (f32 N)) (out C (f32 N)))\n"
+      "  (for i 0 N (alloc t f32) (assign t (B i)) (assign (A i) t))\n"
+      "  (for j 0 N (alloc u f32) (assign u (A j)) (assign (C j) u)))\n");
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(*result,
+            "(proc @p ((size N) (in B (f32 N)) (out A (f32 N)) (out C (f32 "
+            "N)))\n"
+            "  (for i 0 N\n"
+            "    (alloc t f32)\n"
+            "    (assign t (B i))\n"
+            "    (assign (A i) t)\n"
+            "    (alloc u f32)\n"
+            "    (assign u (A i))\n"
+            "    (assign (C i) u)))\n");
+}
+
+TEST(FuseTest, RejectsTwoDeclarationsOfOneName) {
+  auto result = FuseAt(
+      "(proc @p ((size N) (in B (f32 N)) (out A (f32 N)) (out C (f32 N)))\n"
+      "  (for i 0 N (alloc t f32) (assign t (B i)) (assign (A i) t))\n"
+      "  (for j 0 N (alloc t f32) (assign t (A j)) (assign (C j) t)))\n");
+  EXPECT_EQ(std::string(result.status().message()),
+            "fuse: both bodies declare 't'");
+}
+
 TEST(FuseTest, RejectsAReadOfALaterWrite) {
   auto result = FuseAt(
       "(proc @p ((size N) (in B (f32 N)) (inout A (f32 N)) (out C (f32 N)))\n"

@@ -71,6 +71,20 @@ TEST(ReorderLoopsTest, DiagonalStencilDoesNotReorder) {
             "second reads");
 }
 
+// A temporary declared in the body is each iteration's own.
+TEST(ReorderLoopsTest, BodiesWithTemporariesReorder) {
+  auto result = Reorder(
+      "(proc @p ((size N) (in B (f32 N N)) (out A (f32 N N)))\n"
+      "  (for i 0 N (for j 0 N (alloc t f32) (assign t (B i j))\n"
+      "    (assign (A j i) (* t t)))))\n");
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(*result,
+            "(proc @p ((size N) (in B (f32 N N)) (out A (f32 N N)))\n"
+            "  (for j 0 N\n"
+            "    (for i 0 N (alloc t f32) (assign t (B i j)) (assign (A j i) "
+            "(* t t)))))\n");
+}
+
 TEST(ReorderLoopsTest, SymbolicSizesAndOddBounds) {
   auto result = Reorder(
       "(proc @t ((size N) (size M) (in A (f32 N M)) (inout B (f32 M N)))\n"
