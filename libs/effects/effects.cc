@@ -77,12 +77,7 @@ class Collector {
         }
         return Add(model_.Reads(*ir::AssignView(node).rhs()), effects_.reads);
       case Op::kCall: {
-        if (absl::Status status = Add(model_.Reads(node), effects_.reads);
-            !status.ok()) {
-          return status;
-        }
-        if (absl::Status status = Add(model_.Writes(node), effects_.writes);
-            !status.ok()) {
+        if (absl::Status status = CallAccesses(node); !status.ok()) {
           return status;
         }
         // The callee's configuration effects happen at the call.
@@ -114,6 +109,24 @@ class Collector {
   }
 
   using CallView = ir::CallView;
+
+  // What the callee's body does at the call; its whole windows where the
+  // model cannot follow the body.
+  absl::Status CallAccesses(const Node& call) {
+    auto body = model_.CalleeAccesses(call);
+    if (!body.ok()) return body.status();
+    if (body->has_value()) {
+      effects_.reads = effects_.reads.unite((*body)->reads);
+      effects_.writes = effects_.writes.unite((*body)->writes);
+      effects_.reduces = effects_.reduces.unite((*body)->reduces);
+      return absl::OkStatus();
+    }
+    if (absl::Status status = Add(model_.Reads(call), effects_.reads);
+        !status.ok()) {
+      return status;
+    }
+    return Add(model_.Writes(call), effects_.writes);
+  }
 
   absl::StatusOr<isl::map> AtDomain(absl::StatusOr<isl::map> map,
                                     const Node& stmt) {

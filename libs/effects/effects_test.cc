@@ -217,6 +217,34 @@ TEST_F(EffectsTest, ReadsOfEarlierIterationsAreFound) {
             "at N = 1, i = 0: t[1] is read before the iteration writes it");
 }
 
+// A call's effects are its callee's body's: two calls that reduce into one
+// accumulator commute, as two `+=` do.
+TEST_F(EffectsTest, CallsReduceAsTheirCalleesDo) {
+  Node& proc = Read(
+      "(instr @acc ((size n) (in x (window f32 n)) (inout y (window f32 n)))\n"
+      "  (c \"acc({x}, {y});\")\n"
+      "  (for k 0 n (reduce (y k) (x k))))\n"
+      "(proc @p ((size N) (in A (f32 N 8)) (inout C (f32 8)))\n"
+      "  (for i 0 N (call @acc 8 (window A i (: 0 8)) (window C (: 0 8)))\n"
+      "             (call @acc 4 (window A i (: 4 8)) (window C (: 0 4)))))\n");
+  EXPECT_EQ(FirstTwoClash(proc), "");
+  Effects first = Of({ir::ForView(Nth(proc, Op::kFor)).body()[0]});
+  EXPECT_TRUE(first.writes.is_empty());
+  EXPECT_FALSE(first.reduces.is_empty());
+}
+
+// Only what the callee's body touches: a call writing A[i, 0:4] and one
+// reading A[i, 4:8] of the same rows commute.
+TEST_F(EffectsTest, CallsTouchWhatTheirCalleesTouch) {
+  Node& proc = Read(
+      "(proc @half ((size n) (out x (window f32 n)))\n"
+      "  (for k 0 (/ n 2) (assign (x k) 0.0)))\n"
+      "(proc @p ((size N) (inout A (f32 N 8)) (out B (f32 N)))\n"
+      "  (for i 0 N (call @half 8 (window A i (: 0 8)))\n"
+      "             (assign (B i) (A i 5))))\n");
+  EXPECT_EQ(FirstTwoClash(proc), "");
+}
+
 TEST_F(EffectsTest, CallsTouchTheirWindows) {
   Node& proc = Read(
       "(proc @set ((size n) (out x (window f32 n))) (for k 0 n (assign (x k) "

@@ -63,6 +63,44 @@ TEST(ReorderStmtsTest, SwapsAConfigWriteAndAnUnrelatedStatement) {
       "  (for i 0 N (write-config @C scale 2.0) (assign (A i) (B i))))\n");
 }
 
+// A call's effects are its callee's: two calls reducing into one
+// accumulator commute.
+TEST(ReorderStmtsTest, SwapsCallsThatReduceIntoOneAccumulator) {
+  auto result = Reorder(
+      "(proc @acc ((size n) (in x (window f32 n)) (inout y (window f32 n)))\n"
+      "  (for k 0 n (reduce (y k) (x k))))\n"
+      "(proc @p ((size N) (in A (f32 N 8)) (inout C (f32 8)))\n"
+      "  (for i 0 N (call @acc 8 (window A i (: 0 8)) (window C (: 0 8)))\n"
+      "             (call @acc 4 (window A i (: 4 8)) (window C (: 0 4)))))\n",
+      ir::Op::kCall, 0);
+  ASSERT_TRUE(result.ok()) << result.status();
+  EXPECT_EQ(*result,
+            "(proc @acc ((size n) (in x (window f32 n)) (inout y (window f32 "
+            "n)))\n"
+            "  (for k 0 n (reduce (y k) (x k))))\n"
+            "\n"
+            "(proc @p ((size N) (in A (f32 N 8)) (inout C (f32 8)))\n"
+            "  (for i 0 N\n"
+            "    (call @acc 4 (window A i (: 4 8)) (window C (: 0 4)))\n"
+            "    (call @acc 8 (window A i (: 0 8)) (window C (: 0 8)))))\n");
+}
+
+TEST(ReorderStmtsTest, RejectsCallsWhoseBodiesClash) {
+  auto result = Reorder(
+      "(proc @set ((size n) (out y (window f32 n)))\n"
+      "  (for k 0 n (assign (y k) 1.0)))\n"
+      "(proc @acc ((size n) (in x (window f32 n)) (inout y (window f32 n)))\n"
+      "  (for k 0 n (reduce (y k) (x k))))\n"
+      "(proc @p ((size N) (in A (f32 N 8)) (inout C (f32 8)))\n"
+      "  (for i 0 N (call @set 2 (window C (: 6 8)))\n"
+      "             (call @acc 8 (window A i (: 0 8)) (window C (: 0 8)))))\n",
+      ir::Op::kCall, 0);
+  EXPECT_EQ(std::string(result.status().message()),
+            "reorder_stmts: the statements do not commute: N = 1: instances (i "
+            "= 0) and (i = 0) both access C[6]: the first writes, the second "
+            "reduces");
+}
+
 TEST(ReorderStmtsTest, RejectsAWriteAndARead) {
   auto result = Reorder(
       "(proc @p ((size N) (in B (f32 N)) (out A (f32 N)) (out C (f32 N)))\n"
