@@ -17,12 +17,14 @@
 // Exactness: wherever control expressions are quasi-affine the sets are
 // exact, and so are the answers. Where they are not (ProcModel's Affine
 // fails), the question is an error, which every primitive turns into a
-// rejection: nothing is accepted that is not proven. Calls are
-// over-approximated ("maybe" effects in Exo's terms): a call reads every
+// rejection: nothing is accepted that is not proven. A call's effects are
+// its callee's body's, instantiated at the call (ProcModel::CalleeAccesses:
+// a reduction in the callee is a reduction at the call); where the model
+// does not follow the body (a call inside it, a vector transfer), they are
+// over-approximated ("maybe" effects in Exo's terms): the call reads every
 // window it passes for reading and writes every window it passes for
-// writing (ProcModel::Reads/Writes), so a call commutes only where its
-// whole windows do; an over-approximation never makes a check accept
-// what the exact sets would reject.
+// writing, and an over-approximation never makes a check accept what the
+// exact sets would reject.
 //
 // Every failed check returns a witness: two instances, by their loops'
 // values, and the location they both touch, with the kinds that clash:
