@@ -68,13 +68,14 @@ absl::StatusOr<ir::Cursor> AddLoop(ir::Module& module,
   if (absl::Status status = block.MoveTo(into); !status.ok()) return status;
   effects::ProcAnalysis analysis(proc);
   auto empty = MayRunNone(analysis.model(), *loop);
-  if (!empty.ok() || *empty) {
+  if (!empty.ok() || empty->has_value()) {
     absl::Status undo = block.MoveTo(cursor.before());
     cursor.Delete();
     if (!undo.ok()) return undo;
     if (!empty.ok()) return empty.status();
     return absl::FailedPreconditionError(absl::StrCat(
-        "add_loop: the loop over '", iter_name, "' may run no iteration"));
+        "add_loop: the loop over '", iter_name, "' may run no iteration",
+        (*empty)->empty() ? "" : absl::StrCat(" (at ", **empty, ")")));
   }
   return cursor;
 }

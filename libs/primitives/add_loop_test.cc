@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 #include "libs/ir/build.h"
+#include "libs/ir/views.h"
 #include "libs/primitives/rewrite_testing.h"
 
 namespace tessel::primitives {
@@ -12,7 +13,7 @@ namespace {
 using testing::Nth;
 
 // add_loop around the `n`-th statement of op `op`, up to `hi` (a literal,
-// or the proc's first parameter when negative).
+// or when negative the proc's parameter -hi - 1: -1 the first).
 absl::StatusOr<std::string> Add(const std::string& text, ir::Op op, int n,
                                 const std::string& name, int64_t hi,
                                 bool guard) {
@@ -20,8 +21,10 @@ absl::StatusOr<std::string> Add(const std::string& text, ir::Op op, int n,
       text,
       [&](ir::Module& module, ir::Node& proc) {
         ir::Cursor stmt(module, &Nth(proc, op, n));
-        ir::Node* bound = hi >= 0 ? ir::Build::Int(module, hi)
-                                  : ir::Build::Ref(module, *proc.operand(0));
+        ir::Node* bound =
+            hi >= 0
+                ? ir::Build::Int(module, hi)
+                : ir::Build::Ref(module, *ir::ProcView(proc).params()[-hi - 1]);
         return AddLoop(module, stmt.as_block(), name, *bound, guard).status();
       },
       {{"N", 5}});
@@ -74,6 +77,15 @@ TEST(AddLoopTest, RejectsHidingADeclarationFromItsUses) {
           ir::Op::kAlloc, 0, "k", 2, false);
   EXPECT_EQ(std::string(result.status().message()),
             "add_loop: 't' would be used outside the scope of its declaration");
+}
+
+TEST(AddLoopTest, RejectsASymbolicBoundThatMayBeZero) {
+  auto result =
+      Add("(proc @p ((size N) (index M) (in B (f32 N)) (out A (f32 N)))\n"
+          "  (for i 0 N (assign (A i) (B i))))\n",
+          ir::Op::kFor, 0, "k", -2, false);
+  EXPECT_EQ(std::string(result.status().message()),
+            "add_loop: the loop over 'k' may run no iteration (at M = 0)");
 }
 
 TEST(AddLoopTest, RejectsANameTaken) {

@@ -101,17 +101,18 @@ absl::Status BoundsCommute(const poly::ProcModel& model,
   return absl::OkStatus();
 }
 
-absl::StatusOr<bool> MayRunNone(const poly::ProcModel& model,
-                                const Node& loop) {
+absl::StatusOr<std::optional<std::string>> MayRunNone(
+    const poly::ProcModel& model, const Node& loop) {
   ir::ForView view(const_cast<Node&>(loop));
   auto lo = model.Affine(*view.lo());
   auto hi = model.Affine(*view.hi());
-  if (!lo.ok() || !hi.ok()) return true;
+  if (!lo.ok() || !hi.ok()) return std::optional<std::string>("");
   auto none = model.FindViolation(
       loop, {*lo, *hi},
       [](const std::vector<isl::pw_aff>& v) { return v[1].le_set(v[0]); });
   if (!none.ok()) return none.status();
-  return none->has_value();
+  if (!none->has_value()) return std::optional<std::string>();
+  return std::optional<std::string>((*none)->at);
 }
 
 }  // namespace tessel::primitives

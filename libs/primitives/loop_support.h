@@ -3,6 +3,7 @@
 #ifndef TESSEL_LIBS_PRIMITIVES_LOOP_SUPPORT_H_
 #define TESSEL_LIBS_PRIMITIVES_LOOP_SUPPORT_H_
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,10 +50,11 @@ absl::Status BoundsCommute(const poly::ProcModel& model,
                            const effects::Effects& body,
                            const std::string& what);
 
-// Whether `loop` may run no iteration (at some instance, its upper bound
-// is at most its lower one, or a bound is not quasi-affine).
-absl::StatusOr<bool> MayRunNone(const poly::ProcModel& model,
-                                const ir::Node& loop);
+// Where `loop` may run no iteration: nullopt when it runs at least once at
+// every instance; else the first instance where it does not ("N = 3"), or
+// "" when a bound is not quasi-affine (nothing is proven).
+absl::StatusOr<std::optional<std::string>> MayRunNone(
+    const poly::ProcModel& model, const ir::Node& loop);
 
 }  // namespace tessel::primitives
 

@@ -43,7 +43,7 @@ absl::StatusOr<ir::BlockCursor> RemoveLoop(ir::Module& module,
 
   for (Node* stmt : body) module.Detach(stmt);
   std::vector<Node*> replacement = body;
-  if (*empty) {
+  if (empty->has_value()) {
     replacement = {ir::Build::If(
         module,
         ir::Build::Lt(module, module.Clone(view.lo()), module.Clone(view.hi())),
