@@ -192,6 +192,22 @@ class ProcModel {
   absl::StatusOr<isl::union_map> Reads(const ir::Node& subtree) const;
   absl::StatusOr<isl::union_map> Writes(const ir::Node& subtree) const;
 
+  // What a call's callee reads, writes and reduces (the target of a
+  // `reduce`) at each instance of `call` (a call statement of this
+  // procedure): its body's accesses, instantiated at the call (its sizes the
+  // call's arguments, its data parameters followed through the windows
+  // passed to the caller's tensors), from the domain of `call`. The
+  // callee's own allocations are its own and left out. nullopt when the
+  // body holds what this does not follow (a call, a let, a vector
+  // transfer): Reads and Writes then take the whole windows.
+  struct CallAccesses {
+    isl::union_map reads;
+    isl::union_map writes;
+    isl::union_map reduces;
+  };
+  absl::StatusOr<std::optional<CallAccesses>> CalleeAccesses(
+      const ir::Node& call) const;
+
   // The first instance of `stmt` where `fails` holds, and `values` there;
   // nullopt when there is none. `values` are functions on the domain of
   // `stmt` (from Affine, Extents...); `fails` builds a subset of that
@@ -213,6 +229,9 @@ class ProcModel {
     const ir::Node* stmt;
     size_t extra = 0;
     const ir::Node* call = nullptr;
+    // Inside a callee at `call`: its loops, outermost first, are the extra
+    // dimensions (CalleeAccesses).
+    const std::vector<const ir::Node*>* callee_loops = nullptr;
   };
   // What the type of a parameter guarantees about it.
   enum class Range { kAny, kPositive, kBool };
@@ -288,6 +307,15 @@ class ProcModel {
                                           const ir::Type& vector,
                                           const ir::Node& stmt) const;
   absl::Status CollectAccesses(const ir::Node& node, bool writes,
+                               isl::union_map& into) const;
+
+  // model_call.cc: a callee's accesses at a call.
+  absl::Status CollectCalleeAccesses(const ir::Node& stmt, const ir::Node& call,
+                                     std::vector<const ir::Node*>& loops,
+                                     const isl::set& where, CallAccesses& into,
+                                     bool& followed) const;
+  absl::Status AddCalleeAccess(const ir::Node& load, const Frame& frame,
+                               const isl::set& where,
                                isl::union_map& into) const;
 
   // model_cs1.cc: descriptors.

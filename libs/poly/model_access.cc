@@ -68,11 +68,18 @@ absl::StatusOr<ProcModel::RootIndices> ProcModel::ThroughWindows(
     const Node& view, std::vector<isl::pw_aff> indices,
     const Frame& frame) const {
   const Node* at = &view;
+  Frame in = frame;
   while (true) {
     at = &Unalias(*at);
+    // A callee's parameter is the argument passed for it, in the caller.
+    if (const Node* arg = Argument(*at, in)) {
+      at = arg;
+      in = Frame{in.stmt, in.extra};
+      continue;
+    }
     if (IsDataRoot(*at)) return RootIndices{at, std::move(indices)};
     if (at->is(Op::kDescriptor)) {
-      return DescriptorIndices(*at, std::move(indices), frame);
+      return DescriptorIndices(*at, std::move(indices), in);
     }
     if (!at->is(Op::kWindow)) return NotAView(view);
     // Intervals take the view's indices in order; points stay.
@@ -81,7 +88,7 @@ absl::StatusOr<ProcModel::RootIndices> ProcModel::ThroughWindows(
     for (size_t i = 1; i < at->num_operands(); ++i) {
       const Node& selector = *at->operand(i);
       bool interval = selector.is(Op::kInterval);
-      auto offset = Eval(interval ? *selector.operand(0) : selector, frame);
+      auto offset = Eval(interval ? *selector.operand(0) : selector, in);
       if (!offset.ok()) return offset.status();
       next.push_back(interval ? offset->add(indices[k++]) : *offset);
     }

@@ -56,6 +56,13 @@ absl::StatusOr<isl::pw_aff> ProcModel::EvalName(const Node& ref,
       if (dims[i] != def) continue;
       return DimOn(FrameSpace(frame), static_cast<unsigned>(i));
     }
+    if (frame.callee_loops != nullptr) {
+      const std::vector<const Node*>& loops = *frame.callee_loops;
+      for (size_t i = 0; i < loops.size(); ++i) {
+        if (loops[i] != def) continue;
+        return DimOn(FrameSpace(frame), static_cast<unsigned>(dims.size() + i));
+      }
+    }
   } else if (const Node* arg = Argument(*def, frame)) {
     return Eval(*arg, Frame{frame.stmt, frame.extra});
   } else if (IsControlParam(*def)) {

@@ -370,6 +370,40 @@ TEST_F(ModelTest, PeProgramsRunOnTheirGridAndDescriptorsReachTheirTensor) {
   EXPECT_EQ(**first, (std::vector<std::string>{"0", "0", "0", "0"}));
 }
 
+TEST_F(ModelTest, CalleeAccessesAreTheBodysAtTheCall) {
+  Node& proc = Read(
+      "(proc @acc ((size n) (in x (window f32 n)) (inout y (window f32 n)))\n"
+      "  (alloc t f32)\n"
+      "  (for k 0 n (if (< k 3) (then (assign t (x k)) (reduce (y k) t)))))\n"
+      "(proc @p ((size N) (in A (f32 N 8)) (inout C (f32 8)))\n"
+      "  (for i 0 N (call @acc 6 (window A i (: 2 8)) (window C (: 0 6)))))\n");
+  const Node& call = First(proc, Op::kCall);
+  ProcModel model(ctx_, proc);
+  auto accesses = model.CalleeAccesses(call);
+  ASSERT_TRUE(accesses.ok()) << accesses.status();
+  ASSERT_TRUE(accesses->has_value());
+  // k < min(n, 3) elements, at the window's offset; t is the callee's own.
+  EXPECT_TRUE((*accesses)->reads.is_equal(Parse<isl::union_map>(
+      "[N] -> { S[i] -> A[i, j] : 0 <= i < N and 2 <= j < 5 }", call)));
+  EXPECT_TRUE((*accesses)->reduces.is_equal(Parse<isl::union_map>(
+      "[N] -> { S[i] -> C[j] : 0 <= i < N and 0 <= j < 3 }", call)));
+  EXPECT_TRUE((*accesses)->writes.is_empty());
+}
+
+TEST_F(ModelTest, CalleeAccessesStopAtWhatTheyDoNotFollow) {
+  Node& proc = Read(
+      "(proc @zero ((size n) (out x (window f32 n)))\n"
+      "  (for k 0 n (assign (x k) 0.0)))\n"
+      "(proc @twice ((size n) (out x (window f32 n)))\n"
+      "  (call @zero n x))\n"
+      "(proc @p ((size N) (out C (f32 N)))\n"
+      "  (call @twice N (window C (: 0 N))))\n");
+  ProcModel model(ctx_, proc);
+  auto accesses = model.CalleeAccesses(First(proc, Op::kCall));
+  ASSERT_TRUE(accesses.ok()) << accesses.status();
+  EXPECT_FALSE(accesses->has_value());
+}
+
 TEST_F(ModelTest, QuestionsHaveAnOperationBudget) {
   Node& proc = Read(
       "(proc @p ((size N) (out A (f32 N)))\n"

@@ -1,14 +1,23 @@
-// Registry::Builtin: every primitive of this package. A new primitive adds
-// its spec here.
+// Registry::Builtin: every primitive of this package, in the order of
+// Exo's scheduling API. A new primitive adds its spec here.
 #include <cstdio>
 #include <cstdlib>
 #include <initializer_list>
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/primitives/add_loop.h"
+#include "libs/primitives/autofission.h"
+#include "libs/primitives/fission.h"
+#include "libs/primitives/fuse.h"
+#include "libs/primitives/lift_alloc.h"
+#include "libs/primitives/lift_scope.h"
 #include "libs/primitives/primitive.h"
-// --- H14: rename ---
+#include "libs/primitives/remove_loop.h"
 #include "libs/primitives/rename.h"
+#include "libs/primitives/reorder_loops.h"
+#include "libs/primitives/reorder_stmts.h"
+#include "libs/primitives/sink_alloc.h"
 
 namespace tessel::primitives {
 
@@ -16,9 +25,17 @@ const Registry& Registry::Builtin() {
   static const Registry* const registry = [] {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
-             // Each primitive's XSpec(), in Exo's API order.
-             // --- H14: rename ---
-             RenameSpec,
+             &RenameSpec,
+             &ReorderStmtsSpec,
+             &LiftAllocSpec,
+             &SinkAllocSpec,
+             &AutofissionSpec,
+             &FissionSpec,
+             &FuseSpec,
+             &RemoveLoopSpec,
+             &AddLoopSpec,
+             &LiftScopeSpec,
+             &ReorderLoopsSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
