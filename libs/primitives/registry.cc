@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "libs/primitives/primitive.h"
+#include "libs/primitives/replace.h"
 #include "libs/primitives/stage_mem.h"
 
 namespace tessel::primitives {
@@ -18,6 +19,8 @@ const Registry& Registry::Builtin() {
              // Each primitive's XSpec(), in Exo's API order.
              // --- H18
              StageMemSpec,
+             ReplaceSpec,
+             CallSiteMemAwareReplaceSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
