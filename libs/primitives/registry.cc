@@ -6,9 +6,18 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/primitives/delete_buffer.h"
+#include "libs/primitives/divide_dim.h"
+#include "libs/primitives/expand_dim.h"
 #include "libs/primitives/primitive.h"
+#include "libs/primitives/rearrange_dim.h"
 #include "libs/primitives/replace.h"
+#include "libs/primitives/resize_dim.h"
+#include "libs/primitives/reuse_buffer.h"
+#include "libs/primitives/set_memory.h"
+#include "libs/primitives/set_precision.h"
 #include "libs/primitives/stage_mem.h"
+#include "libs/primitives/unroll_buffer.h"
 
 namespace tessel::primitives {
 
@@ -21,6 +30,15 @@ const Registry& Registry::Builtin() {
              StageMemSpec,
              ReplaceSpec,
              CallSiteMemAwareReplaceSpec,
+             SetMemorySpec,
+             SetPrecisionSpec,
+             DeleteBufferSpec,
+             ReuseBufferSpec,
+             ExpandDimSpec,
+             ResizeDimSpec,
+             DivideDimSpec,
+             RearrangeDimSpec,
+             UnrollBufferSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
