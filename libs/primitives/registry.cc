@@ -6,7 +6,9 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/primitives/bind_config.h"
 #include "libs/primitives/delete_buffer.h"
+#include "libs/primitives/delete_config.h"
 #include "libs/primitives/divide_dim.h"
 #include "libs/primitives/expand_dim.h"
 #include "libs/primitives/primitive.h"
@@ -18,6 +20,7 @@
 #include "libs/primitives/set_precision.h"
 #include "libs/primitives/stage_mem.h"
 #include "libs/primitives/unroll_buffer.h"
+#include "libs/primitives/write_config.h"
 
 namespace tessel::primitives {
 
@@ -39,6 +42,9 @@ const Registry& Registry::Builtin() {
              DivideDimSpec,
              RearrangeDimSpec,
              UnrollBufferSpec,
+             BindConfigSpec,
+             DeleteConfigSpec,
+             WriteConfigSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",

@@ -54,6 +54,12 @@ void Transaction::Undo() {
 }
 
 absl::Status Transaction::Commit(Node& proc, absl::string_view what) {
+  absl::Status status = Verify(proc, what);
+  if (status.ok()) undo_.clear();
+  return status;
+}
+
+absl::Status Transaction::Verify(Node& proc, absl::string_view what) {
   std::vector<Node*> procs = {&proc};
   for (Node* form : module_.forms()) {
     if (form == &proc) continue;
@@ -68,10 +74,7 @@ absl::Status Transaction::Commit(Node& proc, absl::string_view what) {
     status = ir::VerifyProc(module_, *p);
     if (!status.ok()) break;
   }
-  if (status.ok()) {
-    undo_.clear();
-    return status;
-  }
+  if (status.ok()) return status;
   Undo();
   for (Node* p : procs) {
     if (absl::Status again = ir::VerifyProc(module_, *p); !again.ok()) {

@@ -41,8 +41,11 @@ class Transaction {
   void SetName(ir::Node* node, absl::string_view name);
   void SetDeclaredType(ir::Node* node, const ir::Type& type);
 
-  // Verifies `proc` and every proc that calls it; on failure undoes every
-  // edit and returns FailedPrecondition: `what` and the verifier's message.
+  // Verifies `proc` and every proc that calls it (typing what was built,
+  // for checks that compare types); on failure undoes every edit and
+  // returns FailedPrecondition: `what` and the verifier's message.
+  absl::Status Verify(ir::Node& proc, absl::string_view what);
+  // Verify, and the edits are kept.
   absl::Status Commit(ir::Node& proc, absl::string_view what);
 
  private:
