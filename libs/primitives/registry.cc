@@ -7,10 +7,12 @@
 
 #include "absl/status/status.h"
 #include "libs/primitives/bind_config.h"
+#include "libs/primitives/call_eqv.h"
 #include "libs/primitives/delete_buffer.h"
 #include "libs/primitives/delete_config.h"
 #include "libs/primitives/divide_dim.h"
 #include "libs/primitives/expand_dim.h"
+#include "libs/primitives/inline.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/rearrange_dim.h"
 #include "libs/primitives/replace.h"
@@ -45,6 +47,8 @@ const Registry& Registry::Builtin() {
              BindConfigSpec,
              DeleteConfigSpec,
              WriteConfigSpec,
+             InlineSpec,
+             CallEqvSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
