@@ -277,5 +277,54 @@ TEST_F(StageMemTest, RejectsALetThatBypassesTheStage) {
             "cannot stage 'y': 'w' names a window of it ((w i))");
 }
 
+// Exo's test_stage_mem_accum: a tile of A staged around the k loop,
+// accumulated from zero and added back.
+TEST_F(StageMemTest, ExoStageMemAccum) {
+  Node& p = Read(R"((proc @p ((size n) (inout A (f32 n n)) (in B (f32 n n)))
+  (assert (== (% n 4) 0))
+  (for i 0 (/ n 4)
+    (for j 0 (/ n 4)
+      (for k 0 (/ n 4)
+        (for ii 0 4
+          (for jj 0 4
+            (for kk 0 4
+              (reduce (A (+ (* 4 i) ii) (+ (* 4 j) jj))
+                (* (B (+ (* 4 i) ii) (+ (* 4 k) kk))
+                   (B (+ (* 4 k) kk) (+ (* 4 j) jj)))))))))))
+)");
+  ir::Cursor k = At(module_, p, {0, 0, 0});
+  auto tile = [&](const char* var) {
+    auto four_v = [&] {
+      return Build::Mul(module_, Int(4), Ref(Binder(k, p, var)));
+    };
+    return Interval(four_v(), Build::Add(module_, four_v(), Int(4)));
+  };
+  Node* window =
+      Build::Window(module_, Binder(k, p, "A"), {tile("i"), tile("j")});
+  absl::Status status = Stage(k, *window, "Atile", true, {{"n", 8}});
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Print(module_),
+            R"((proc @p ((size n) (inout A (f32 n n)) (in B (f32 n n)))
+  (assert (== (% n 4) 0))
+  (for i 0 (/ n 4)
+    (for j 0 (/ n 4)
+      (alloc Atile (f32 4 4))
+      (for i0 0 4 (for i1 0 4 (assign (Atile i0 i1) 0.0)))
+      (for k 0 (/ n 4)
+        (for ii 0 4
+          (for jj 0 4
+            (for kk 0 4
+              (reduce (Atile
+                        (- (+ (* 4 i) ii) (* 4 i))
+                        (- (+ (* 4 j) jj) (* 4 j)))
+                (*
+                  (B (+ (* 4 i) ii) (+ (* 4 k) kk))
+                  (B (+ (* 4 k) kk) (+ (* 4 j) jj))))))))
+      (for i0_1 0 4
+        (for i1_1 0 4
+          (reduce (A (+ (* 4 i) i0_1) (+ (* 4 j) i1_1)) (Atile i0_1 i1_1)))))))
+)");
+}
+
 }  // namespace
 }  // namespace tessel::primitives
