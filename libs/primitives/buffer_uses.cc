@@ -68,6 +68,20 @@ Node* ElementOf(ir::Module& module, const Node& buffer,
   return ir::Build::Load(module, buffer, indices);
 }
 
+Node* Rebuilt(ir::Module& module, const BufferAccess& access,
+              const Node& buffer, const std::vector<Node*>& selectors) {
+  return access.is_window ? ir::Build::Window(module, buffer, selectors)
+                          : ElementOf(module, buffer, selectors);
+}
+
+absl::Status CheckDimension(const Node& alloc, int64_t dim) {
+  const ir::Type& type = alloc.declared_type();
+  int64_t rank = type.is_shaped() ? type.rank() : 0;
+  if (dim >= 0 && dim < rank) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat("'", alloc.name(), "' has no dimension ", dim));
+}
+
 std::vector<Node*> DimNodes(ir::Module& module, const ir::Type& type) {
   std::vector<Node*> dims;
   if (!type.is_shaped()) return dims;

@@ -48,6 +48,15 @@ using AccessRewrite =
 absl::Status RewriteAccesses(Transaction& tx, const ir::Node& decl,
                              const AccessRewrite& rewrite);
 
+// `access` rebuilt on `buffer` with `selectors`: a window stays a window,
+// an element an element (a scalar's Ref without selectors).
+ir::Node* Rebuilt(ir::Module& module, const BufferAccess& access,
+                  const ir::Node& buffer,
+                  const std::vector<ir::Node*>& selectors);
+
+// InvalidArgument unless `alloc` has a dimension `dim`.
+absl::Status CheckDimension(const ir::Node& alloc, int64_t dim);
+
 // A Load of `buffer` at `indices`, or a Ref to it when there are none.
 ir::Node* ElementOf(ir::Module& module, const ir::Node& buffer,
                     const std::vector<ir::Node*>& indices);

@@ -18,11 +18,8 @@ absl::Status DivideDim(ir::Module& module, const ir::Cursor& alloc_cursor,
   auto alloc = BufferAt(alloc_cursor, "divide_dim");
   if (!alloc.ok()) return alloc.status();
   const ir::Type& type = (*alloc)->declared_type();
-  int64_t rank = type.is_shaped() ? type.rank() : 0;
-  if (dim_idx < 0 || dim_idx >= rank) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", (*alloc)->name(), "' has no dimension ", dim_idx));
-  }
+  if (absl::Status s = CheckDimension(**alloc, dim_idx); !s.ok()) return s;
+  int64_t rank = type.rank();
   if (quotient <= 0) {
     return absl::InvalidArgumentError("the quotient must be positive");
   }
@@ -61,8 +58,7 @@ absl::Status DivideDim(ir::Module& module, const ir::Cursor& alloc_cursor,
           selectors.push_back(Build::Mod(module, module.Clone(sel),
                                          Build::Int(module, quotient)));
         }
-        return access.is_window ? Build::Window(module, **alloc, selectors)
-                                : Build::Load(module, **alloc, selectors);
+        return Rebuilt(module, access, **alloc, selectors);
       });
   if (!status.ok()) return status;
   return tx.Commit(*ir::FormOf(*alloc),

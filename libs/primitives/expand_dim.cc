@@ -39,8 +39,7 @@ absl::Status ExpandDim(ir::Module& module, const ir::Cursor& buf_cursor,
         for (Node* sel : access.selectors) {
           selectors.push_back(module.Clone(sel));
         }
-        return access.is_window ? ir::Build::Window(module, **alloc, selectors)
-                                : ir::Build::Load(module, **alloc, selectors);
+        return Rebuilt(module, access, **alloc, selectors);
       });
   if (!status.ok()) return status;
   return tx.Commit(*ir::FormOf(*alloc),

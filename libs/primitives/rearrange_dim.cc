@@ -52,8 +52,7 @@ absl::Status RearrangeDim(ir::Module& module, const ir::Cursor& buf_cursor,
           }
           selectors.push_back(module.Clone(sel));
         }
-        return access.is_window ? ir::Build::Window(module, **alloc, selectors)
-                                : ir::Build::Load(module, **alloc, selectors);
+        return Rebuilt(module, access, **alloc, selectors);
       });
   if (!status.ok()) return status;
   return tx.Commit(*ir::FormOf(*alloc),

@@ -35,11 +35,8 @@ absl::Status ResizeDim(ir::Module& module, const ir::Cursor& buf_cursor,
         "resize_dim with fold=True (a circular buffer) is not supported");
   }
   const ir::Type& type = (*alloc)->declared_type();
-  int64_t rank = type.is_shaped() ? type.rank() : 0;
-  if (dim_idx < 0 || dim_idx >= rank) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("'", (*alloc)->name(), "' has no dimension ", dim_idx));
-  }
+  if (absl::Status s = CheckDimension(**alloc, dim_idx); !s.ok()) return s;
+  int64_t rank = type.rank();
   Transaction tx(module);
   std::vector<Node*> dims = DimNodes(module, type);
   dims[dim_idx] = module.Clone(&size);
@@ -59,8 +56,7 @@ absl::Status ResizeDim(ir::Module& module, const ir::Cursor& buf_cursor,
             selectors.push_back(Shifted(module, *sel, offset));
           }
         }
-        return access.is_window ? Build::Window(module, **alloc, selectors)
-                                : Build::Load(module, **alloc, selectors);
+        return Rebuilt(module, access, **alloc, selectors);
       });
   if (!status.ok()) return status;
   return tx.Commit(*ir::FormOf(*alloc),

@@ -57,8 +57,7 @@ absl::Status UnrollBuffer(ir::Module& module, const ir::Cursor& alloc_cursor,
           }
         }
         const Node& target = *allocs[at->int_value()];
-        return access.is_window ? Build::Window(module, target, selectors)
-                                : ElementOf(module, target, selectors);
+        return Rebuilt(module, access, target, selectors);
       });
   if (!status.ok()) return status;
   Node* parent = (*alloc)->parent();
