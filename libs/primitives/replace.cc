@@ -417,6 +417,14 @@ absl::StatusOr<std::vector<Node*>> Unify(ir::Module& module, const Node& callee,
     kept[param] = keep;
   }
   absl::flat_hash_set<Var> inner = InnerBinders(block);
+  for (const auto& [param, buffer] : unifier.buffers()) {
+    if (inner.contains(buffer)) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("the block does not match the body of ", callee.name(),
+                       ": '", param->name(), "' would stand for '",
+                       buffer->name(), "', which the block allocates"));
+    }
+  }
   absl::Status last = absl::OkStatus();
   while (true) {
     std::vector<Equation> equations = unifier.equations();

@@ -172,5 +172,22 @@ TEST_F(ReplaceTest, MemoryAwareReplaceNamesTheMemories) {
   EXPECT_EQ(Print(module_), before);
 }
 
+TEST_F(ReplaceTest, PassesAWindowOfAnAlloc) {
+  Node& p = Read(R"((proc @p ((in A (f32 3 16)) (out B (f32 3 16)))
+  (for i 0 3
+    (alloc t (f32 16))
+    (for j 0 16 (assign (t j) (A i j)))
+    (for j 0 16 (assign (B i j) (t j)))))
+)");
+  absl::Status status = Run(Block(p, {0, 1}), "@row");
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Proc(), R"((proc @p ((in A (f32 3 16)) (out B (f32 3 16)))
+  (for i 0 3
+    (alloc t (f32 16))
+    (call @row (window A i (: 0 16)) (window t (: 0 16)))
+    (for j 0 16 (assign (B i j) (t j)))))
+)");
+}
+
 }  // namespace
 }  // namespace tessel::primitives
