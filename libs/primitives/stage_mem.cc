@@ -385,6 +385,29 @@ Node* Relative(ir::Module& module, const Node* index, const Node* lo) {
   return Build::Sub(module, module.Clone(index), module.Clone(lo));
 }
 
+// The access of the new buffer `alloc` that `access` of the window's
+// buffer becomes: indices made relative to the window, its points dropped.
+Node* Redirected(ir::Module& module, const Access& access, const Window& window,
+                 const Node& alloc) {
+  std::vector<Node*> operands;
+  size_t d = 0;
+  for (Node* sel : access.node->operands().subspan(1)) {
+    const Selector& at = window.selectors[d++];
+    if (at.is_point()) continue;
+    if (sel->is(Op::kInterval)) {
+      ir::IntervalView interval(*sel);
+      operands.push_back(
+          Build::Interval(module, Relative(module, interval.lo(), at.lo),
+                          Relative(module, interval.hi(), at.lo)));
+    } else {
+      operands.push_back(Relative(module, sel, at.lo));
+    }
+  }
+  if (operands.empty()) return Build::Ref(module, alloc);
+  return access.node->is(Op::kWindow) ? Build::Window(module, alloc, operands)
+                                      : Build::Load(module, alloc, operands);
+}
+
 // A loop nest over the new buffer's elements around `body(k...)`.
 Node* CopyNest(ir::Module& module, const Node& proc,
                const std::vector<Node*>& extents,
@@ -509,25 +532,7 @@ absl::Status StageMem(ir::Module& module, const ir::BlockCursor& block_cursor,
     return Build::Load(module, *window->buffer, indices);
   };
   for (const Access& access : *accesses) {
-    std::vector<Node*> operands;
-    size_t d = 0;
-    for (Node* sel : access.node->operands().subspan(1)) {
-      const Selector& at = window->selectors[d++];
-      if (at.is_point()) continue;
-      if (sel->is(Op::kInterval)) {
-        ir::IntervalView interval(*sel);
-        operands.push_back(
-            Build::Interval(module, Relative(module, interval.lo(), at.lo),
-                            Relative(module, interval.hi(), at.lo)));
-      } else {
-        operands.push_back(Relative(module, sel, at.lo));
-      }
-    }
-    Node* replacement = scalar ? Build::Ref(module, *alloc)
-                        : access.node->is(Op::kWindow)
-                            ? Build::Window(module, *alloc, operands)
-                            : Build::Load(module, *alloc, operands);
-    module.Replace(access.node, replacement);
+    module.Replace(access.node, Redirected(module, access, *window, *alloc));
   }
   ir::GapCursor before = block_cursor.before();
   ir::GapCursor after = block_cursor.after();
