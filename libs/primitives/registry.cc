@@ -8,16 +8,32 @@
 #include "absl/status/status.h"
 #include "libs/primitives/add_loop.h"
 #include "libs/primitives/autofission.h"
+#include "libs/primitives/bind_config.h"
+#include "libs/primitives/call_eqv.h"
+#include "libs/primitives/delete_buffer.h"
+#include "libs/primitives/delete_config.h"
+#include "libs/primitives/divide_dim.h"
+#include "libs/primitives/expand_dim.h"
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fuse.h"
+#include "libs/primitives/inline.h"
 #include "libs/primitives/lift_alloc.h"
 #include "libs/primitives/lift_scope.h"
 #include "libs/primitives/primitive.h"
+#include "libs/primitives/rearrange_dim.h"
 #include "libs/primitives/remove_loop.h"
 #include "libs/primitives/rename.h"
 #include "libs/primitives/reorder_loops.h"
 #include "libs/primitives/reorder_stmts.h"
+#include "libs/primitives/replace.h"
+#include "libs/primitives/resize_dim.h"
+#include "libs/primitives/reuse_buffer.h"
+#include "libs/primitives/set_memory.h"
+#include "libs/primitives/set_precision.h"
 #include "libs/primitives/sink_alloc.h"
+#include "libs/primitives/stage_mem.h"
+#include "libs/primitives/unroll_buffer.h"
+#include "libs/primitives/write_config.h"
 
 namespace tessel::primitives {
 
@@ -36,6 +52,23 @@ const Registry& Registry::Builtin() {
              &AddLoopSpec,
              &LiftScopeSpec,
              &ReorderLoopsSpec,
+             &StageMemSpec,
+             &SetMemorySpec,
+             &SetPrecisionSpec,
+             &ExpandDimSpec,
+             &ResizeDimSpec,
+             &DivideDimSpec,
+             &RearrangeDimSpec,
+             &UnrollBufferSpec,
+             &DeleteBufferSpec,
+             &ReuseBufferSpec,
+             &InlineSpec,
+             &CallEqvSpec,
+             &ReplaceSpec,
+             &CallSiteMemAwareReplaceSpec,
+             &WriteConfigSpec,
+             &BindConfigSpec,
+             &DeleteConfigSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",

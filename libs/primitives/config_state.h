@@ -1,0 +1,45 @@
+// What the configuration primitives (write_config, bind_config,
+// delete_config) ask about a configuration field: which code reads or
+// writes it (callees included), and whether a write of it can be added or
+// removed without changing what the procedure computes, its final
+// configuration state included (the state is global: a caller sees it).
+#ifndef TESSEL_LIBS_PRIMITIVES_CONFIG_STATE_H_
+#define TESSEL_LIBS_PRIMITIVES_CONFIG_STATE_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "libs/ir/node.h"
+
+namespace tessel::primitives {
+
+// A configuration field: its config form and its name.
+struct ConfigField {
+  const ir::Node* config;
+  std::string field;
+};
+
+// InvalidArgument unless `config` is a config with `field`.
+absl::Status CheckConfigField(const ir::Node& config, const std::string& field);
+
+// Whether `node` (a statement or an expression) or a proc it calls
+// (its assertions too) reads the field; `ignore`, a read-config, does
+// not count.
+bool ReadsField(const ir::Node& node, const ConfigField& field,
+                const ir::Node* ignore = nullptr);
+// Whether `node` or a proc it calls writes the field.
+bool WritesField(const ir::Node& node, const ConfigField& field);
+
+// Whether the write-config `write` (in a proc) changes nothing observable,
+// so that it can be inserted or deleted: either the field already holds
+// the value it writes (the last write before it, on every path, writes an
+// alpha-equivalent control value of names that do not change in between),
+// or its value is dead (no read after it, `ignore` aside, before a write
+// that certainly overwrites it, and not live at the end of the proc). The
+// error names the read that sees it, or the end of the proc.
+absl::Status CheckUnobservable(const ir::Node& write,
+                               const ir::Node* ignore = nullptr);
+
+}  // namespace tessel::primitives
+
+#endif  // TESSEL_LIBS_PRIMITIVES_CONFIG_STATE_H_

@@ -1,0 +1,71 @@
+#include "libs/primitives/delete_config.h"
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "libs/ir/build.h"
+#include "libs/ir/verify/verifier.h"
+#include "libs/primitives/cursor_testing.h"
+#include "libs/primitives/testing.h"
+
+namespace tessel::primitives {
+namespace {
+
+using ir::Build;
+using testing::DeclNamed;
+using testing::Print;
+using testing::ProcNamed;
+using testing::ReadVerified;
+using testing::SameValues;
+
+constexpr char kText[] = R"((config @Cfg (scale f32))
+
+(proc @p ((in x (f32 4)) (out y (f32 4)))
+  (write-config @Cfg scale 2.0)
+  (for i 0 4 (assign (y i) (* (read-config @Cfg scale) (x i))))
+  (write-config @Cfg scale 2.0)
+  (for i 0 4 (assign (y i) (* (read-config @Cfg scale) (y i))))
+  (write-config @Cfg scale 0.0))
+)";
+
+TEST(DeleteConfigTest, DeletesAWriteOfTheValueTheFieldHolds) {
+  ir::Module module = ReadVerified(kText);
+  ir::Node& p = ProcNamed(module, "@p");
+  ASSERT_TRUE(DeleteConfig(module, testing::StmtAt(module, p, {2})).ok());
+  ASSERT_TRUE(ir::VerifyProc(module, p).ok());
+  std::string text = Print(module);
+  EXPECT_EQ(text.substr(text.find("(proc")),
+            R"((proc @p ((in x (f32 4)) (out y (f32 4)))
+  (write-config @Cfg scale 2.0)
+  (for i 0 4 (assign (y i) (* (read-config @Cfg scale) (x i))))
+  (for i 0 4 (assign (y i) (* (read-config @Cfg scale) (y i))))
+  (write-config @Cfg scale 0.0))
+)");
+  EXPECT_TRUE(SameValues(kText, module).ok());
+}
+
+TEST(DeleteConfigTest, RejectsAWriteThatIsRead) {
+  ir::Module module = ReadVerified(kText);
+  ir::Node& p = ProcNamed(module, "@p");
+  absl::Status status = DeleteConfig(module, testing::StmtAt(module, p, {0}));
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "cannot delete '(write-config @Cfg scale 2.0)': '(for i 0 4 "
+            "(assign (y i) (* (read-config @Cfg scale) (x i))))' reads "
+            "@Cfg.scale after '(write-config @Cfg scale 2.0)'");
+}
+
+TEST(DeleteConfigTest, RejectsAWriteLiveAtTheEnd) {
+  ir::Module module = ReadVerified(kText);
+  ir::Node& p = ProcNamed(module, "@p");
+  absl::Status status = DeleteConfig(module, testing::StmtAt(module, p, {4}));
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "cannot delete '(write-config @Cfg scale 0.0)': the value "
+            "'(write-config @Cfg scale 0.0)' writes is live at the end of "
+            "@p, whose callers see the configuration");
+}
+
+}  // namespace
+}  // namespace tessel::primitives

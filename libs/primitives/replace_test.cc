@@ -1,0 +1,193 @@
+#include "libs/primitives/replace.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "libs/ir/cursor.h"
+#include "libs/ir/verify/verifier.h"
+#include "libs/primitives/testing.h"
+
+namespace tessel::primitives {
+namespace {
+
+using ir::Node;
+using testing::Print;
+using testing::ProcNamed;
+using testing::ReadVerified;
+using testing::SameValues;
+
+// The library the tests replace blocks with: Exo's section 2 load, a row
+// copy, and a load into a memory only instructions may touch.
+constexpr char kLibrary[] = R"((memory @SCRATCHPAD
+  (alloc "static {type} {name}[{size}];")
+  (free "")
+  (addressable false))
+
+(instr @ld ((size n) (size m) (in src (window f32 n m)) (out dst (window f32 n 16)))
+  (c "ld({src_data}, {dst_data}, {n}, {m});")
+  (assert (<= m 16))
+  (for i 0 n (for j 0 m (assign (dst i j) (src i j)))))
+
+(instr @row ((in src (window f32 16)) (out dst (window f32 16)))
+  (c "row({src_data}, {dst_data});")
+  (for j 0 16 (assign (dst j) (src j))))
+
+(instr @ld_spad ((in src (window f32 4 16)) (out dst (window f32 4 16) @SCRATCHPAD))
+  (c "mvin({src_data}, {dst_data});")
+  (for i 0 4 (for j 0 16 (assign (dst i j) (src i j)))))
+
+)";
+
+class ReplaceTest : public ::testing::Test {
+ protected:
+  Node& Read(const std::string& proc) {
+    text_ = std::string(kLibrary) + proc;
+    module_ = ReadVerified(text_);
+    return ProcNamed(module_, "@p");
+  }
+  ir::BlockCursor Block(Node& p, std::vector<size_t> path) {
+    ir::Cursor at = ir::BlockCursor::BodyOf(module_, p)[path[0]];
+    for (size_t i = 1; i < path.size(); ++i) at = at.body()[path[i]];
+    return at.as_block();
+  }
+  // Replaces and, when accepted, verifies and compares values.
+  absl::Status Run(const ir::BlockCursor& block, const std::string& callee,
+                   bool memory_aware = false,
+                   const std::map<std::string, int64_t>& defines = {}) {
+    const Node& sub = ProcNamed(module_, callee);
+    absl::Status status = memory_aware
+                              ? CallSiteMemAwareReplace(module_, block, sub)
+                              : Replace(module_, block, sub);
+    if (!status.ok()) return status;
+    EXPECT_TRUE(ir::VerifyProc(module_, ProcNamed(module_, "@p")).ok());
+    absl::Status same = SameValues(text_, module_, defines);
+    EXPECT_TRUE(same.ok()) << same << Print(module_);
+    return status;
+  }
+  std::string Proc() {
+    std::string text = Print(module_);
+    return text.substr(text.find("(proc @p"));
+  }
+
+  std::string text_;
+  ir::Module module_;
+};
+
+TEST_F(ReplaceTest, BindsSizesAndWindowOffsets) {
+  Node& p = Read(R"((proc @p ((in A (f32 8 32)) (out B (f32 8 16)))
+  (for io 0 2
+    (for i 0 4
+      (for j 0 16 (assign (B (+ (* 4 io) i) j) (A (+ (* 4 io) i) (+ j 4)))))))
+)");
+  absl::Status status = Run(Block(p, {0, 0}), "@ld");
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Proc(), R"((proc @p ((in A (f32 8 32)) (out B (f32 8 16)))
+  (for io 0 2
+    (call @ld
+      4
+      16
+      (window A (: (* 4 io) (+ (* 4 io) 4)) (: 4 20))
+      (window B (: (* 4 io) (+ (* 4 io) 4)) (: 0 16)))))
+)");
+}
+
+TEST_F(ReplaceTest, FixesTheDimensionsAWindowDoesNotKeep) {
+  Node& p = Read(R"((proc @p ((in A (f32 3 16)) (out B (f32 3 16)))
+  (for i 0 3 (for j 0 16 (assign (B i j) (A i j)))))
+)");
+  absl::Status status = Run(Block(p, {0, 0}), "@row");
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Proc(), R"((proc @p ((in A (f32 3 16)) (out B (f32 3 16)))
+  (for i 0 3 (call @row (window A i (: 0 16)) (window B i (: 0 16)))))
+)");
+}
+
+TEST_F(ReplaceTest, ChecksTheCalleesAssertions) {
+  Node& p = Read(R"((proc @p ((size K) (in A (f32 2 K)) (out B (f32 2 32)))
+  (assert (<= K 20))
+  (for i 0 2 (for j 0 K (assign (B i j) (A i j)))))
+)");
+  std::string before = Print(module_);
+  absl::Status status = Run(Block(p, {0}), "@ld");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "the call of @ld that replaces the block is wrong: the call "
+            "'(call @ld 2 K (window A (: 0 2) (: 0 K)) (window B (: 0 2) (: 0 "
+            "16)))' violates the assertion '(<= m 16)' of @ld (at K = 17)");
+  EXPECT_EQ(Print(module_), before);
+}
+
+TEST_F(ReplaceTest, AcceptsWhenTheAssertionsHold) {
+  Node& p = Read(R"((proc @p ((size K) (in A (f32 2 K)) (out B (f32 2 16)))
+  (assert (<= K 16))
+  (for i 0 2 (for j 0 16 (assign (B i j) 0.0)))
+  (for i 0 2 (for j 0 K (assign (B i j) (A i j)))))
+)");
+  absl::Status status = Run(Block(p, {1}), "@ld", false, {{"K", 13}});
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Proc().substr(Proc().find("  (call")),
+            "  (call @ld 2 K (window A (: 0 2) (: 0 K)) (window B (: 0 2) (: 0 "
+            "16))))\n");
+}
+
+TEST_F(ReplaceTest, RejectsADifferentComputation) {
+  Node& p = Read(R"((proc @p ((in A (f32 3 16)) (out B (f32 3 16)))
+  (for i 0 3 (for j 0 16 (assign (B i j) (* 2.0 (A i j))))))
+)");
+  absl::Status status = Run(Block(p, {0, 0}), "@row");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "the block does not match the body of @row: '(* 2.0 (A i j))' "
+            "against '(src j)'");
+}
+
+TEST_F(ReplaceTest, RejectsIndicesNoWindowGives) {
+  Node& p = Read(R"((proc @p ((in A (f32 16 16)) (out B (f32 16 16)))
+  (for j 0 16 (assign (B j j) (A j j))))
+)");
+  absl::Status status = Run(Block(p, {0}), "@row");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "the block does not match the body of @row: an argument would "
+            "depend on 'j', which the block binds");
+}
+
+TEST_F(ReplaceTest, MemoryAwareReplaceNamesTheMemories) {
+  Node& p = Read(R"((proc @p ((in A (f32 4 16)) (out B (f32 4 16)))
+  (for i 0 4 (for j 0 16 (assign (B i j) (A i j)))))
+)");
+  std::string before = Print(module_);
+  absl::Status status = Run(Block(p, {0}), "@ld_spad", true);
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "'B' is in @DRAM but 'dst' of @ld_spad is in @SCRATCHPAD");
+  status = Run(Block(p, {0}), "@ld_spad");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "the call of @ld_spad that replaces the block is wrong: error: "
+            "argument 'dst' of '@ld_spad' is in @DRAM, expected @SCRATCHPAD");
+  EXPECT_EQ(Print(module_), before);
+}
+
+TEST_F(ReplaceTest, PassesAWindowOfAnAlloc) {
+  Node& p = Read(R"((proc @p ((in A (f32 3 16)) (out B (f32 3 16)))
+  (for i 0 3
+    (alloc t (f32 16))
+    (for j 0 16 (assign (t j) (A i j)))
+    (for j 0 16 (assign (B i j) (t j)))))
+)");
+  absl::Status status = Run(Block(p, {0, 1}), "@row");
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Proc(), R"((proc @p ((in A (f32 3 16)) (out B (f32 3 16)))
+  (for i 0 3
+    (alloc t (f32 16))
+    (call @row (window A i (: 0 16)) (window t (: 0 16)))
+    (for j 0 16 (assign (B i j) (t j)))))
+)");
+}
+
+}  // namespace
+}  // namespace tessel::primitives
