@@ -120,7 +120,7 @@ absl::Status ProcVerifier::BindParam(Node& param) {
   auto memory = MemoryOf(param, 3);
   if (!memory.ok()) return memory.status();
   const Type& type = param.declared_type();
-  if (auto status = CheckVectorMemory(param, **memory); !status.ok()) {
+  if (auto status = CheckMemory(param, **memory); !status.ok()) {
     return status;
   }
   if (auto status = CheckDimensions(type); !status.ok()) return status;

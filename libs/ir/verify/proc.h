@@ -173,6 +173,9 @@ class ProcVerifier {
   // vector.cc
   // A vector lives in addressable memory (it is read and written whole).
   absl::Status CheckVectorMemory(const Node& decl, const Node& memory) const;
+  // Whether `decl` (a data Param or an Alloc) fits its memory: vectors in
+  // addressable memory, a register memory's buffers of whole registers.
+  absl::Status CheckMemory(const Node& decl, const Node& memory) const;
   // Is `location` the name of a vector variable?
   bool IsVectorVariable(const Node& location) const;
   // The rank of the vector `expr` computes, or 0 for a scalar: what decides

@@ -92,7 +92,7 @@ absl::Status ProcVerifier::CheckAlloc(Node& stmt) {
   }
   auto memory = MemoryOf(stmt, 3);
   if (!memory.ok()) return memory.status();
-  if (auto status = CheckVectorMemory(stmt, **memory); !status.ok()) {
+  if (auto status = CheckMemory(stmt, **memory); !status.ok()) {
     return status;
   }
   if (auto status = CheckDimensions(type); !status.ok()) return status;
