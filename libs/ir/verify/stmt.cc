@@ -32,6 +32,7 @@ absl::Status ProcVerifier::CheckStmt(Node& stmt) {
     case Op::kCall:
       if (auto status = CheckCall(stmt); !status.ok()) return status;
       ForgetConfigWrittenBy(stmt);
+      RememberConfigWrittenByCall(stmt);
       return absl::OkStatus();
     case Op::kWriteConfig:
       return CheckWriteConfig(stmt);
