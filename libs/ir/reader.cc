@@ -490,6 +490,23 @@ absl::StatusOr<Module> ReadForms(const std::vector<Sexpr>& forms,
   return module;
 }
 
+absl::Status AppendForms(Module& module, const std::vector<Sexpr>& forms) {
+  syntax_internal::Reader reader(module);
+  size_t before = module.forms().size();
+  absl::Status status;
+  for (const Sexpr& form : forms) {
+    status = reader.ReadForm(form);
+    if (!status.ok()) break;
+  }
+  if (status.ok()) status = reader.Finish();
+  if (!status.ok()) {
+    while (module.forms().size() > before) {
+      module.Detach(module.forms().back());
+    }
+  }
+  return status;
+}
+
 absl::StatusOr<Module> ReadText(const SourceRef& source) {
   // Form by form: the S-expressions of one form at a time, never the
   // file's. An error in the text anywhere comes first, as when the text is
