@@ -38,17 +38,16 @@ absl::StatusOr<Library> ReadLibrary(const EmbeddedFile& file) {
 // The libraries, or the first one that does not read (a defect of the
 // build, which the tests would have caught).
 absl::StatusOr<const std::deque<Library>*> Libraries() {
-  static const auto* const libraries =
-      new absl::StatusOr<std::deque<Library>>(
-          []() -> absl::StatusOr<std::deque<Library>> {
-            std::deque<Library> libraries;
-            for (const EmbeddedFile& file : TargetFormFiles()) {
-              auto library = ReadLibrary(file);
-              if (!library.ok()) return library.status();
-              libraries.push_back(*std::move(library));
-            }
-            return libraries;
-          }());
+  static const auto* const libraries = new absl::StatusOr<std::deque<Library>>(
+      []() -> absl::StatusOr<std::deque<Library>> {
+        std::deque<Library> libraries;
+        for (const EmbeddedFile& file : TargetFormFiles()) {
+          auto library = ReadLibrary(file);
+          if (!library.ok()) return library.status();
+          libraries.push_back(*std::move(library));
+        }
+        return libraries;
+      }());
   if (!libraries->ok()) return libraries->status();
   return &**libraries;
 }
@@ -128,8 +127,8 @@ absl::StatusOr<const ir::Node*> ImportTargetForm(ir::Module& module,
     const Library& library = (**libraries)[i];
     const ir::Node* form = library.module.Find(global);
     if (form == nullptr || form == library.module.dram()) continue;
-    if (auto status = Append(module, library, Closure(library, *form),
-                             files[i].path);
+    if (auto status =
+            Append(module, library, Closure(library, *form), files[i].path);
         !status.ok()) {
       return status;
     }

@@ -65,9 +65,9 @@ TEST(TargetFormsTest, ImportsWhatTheModuleLacksOnly) {
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(*again, module.Find("@mm512_loadu_ps"));
   ASSERT_TRUE(ImportTargetForm(module, "@mm512_storeu_ps").ok());
-  EXPECT_THAT(FormNames(module),
-              ElementsAre("@kernel", "@AVX512", "@mm512_loadu_ps",
-                          "@mm512_storeu_ps"));
+  EXPECT_THAT(
+      FormNames(module),
+      ElementsAre("@kernel", "@AVX512", "@mm512_loadu_ps", "@mm512_storeu_ps"));
 }
 
 TEST(TargetFormsTest, ImportsConfigurationsTheInstructionReads) {

@@ -59,11 +59,11 @@ absl::StatusOr<std::vector<Binding*>> BindParameters(const ir::Node& proc,
     // C passes no register by address, nor an array of them by value.
     if (param->def() != nullptr &&
         ir::FindClause(*param->def(), "register") != nullptr) {
-      return ErrorAt(param->loc(),
-                     absl::StrCat("'", param->name(), "' is in ",
-                                  param->def()->name(),
-                                  ", a memory of registers: emit-c passes "
-                                  "registers to instructions only"));
+      return ErrorAt(
+          param->loc(),
+          absl::StrCat("'", param->name(), "' is in ", param->def()->name(),
+                       ", a memory of registers: emit-c passes "
+                       "registers to instructions only"));
     }
     binding.elem = type.elem();
     binding.by_pointer = true;

@@ -96,10 +96,9 @@ absl::StatusOr<std::string> ProcWriter::ExpandMemoryTemplate(
       [&](absl::string_view name) -> absl::StatusOr<std::optional<CExpr>> {
         // A memory of registers declares a C array of registers.
         if (name == "type") {
-          return Primary(registers != nullptr
-                             ? registers->text()
-                             : std::string(
-                                   ElemTypeCName(allocation.binding->elem)));
+          return Primary(registers != nullptr ? registers->text()
+                                              : std::string(ElemTypeCName(
+                                                    allocation.binding->elem)));
         }
         if (name == "shape") {
           size_t rank = allocation.dims.size() - (registers != nullptr);

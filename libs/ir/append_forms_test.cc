@@ -28,7 +28,8 @@ TEST(AppendFormsTest, AddsFormsThatNameTheModulesAndEachOthers) {
 (proc @twice ((in x (f32 4)) (out y (f32 4)) (out z (f32 4)))
   (call @copy x y)
   (call @copy x z))
-)tir")).ok());
+)tir"))
+                  .ok());
   ASSERT_EQ(module.forms().size(), 3u);
   // The module's nodes are where they were.
   EXPECT_EQ(module.Find("@copy"), copy);
@@ -46,18 +47,18 @@ TEST(AppendFormsTest, AddsNothingOnAnError) {
 (proc @a ((out y (f32 4))) (call @b y))
 (proc @copy ((out y (f32 4))) (assign (y 0) 1.0))
 )tir"));
-  EXPECT_THAT(std::string(status.message()),
-              testing::StartsWith(
-                  "lib.tir:3:7: error: '@copy' is defined twice"));
+  EXPECT_THAT(
+      std::string(status.message()),
+      testing::StartsWith("lib.tir:3:7: error: '@copy' is defined twice"));
   EXPECT_EQ(module.forms().size(), 1u);
   EXPECT_EQ(module.Find("@a"), nullptr);
 
   status = AppendForms(module, Forms(R"tir(
 (proc @a ((out y (f32 4))) (call @b y))
 )tir"));
-  EXPECT_THAT(std::string(status.message()),
-              testing::StartsWith(
-                  "lib.tir:2:34: error: unknown procedure '@b'"));
+  EXPECT_THAT(
+      std::string(status.message()),
+      testing::StartsWith("lib.tir:2:34: error: unknown procedure '@b'"));
   EXPECT_EQ(module.forms().size(), 1u);
   EXPECT_EQ(module.Find("@a"), nullptr);
 }

@@ -47,8 +47,7 @@ absl::Status VerifyProcedures(
   return absl::OkStatus();
 }
 
-absl::Status VerifyProcedure(Module& module, Node& proc,
-                             poly::Context& ctx) {
+absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx) {
   // The call graph is for the recursion check, which must see the edited
   // proc's calls as they are now.
   CallGraph calls(module);
