@@ -43,27 +43,25 @@ static inline void gemmini_fail(const char *what) {
   exit(1);
 }
 
-static inline uint32_t gemmini_rows_of(long size) {
-  return (uint32_t)((size + DIM - 1) / DIM);
+/* Memory: allocations of whole rows, freed last allocated first. The first
+ * row of `size` elements more of the `limit` rows of which `*top` are
+ * taken. */
+static inline uint32_t gemmini_take_rows(uint32_t *top, uint32_t limit,
+                                         long size, const char *full) {
+  uint32_t rows = (uint32_t)((size + DIM - 1) / DIM);
+  if (rows > limit - *top) gemmini_fail(full);
+  *top += rows;
+  return *top - rows;
 }
 
-/* Memory: allocations of whole rows, freed last allocated first. */
 static inline int8_t *gemmini_malloc_spad(long size) {
-  uint32_t rows = gemmini_rows_of(size);
-  if (rows > GEMMINI_SPAD_ROWS - gemmini_model.spad_top) {
-    gemmini_fail("out of scratchpad");
-  }
-  gemmini_model.spad_top += rows;
-  return gemmini_model.spad[gemmini_model.spad_top - rows];
+  return gemmini_model.spad[gemmini_take_rows(
+      &gemmini_model.spad_top, GEMMINI_SPAD_ROWS, size, "out of scratchpad")];
 }
 
 static inline int32_t *gemmini_malloc_acc(long size) {
-  uint32_t rows = gemmini_rows_of(size);
-  if (rows > GEMMINI_ACC_ROWS - gemmini_model.acc_top) {
-    gemmini_fail("out of accumulator");
-  }
-  gemmini_model.acc_top += rows;
-  return gemmini_model.acc[gemmini_model.acc_top - rows];
+  return gemmini_model.acc[gemmini_take_rows(
+      &gemmini_model.acc_top, GEMMINI_ACC_ROWS, size, "out of accumulator")];
 }
 
 static inline void gemmini_free_spad(int8_t *p) {
