@@ -19,7 +19,7 @@ namespace tessel::targets {
 std::span<const EmbeddedFile> TargetFormFiles();
 
 // The form `name` (`@mm512_fmadd_ps`; the `@` may be left out) of
-// `module`, or else the target libraries' form of that name, appended to
+// `module` (a verified module), or else the target libraries' form of that name, appended to
 // `module` with the forms it refers to (its memories, configurations and
 // the instructions it calls) that the module lacks, and verified. The
 // module's nodes are left as they are, so cursors into it stay valid; on
