@@ -9,9 +9,11 @@
 # must fail in both, with run-sim's message (after its location) on stderr.
 #
 # usage: check-c.sh FILE.tir --inputs DIR [--entry NAME] [-D NAME=VALUE]...
-#                   [--work DIR] [--fails]
+#                   [--work DIR] [--fails] [--cflags FLAGS]
 # --fails: the entry must stop with an error (status 1) in run-sim and in
 # both builds, with the same message.
+# --cflags: flags added to both builds, e.g. `-mavx512f -mfma` for a module
+# whose instructions are AVX-512 intrinsics.
 # The tools (emit-c, run-sim) and `cc` are taken from PATH.
 set -euo pipefail
 
@@ -19,6 +21,7 @@ file=""
 inputs=""
 work=""
 fails=false
+cflags=""
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -27,12 +30,13 @@ while [ $# -gt 0 ]; do
     -D) args+=(-D "$2"); shift 2 ;;
     --work) work="$2"; shift 2 ;;
     --fails) fails=true; shift ;;
+    --cflags) cflags="$2"; shift 2 ;;
     -*) echo "check-c: error: unknown flag '$1'" >&2; exit 2 ;;
     *) file="$1"; shift ;;
   esac
 done
 if [ -z "$file" ] || [ -z "$inputs" ]; then
-  echo "usage: check-c.sh FILE.tir --inputs DIR [--entry NAME] [-D N=V]... [--work DIR] [--fails]" >&2
+  echo "usage: check-c.sh FILE.tir --inputs DIR [--entry NAME] [-D N=V]... [--work DIR] [--fails] [--cflags FLAGS]" >&2
   exit 2
 fi
 [ -n "$work" ] || work=$(mktemp -d)
@@ -60,7 +64,8 @@ build=0
 for flags in "-O2" "-O3 -march=native"; do
   binary="$work/kernel$build"
   # -lm: fma calls the C library's fmaf where the target has no FMA.
-  cc -std=c99 $flags -Wall -Wextra -Werror "$work/kernel.c" -o "$binary" -lm
+  cc -std=c99 $flags $cflags -Wall -Wextra -Werror "$work/kernel.c" \
+    -o "$binary" -lm
   status=0
   "$binary" --inputs "$inputs" --outputs "$work/out$build" \
     2> "$work/kernel$build.err" || status=$?

@@ -12,8 +12,8 @@
 #              than the interpreter's batches of iterations);
 #   modules-run-sim, modules-emit-c   every .tir module of testdata/run-sim
 #              or testdata/emit-c and its Inputs/, each entry, with the -D
-#              values its RUN lines give (CS-1 modules after
-#              targets/cs1/cs1.tir);
+#              values its RUN lines give, after the target libraries
+#              its RUN lines read (CS-1 modules after targets/cs1/cs1.tir);
 #   random-N   random kernels (scripts/random_kernel.py) of seeds N to N+19,
 #              both levels, and random linear-algebra and Glenside kernels of
 #              seeds N to N+4;
@@ -85,12 +85,17 @@ case "$group" in
       read -r -a defines < <(grep -o -- '-D [A-Za-z_][A-Za-z_0-9]*=[0-9]*' \
         "$module" | sort -u | tr '\n' ' ')
       name="${module#"$testdata"/}"
-      # CS-1 modules run with the library that defines their memory.
-      if grep -q '@PE' "$module"; then
-        cat "$testdata/../targets/cs1/cs1.tir" "$module" > "$work/m.tir"
-      else
-        cp "$module" "$work/m.tir"
+      # A module runs after the target libraries its RUN lines read
+      # (`cat %targets/x86/avx512.tir %s`); CS-1 modules after the library
+      # that defines their memory.
+      libraries=()
+      while read -r library; do
+        libraries+=("$testdata/../targets/${library#%targets/}")
+      done < <(grep -o '%targets/[A-Za-z0-9_/]*\.tir' "$module" | sort -u)
+      if [ ${#libraries[@]} -eq 0 ] && grep -q '@PE' "$module"; then
+        libraries=("$testdata/../targets/cs1/cs1.tir")
       fi
+      cat ${libraries[@]+"${libraries[@]}"} "$module" > "$work/m.tir"
       entries=$(run-sim "$work/m.tir" --seed 1 "${defines[@]}" 2>&1 >/dev/null |
         sed -n 's/.*several entries (\(.*\)); choose.*/\1/p' | tr -d ',@')
       if [ -z "$entries" ]; then

@@ -20,6 +20,14 @@ config.substitutions.append(("%kernels", os.path.join(config.test_source_root, "
 config.substitutions.append(("%scripts", os.path.join(os.path.dirname(config.test_source_root), "scripts")))
 config.substitutions.append(("%targets", os.environ.get("TESSEL_TARGETS_DIR", "")))
 
+# Tests that run AVX2 or AVX-512 code (targets/x86) need a core that has
+# it (and FMA).
+with open("/proc/cpuinfo") as cpuinfo:
+    flags = cpuinfo.read()
+    for feature in ["avx2", "avx512f"]:
+        if " " + feature in flags and " fma" in flags:
+            config.available_features.add(feature)
+
 # Tools built with AddressSanitizer (bazel test --config=asan) link its
 # runtime; tests that limit virtual memory do not apply to them.
 for tool in os.listdir(os.environ["TESSEL_TOOL_DIR"]):

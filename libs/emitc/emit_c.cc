@@ -51,7 +51,8 @@ absl::Status CheckTemplates(const ir::Module& module) {
           clause->text(), clause->item_loc(1),
           absl::StrCat("the ", clause->name(), " template of ", form->name()),
           [&](absl::string_view name) -> absl::StatusOr<std::optional<CExpr>> {
-            return known(name == "type" || name == "name" || name == "size");
+            return known(name == "type" || name == "name" || name == "size" ||
+                         name == "shape");
           });
       if (!expanded.ok()) return expanded.status();
     }
@@ -98,6 +99,9 @@ std::string FileScope(const ir::Module& module, const GlobalNames& globals,
                   "#include <stdlib.h>\n"
                   "#include <math.h>\n");
   if (needs.memcpy) out += "#include <string.h>\n";
+  for (const std::string& header : needs.includes) {
+    absl::StrAppend(&out, "#include ", header, "\n");
+  }
   if (harness || errors) absl::StrAppend(&out, RuntimePart("stdio"));
   if (harness) absl::StrAppend(&out, RuntimePart("posix"));
   if (!needs.windows.empty()) out += "\n";

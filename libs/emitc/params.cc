@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/ir/forms.h"
+#include "libs/support/source.h"
 
 namespace tessel::emitc {
 
@@ -54,6 +55,15 @@ absl::StatusOr<std::vector<Binding*>> BindParameters(const ir::Node& proc,
       binding.non_negative = type.control() == ControlType::kSize;
       bindings.push_back(scope.Bind(*param, binding));
       continue;
+    }
+    // C passes no register by address, nor an array of them by value.
+    if (param->def() != nullptr &&
+        ir::FindClause(*param->def(), "register") != nullptr) {
+      return ErrorAt(
+          param->loc(),
+          absl::StrCat("'", param->name(), "' is in ", param->def()->name(),
+                       ", a memory of registers: emit-c passes "
+                       "registers to instructions only"));
     }
     binding.elem = type.elem();
     binding.by_pointer = true;

@@ -79,16 +79,35 @@ std::string DramAllocation(const std::string& name, const Binding& local,
 
 }  // namespace
 
+void ProcWriter::NeedIncludes(const ir::Node& memory, Needs& needs) {
+  for (const ir::Node* clause : memory.operands()) {
+    if (clause->name() == "include") needs.includes.insert(clause->text());
+  }
+}
+
 absl::StatusOr<std::string> ProcWriter::ExpandMemoryTemplate(
     absl::string_view clause, const Allocation& allocation, Uses& uses) {
   const ir::Node* form = ir::FindClause(*allocation.memory, clause);
   if (form == nullptr) return std::string();  // (free "") may be left out
+  const ir::Node* registers = ir::FindClause(*allocation.memory, "register");
   return ExpandTemplate(
       form->text(), form->item_loc(1),
       absl::StrCat("the ", clause, " template of ", allocation.memory->name()),
       [&](absl::string_view name) -> absl::StatusOr<std::optional<CExpr>> {
+        // A memory of registers declares a C array of registers.
         if (name == "type") {
-          return Primary(std::string(ElemTypeCName(allocation.binding->elem)));
+          return Primary(registers != nullptr ? registers->text()
+                                              : std::string(ElemTypeCName(
+                                                    allocation.binding->elem)));
+        }
+        if (name == "shape") {
+          size_t rank = allocation.dims.size() - (registers != nullptr);
+          std::string shape;
+          for (size_t d = 0; d < rank; ++d) {
+            absl::StrAppend(&shape, "[", allocation.dims[d].text, "]");
+            uses.Merge(allocation.dims[d].uses);
+          }
+          return Primary(shape);
         }
         if (name == "name") return Primary(allocation.binding->c_name);
         if (name == "size") {
@@ -119,24 +138,26 @@ absl::Status ProcWriter::Alloc(const ir::Node& stmt,
             absl::StrCat(ElemTypeCName(type.elem()), " ", local->c_name,
                          AssignedBeforeUse(rest, stmt) ? "" : " = 0", ";"),
             {}, local);
-    allocations.push_back(Allocation{local, nullptr, IntLiteral(1), {}});
+    allocations.push_back(Allocation{local, nullptr, IntLiteral(1), {}, {}});
     return absl::OkStatus();
   }
   binding.kind = type.is_elem() ? BindingKind::kScalar : BindingKind::kBuffer;
   binding.by_pointer = true;
   binding.is_tensor = !type.is_elem();
+  binding.in_registers = ir::FindClause(memory, "register") != nullptr;
   Binding* local = scope_.Bind(stmt, binding);
   if (!type.is_elem()) {
     local->view =
         WholeView(Primary(local->c_name), RowMajorStrides(*dims), *dims, local);
   }
-  Allocation allocation{local, &memory, ElementCount(*dims), {}};
+  Allocation allocation{local, &memory, ElementCount(*dims), *dims, {}};
   if (dram) {
     AddLine(depth, DramAllocation(stmt.name(), *local, *dims, allocation.uses),
             {}, local);
     allocations.push_back(std::move(allocation));
     return absl::OkStatus();
   }
+  NeedIncludes(memory, allocation.uses.needs);
   auto text = ExpandMemoryTemplate("alloc", allocation, allocation.uses);
   if (!text.ok()) return text.status();
   AddLine(depth, *text, {}, local);
@@ -158,7 +179,7 @@ absl::Status ProcWriter::AllocVector(const ir::Node& stmt,
   binding.kind = BindingKind::kVector;
   binding.elem = shape->elem;
   Binding* local = scope_.Bind(stmt, binding);
-  Allocation allocation{local, nullptr, IntLiteral(1), {}};
+  Allocation allocation{local, nullptr, IntLiteral(1), {}, {}};
   const VectorCType type = DataType(*shape);
   allocation.uses.needs.vector_types.insert(type);
   AddLine(depth,

@@ -27,6 +27,16 @@ absl::StatusOr<CExpr> ProcWriter::Argument(const ir::Node& param,
   }
   auto view = expr_.WindowOf(arg);
   if (!view.ok()) return view.status();
+  if (view->root->in_registers) {
+    // C cannot address a register's lanes: the register itself stands for
+    // the window, as the operand of an intrinsic.
+    if (mode == ArgumentMode::kCall) {
+      return ErrorAt(arg.loc(),
+                     "a buffer in a memory of registers is passed to "
+                     "instructions only: C cannot address its lanes");
+    }
+    return RegisterOf(arg, *view);
+  }
   // A tensor parameter takes a whole tensor (the verifier passes no window
   // to one), as a pointer to its first element.
   bool is_window = type.kind() == ir::TypeKind::kWindow;
@@ -37,6 +47,24 @@ absl::StatusOr<CExpr> ProcWriter::Argument(const ir::Node& param,
   return ExprEmitter::WindowValue(
       *view, WindowType{type.elem(), view->rank(),
                         param.param_kind() == ir::ParamKind::kIn});
+}
+
+absl::StatusOr<CExpr> ProcWriter::RegisterOf(const ir::Node& arg,
+                                             const View& view) {
+  // The window must be one whole register: the lanes (the buffer's last
+  // dimension) from 0, every other dimension a point.
+  int lanes = static_cast<int>(view.offsets.size()) - 1;
+  if (view.kept != std::vector<int>{lanes} ||
+      view.offsets.back().constant != 0) {
+    return ErrorAt(arg.loc(),
+                   "an operand in a memory of registers is one whole "
+                   "register: a point in every dimension but the last, all "
+                   "of the last");
+  }
+  CExpr reg = Primary(view.root->c_name);
+  for (int d = 0; d < lanes; ++d) reg = Subscript(reg, view.offsets[d]);
+  reg.uses.reads.push_back(view.root);
+  return reg;
 }
 
 absl::StatusOr<CExpr> ProcWriter::Descriptor(const ir::Node& dsd,
@@ -77,6 +105,11 @@ absl::Status ProcWriter::Call(const ir::Node& stmt, int depth) {
     return absl::OkStatus();
   }
   Uses uses;
+  for (const ir::Node* param : params) {
+    if (ir::IsDataParam(*param)) {
+      NeedIncludes(ir::MemoryOf(module_, *param), uses.needs);
+    }
+  }
   const ir::Node& templ = ir::TemplateOf(callee);
   auto text = ExpandTemplate(
       templ.text(), templ.item_loc(1),

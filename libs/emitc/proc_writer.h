@@ -58,6 +58,7 @@ class ProcWriter {
     Binding* binding;
     const ir::Node* memory;  // null for a scalar local
     CExpr size;
+    std::vector<CExpr> dims;
     Uses uses;  // of the declaration, committed if the allocation is used
   };
   enum class ArgumentMode { kCall, kTemplateValue, kTemplatePointer };
@@ -84,6 +85,8 @@ class ProcWriter {
                            absl::Span<ir::Node* const> rest, int depth,
                            std::vector<Allocation>& allocations);
   absl::Status Release(const Allocation& allocation, int depth);
+  // Adds the headers `memory` names ((include "...")) to `needs`.
+  static void NeedIncludes(const ir::Node& memory, Needs& needs);
   absl::StatusOr<std::string> ExpandMemoryTemplate(absl::string_view clause,
                                                    const Allocation& allocation,
                                                    Uses& uses);
@@ -93,6 +96,9 @@ class ProcWriter {
   absl::StatusOr<CExpr> Argument(const ir::Node& param, const ir::Node& arg,
                                  ArgumentMode mode);
   absl::StatusOr<CExpr> Descriptor(const ir::Node& dsd, ArgumentMode mode);
+  // The register a window `arg` (of `view`) of a register buffer denotes.
+  static absl::StatusOr<CExpr> RegisterOf(const ir::Node& arg,
+                                          const View& view);
 
   const ir::Module& module_;
   const GlobalNames& globals_;

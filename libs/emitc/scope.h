@@ -62,6 +62,9 @@ struct Binding {
   // kBuffer.
   View view;
   bool is_tensor = false;  // a whole tensor, passed as a plain pointer
+  // A buffer in a memory of registers: a C array of registers indexed by
+  // every dimension but the last, the lanes that only instructions touch.
+  bool in_registers = false;
   // A window parameter: `c_name` is a struct of this type.
   std::optional<WindowType> window_param;
 

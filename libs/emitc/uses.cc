@@ -18,6 +18,7 @@ void Needs::Merge(const Needs& other) {
   vector_helpers.insert(other.vector_helpers.begin(),
                         other.vector_helpers.end());
   memcpy |= other.memcpy;
+  includes.insert(other.includes.begin(), other.includes.end());
 }
 
 void Uses::Merge(const Uses& other) {

@@ -47,6 +47,8 @@ struct Needs {
   std::set<VectorCType> vector_types;
   std::map<std::string, std::string> vector_helpers;
   bool memcpy = false;
+  // Headers the memories in use name: `(include "<immintrin.h>")`.
+  std::set<std::string> includes;
 
   void Merge(const Needs& other);
 };

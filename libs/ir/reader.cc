@@ -311,26 +311,41 @@ absl::StatusOr<Node*> Reader::ReadMemory(const Sexpr& form) {
   memory->set_name(form[1].text());
   memory->set_name_loc(form[1].loc());
   bool seen_alloc = false;
+  bool seen_register = false;
+  bool not_addressable = false;
   for (size_t i = 2; i < form.size(); ++i) {
     const Sexpr& clause = form[i];
-    bool is_template = (clause.is_form("alloc") || clause.is_form("free")) &&
-                       clause.size() == 2 && clause[1].is_string();
+    bool is_text = (clause.is_form("alloc") || clause.is_form("free") ||
+                    clause.is_form("include")) &&
+                   clause.size() == 2 && clause[1].is_string();
     bool is_flag =
         clause.is_form("addressable") && clause.size() == 2 &&
         (clause[1].is_symbol("true") || clause[1].is_symbol("false"));
-    if (!is_template && !is_flag) {
+    bool is_register = clause.is_form("register") && clause.size() == 3 &&
+                       clause[1].is_string() && clause[2].is_int() &&
+                       clause[2].int_value() > 0;
+    if (!is_text && !is_flag && !is_register) {
       return ErrorAt(clause.loc(),
-                     "expected (alloc \"...\"), (free \"...\") or "
-                     "(addressable true|false)");
+                     "expected (alloc \"...\"), (free \"...\"), "
+                     "(addressable true|false), (register \"CTYPE\" LANES) "
+                     "or (include \"HEADER\")");
     }
     Node* node = Create(Op::kClause, clause);
     node->set_name(std::string(clause.head()));
     node->set_text(clause[1].text());
+    if (is_register) node->set_int(clause[2].int_value());
     module_.Append(memory, node);
     seen_alloc |= clause.is_form("alloc");
+    seen_register |= is_register;
+    not_addressable |= is_flag && clause[1].is_symbol("false");
   }
   if (!seen_alloc) {
     return ErrorAt(form.loc(), "a memory needs an (alloc \"...\") template");
+  }
+  // C cannot index a register's lanes, so only instructions may touch them.
+  if (seen_register && !not_addressable) {
+    return ErrorAt(form.loc(),
+                   "a memory of registers must be (addressable false)");
   }
   return memory;
 }
@@ -473,6 +488,23 @@ absl::StatusOr<Module> ReadForms(const std::vector<Sexpr>& forms,
   if (auto status = syntax_internal::Reader(module).Read(forms); !status.ok())
     return status;
   return module;
+}
+
+absl::Status AppendForms(Module& module, const std::vector<Sexpr>& forms) {
+  syntax_internal::Reader reader(module);
+  size_t before = module.forms().size();
+  absl::Status status;
+  for (const Sexpr& form : forms) {
+    status = reader.ReadForm(form);
+    if (!status.ok()) break;
+  }
+  if (status.ok()) status = reader.Finish();
+  if (!status.ok()) {
+    while (module.forms().size() > before) {
+      module.Detach(module.forms().back());
+    }
+  }
+  return status;
 }
 
 absl::StatusOr<Module> ReadText(const SourceRef& source) {

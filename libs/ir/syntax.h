@@ -27,6 +27,11 @@ absl::StatusOr<Module> ReadForms(const std::vector<Sexpr>& forms,
                                  SourceRef source = nullptr);
 // Reads a module from source text; a module needs at least one form.
 absl::StatusOr<Module> ReadText(const SourceRef& source);
+// Reads `forms` into `module`, after its forms: their `@NAME`s may name the
+// module's forms and each other. The module's nodes are left as they are
+// (cursors into them stay valid); on an error none of `forms` is added.
+// The new forms are not elaborated: verify them (VerifyProc).
+absl::Status AppendForms(Module& module, const std::vector<Sexpr>& forms);
 
 // Reads `term`, a pattern of a rewrite rule (formats/rules/README.md): a
 // tensor-level term in which `?NAME` is a pattern variable (an Op::kMeta

@@ -162,10 +162,14 @@ Sexpr WriteNode(const Node& node) {
       return Sexpr::List(
           {Symbol(node.name()), WriteType(node.declared_type())});
     case Op::kClause:
-      return Sexpr::List(
-          {Symbol(node.name()), node.name() == "addressable"
-                                    ? Symbol(node.text())
-                                    : Sexpr::String(node.text())});
+      if (node.name() == "addressable") {
+        return Sexpr::List({Symbol(node.name()), Symbol(node.text())});
+      }
+      if (node.name() == "register") {
+        return Sexpr::List({Symbol(node.name()), Sexpr::String(node.text()),
+                            Sexpr::Int(node.int_value())});
+      }
+      return Sexpr::List({Symbol(node.name()), Sexpr::String(node.text())});
     case Op::kTemplate:
       return Sexpr::List({Symbol("c"), Sexpr::String(node.text())});
     case Op::kConst:

@@ -3,6 +3,7 @@
 // that a `read-config` after a `write-config` (in an assertion of a callee,
 // a loop bound, an index) sees the written value, and two reads with no
 // write between them see the same value.
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "libs/ir/verify/proc.h"
 
@@ -54,6 +55,30 @@ void ProcVerifier::ForgetConfigWrittenBy(const Node& stmt) {
   absl::flat_hash_set<const Node*> visited;
   CollectConfigWrites(stmt, fields, visited);
   for (const Node* field : fields) config_values_.erase(field);
+}
+
+void ProcVerifier::RememberConfigWrittenByCall(const Node& call) {
+  const Node& callee = *call.def();
+  absl::flat_hash_map<const Node*, const Node*> written;
+  for (const Node* stmt : BodyOf(callee)) {
+    absl::flat_hash_set<const Node*> fields;
+    absl::flat_hash_set<const Node*> visited;
+    CollectConfigWrites(*stmt, fields, visited);
+    for (const Node* field : fields) written.erase(field);
+    if (!stmt->is(Op::kWriteConfig)) continue;
+    const Node* field = FieldOf(*stmt);
+    const Node* value = stmt->operand(0);
+    if (field == nullptr || !field->declared_type().is_control()) continue;
+    if (value->is(Op::kRef) && value->def() != nullptr &&
+        value->def()->is(Op::kParam) && value->def()->parent() == &callee) {
+      written[field] = call.operand(value->def()->position());
+    } else if (value->is(Op::kConst)) {
+      written[field] = value;
+    }
+  }
+  for (const auto& [field, value] : written) {
+    RememberConfig(field, ConfigValue{.written = value});
+  }
 }
 
 }  // namespace tessel::ir

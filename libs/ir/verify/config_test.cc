@@ -1,5 +1,6 @@
 // Configuration state in the verifier: values persist between writes, and
-// loops, branches and calls that may write a field make it unknown.
+// loops, branches and calls that may write a field make it unknown, but
+// for what a call's callee writes of its parameters.
 #include "gtest/gtest.h"
 #include "libs/ir/verify/first_error.h"
 
@@ -27,15 +28,46 @@ TEST(VerifierConfigTest, WriteEstablishesCalleeAssertion) {
             "ok");
 }
 
-TEST(VerifierConfigTest, WriteThroughAnInstructionIsNotTracked) {
-  // @set_stride writes the field, so after the call its value is unknown.
+TEST(VerifierConfigTest, ACallWritesWhatItsCalleeWritesOfItsParameters) {
+  // A configuration instruction hoisted out of the loop it configures.
+  EXPECT_EQ(FirstError(kTarget +
+                       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                       "  (call @set_stride (stride A 0))\n"
+                       "  (for k 0 4\n"
+                       "    (call @load 4 (window A (: (* 4 k) (+ (* 4 k) 4)) "
+                       "(: 0 8)) B)))"),
+            "ok");
+  // The argument is the value, whatever it is.
   EXPECT_EQ(
       FirstError(kTarget + "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
-                           "  (call @set_stride (stride A 0))\n"
+                           "  (call @set_stride 9)\n"
                            "  (call @load 4 (window A (: 0 4) (: 0 8)) B))"),
       "10:3: error: call to '@load' does not establish its assertion "
-      "(== (read-config @Load stride) (stride src 0)) (at (read-config "
-      "@Load stride) = 0)");
+      "(== (read-config @Load stride) (stride src 0))");
+}
+
+TEST(VerifierConfigTest, ACallsOtherWritesLeaveTheFieldUnknown) {
+  // Only a callee's last write of the field outside loops, branches and
+  // calls, of a parameter or a literal, is followed.
+  const std::string writes =
+      "(instr @set_twice ((stride s)) (c \"cfg({s});\")\n"
+      "  (write-config @Load stride s)\n"
+      "  (for i 0 2 (write-config @Load stride 3)))\n"
+      "(instr @set_next ((stride s)) (c \"cfg({s} + 1);\")\n"
+      "  (write-config @Load stride (+ s 1)))\n";
+  for (const std::string setter : {"@set_twice", "@set_next"}) {
+    EXPECT_EQ(FirstError(kTarget + writes +
+                         "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                         "  (write-config @Load stride (stride A 0))\n"
+                         "  (call " +
+                         setter +
+                         " (stride A 0))\n"
+                         "  (call @load 4 (window A (: 0 4) (: 0 8)) B))"),
+              "16:3: error: call to '@load' does not establish its assertion "
+              "(== (read-config @Load stride) (stride src 0)) (at "
+              "(read-config @Load stride) = 0)")
+        << setter;
+  }
 }
 
 TEST(VerifierConfigTest, WrongStrideIsReported) {

@@ -47,8 +47,7 @@ absl::Status VerifyProcedures(
   return absl::OkStatus();
 }
 
-absl::Status VerifyProcedure(Module& module, Node& proc,
-                             poly::Context& ctx) {
+absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx) {
   // The call graph is for the recursion check, which must see the edited
   // proc's calls as they are now.
   CallGraph calls(module);
@@ -120,7 +119,7 @@ absl::Status ProcVerifier::BindParam(Node& param) {
   auto memory = MemoryOf(param, 3);
   if (!memory.ok()) return memory.status();
   const Type& type = param.declared_type();
-  if (auto status = CheckVectorMemory(param, **memory); !status.ok()) {
+  if (auto status = CheckMemory(param, **memory); !status.ok()) {
     return status;
   }
   if (auto status = CheckDimensions(type); !status.ok()) return status;

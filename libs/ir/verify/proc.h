@@ -169,10 +169,18 @@ class ProcVerifier {
   void RememberConfig(const Node* field, ConfigValue value);
   const ConfigValue* KnownConfig(const Node* field) const;
   void ForgetConfigWrittenBy(const Node& stmt);
+  // After `call`: the fields its callee's body last writes with a literal or
+  // one of its control parameters, outside loops, branches and calls, hold
+  // that literal or the call's argument (a configuration instruction such
+  // as Gemmini's config_ld, hoisted out of the loops it configures).
+  void RememberConfigWrittenByCall(const Node& call);
 
   // vector.cc
   // A vector lives in addressable memory (it is read and written whole).
   absl::Status CheckVectorMemory(const Node& decl, const Node& memory) const;
+  // Whether `decl` (a data Param or an Alloc) fits its memory: vectors in
+  // addressable memory, a register memory's buffers of whole registers.
+  absl::Status CheckMemory(const Node& decl, const Node& memory) const;
   // Is `location` the name of a vector variable?
   bool IsVectorVariable(const Node& location) const;
   // The rank of the vector `expr` computes, or 0 for a scalar: what decides

@@ -32,6 +32,7 @@ absl::Status ProcVerifier::CheckStmt(Node& stmt) {
     case Op::kCall:
       if (auto status = CheckCall(stmt); !status.ok()) return status;
       ForgetConfigWrittenBy(stmt);
+      RememberConfigWrittenByCall(stmt);
       return absl::OkStatus();
     case Op::kWriteConfig:
       return CheckWriteConfig(stmt);
@@ -92,7 +93,7 @@ absl::Status ProcVerifier::CheckAlloc(Node& stmt) {
   }
   auto memory = MemoryOf(stmt, 3);
   if (!memory.ok()) return memory.status();
-  if (auto status = CheckVectorMemory(stmt, **memory); !status.ok()) {
+  if (auto status = CheckMemory(stmt, **memory); !status.ok()) {
     return status;
   }
   if (auto status = CheckDimensions(type); !status.ok()) return status;
