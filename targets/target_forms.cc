@@ -115,11 +115,11 @@ absl::Status Append(ir::Module& module, const Library& library,
 
 }  // namespace
 
-absl::StatusOr<const ir::Node*> ImportTargetForm(ir::Module& module,
+absl::StatusOr<ir::Node*> ImportTargetForm(ir::Module& module,
                                                  absl::string_view name) {
   std::string global =
       absl::StartsWith(name, "@") ? std::string(name) : absl::StrCat("@", name);
-  if (const ir::Node* own = module.Find(global)) return own;
+  if (ir::Node* own = module.Find(global)) return own;
   auto libraries = Libraries();
   if (!libraries.ok()) return libraries.status();
   std::span<const EmbeddedFile> files = TargetFormFiles();

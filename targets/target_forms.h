@@ -26,7 +26,7 @@ std::span<const EmbeddedFile> TargetFormFiles();
 // an error nothing is added. NotFound when no library defines the name;
 // FailedPrecondition when the module has a form of a name the imported
 // forms use that differs from the library's.
-absl::StatusOr<const ir::Node*> ImportTargetForm(ir::Module& module,
+absl::StatusOr<ir::Node*> ImportTargetForm(ir::Module& module,
                                                  absl::string_view name);
 
 }  // namespace tessel::targets

@@ -21,6 +21,7 @@
 #include "absl/strings/string_view.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/node.h"
+#include "libs/ir/verify/verifier.h"
 
 namespace tessel::primitives {
 
@@ -111,12 +112,16 @@ struct Target {
   ir::Node& proc;
 };
 
+// What a primitive's verification of an edited procedure checks: all but
+// memories, which a schedule checks once at its end (ir::ProcChecks).
+inline constexpr ir::ProcChecks kEditChecks{.memories = false};
+
 // A primitive checks before it edits: when it returns an error the module
 // is unchanged. An error says which condition failed and gives a witness
 // (the instances or locations that violate it), as FailedPrecondition; an
 // argument that does not fit (a loop pattern naming an if, a factor of 0)
 // is InvalidArgument. After it succeeds, the caller re-verifies the
-// procedure (ir::VerifyProc): a result that fails is a bug in the
+// procedure (ir::VerifyProc with kEditChecks): a result that fails is a bug in the
 // primitive, reported and never accepted.
 using PrimitiveFn = absl::Status (*)(Target& target, const Args& args);
 

@@ -575,11 +575,11 @@ absl::Status DoReplace(ir::Module& module, const ir::BlockCursor& block_cursor,
   Node* proc = ir::FormOf(block.front());
   ir::BlockCursor replaced = block_cursor.Replace({call});
   absl::Status status = CheckAssertions(*proc, *call, subproc);
-  if (status.ok()) status = ir::VerifyProc(module, *proc);
+  if (status.ok()) status = ir::VerifyProc(module, *proc, kEditChecks);
   if (status.ok()) return status;
   // Rejected: the block goes back, as it was.
   replaced.Replace(block);
-  if (absl::Status again = ir::VerifyProc(module, *proc); !again.ok()) {
+  if (absl::Status again = ir::VerifyProc(module, *proc, kEditChecks); !again.ok()) {
     return absl::InternalError(
         absl::StrCat("replace could not restore the block: ", again.message()));
   }

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/verify/verifier.h"
+#include "libs/primitives/primitive.h"
 
 namespace tessel::primitives {
 
@@ -71,13 +72,13 @@ absl::Status Transaction::Verify(Node& proc, absl::string_view what) {
   }
   absl::Status status;
   for (Node* p : procs) {
-    status = ir::VerifyProc(module_, *p);
+    status = ir::VerifyProc(module_, *p, kEditChecks);
     if (!status.ok()) break;
   }
   if (status.ok()) return status;
   Undo();
   for (Node* p : procs) {
-    if (absl::Status again = ir::VerifyProc(module_, *p); !again.ok()) {
+    if (absl::Status again = ir::VerifyProc(module_, *p, kEditChecks); !again.ok()) {
       return absl::InternalError(
           absl::StrCat("could not restore ", p->name(), ": ", again.message()));
     }

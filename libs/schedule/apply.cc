@@ -67,7 +67,8 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
                        " deleted the procedure being scheduled"));
     }
     if (absl::Status status =
-            ir::VerifyProc(module, *module.Current(scheduled));
+            ir::VerifyProc(module, *module.Current(scheduled),
+                           primitives::kEditChecks);
         !status.ok()) {
       return DirectiveError(
           schedule, directive, directive.call.pos,
@@ -75,6 +76,17 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
               text, ": internal error: ", directive.spec->name,
               " made a procedure that does not verify: ", status.message()));
     }
+  }
+  // Memories are checked once, on the result (primitives::kEditChecks).
+  if (directives->empty()) return absl::OkStatus();
+  if (absl::Status status = ir::VerifyProc(module, *module.Current(scheduled));
+      !status.ok()) {
+    const Directive& last = directives->back();
+    return DirectiveError(
+        schedule, last, last.call.pos,
+        absl::StrCat("the scheduled procedure is wrong at the end of the "
+                     "schedule: ",
+                     status.message()));
   }
   return absl::OkStatus();
 }

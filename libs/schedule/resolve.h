@@ -10,8 +10,9 @@
 
 namespace tessel::schedule {
 
-// The top-level form `@name` (`name` without its '@') of `module`, or
-// NotFound.
+// The top-level form `@name` (`name` without its '@') of `module`; else
+// the form of a target library (targets/target_forms.h), imported into
+// `module` with what it refers to; else NotFound.
 absl::StatusOr<ir::Node*> ResolveForm(ir::Module& module,
                                       absl::string_view name);
 

@@ -47,11 +47,12 @@ absl::Status VerifyProcedures(
   return absl::OkStatus();
 }
 
-absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx) {
+absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx,
+                             bool check_memories) {
   // The call graph is for the recursion check, which must see the edited
   // proc's calls as they are now.
   CallGraph calls(module);
-  ProcVerifier verifier(module, proc, calls, ctx);
+  ProcVerifier verifier(module, proc, calls, ctx, check_memories);
   if (proc.is(Op::kPeProgram)) return verifier.CheckPeProgram();
   if (auto status = verifier.CheckSignature(); !status.ok()) return status;
   return verifier.CheckBody();
@@ -69,10 +70,11 @@ Type BinderType(const Node& binder) {
 }
 
 ProcVerifier::ProcVerifier(Module& module, Node& proc, const CallGraph& calls,
-                           poly::Context& ctx)
+                           poly::Context& ctx, bool check_memories)
     : module_(module),
       proc_(proc),
       calls_(calls),
+      check_memories_(check_memories),
       model_(isl::ctx(ctx.get()), proc) {
   EnterBlock();  // the parameters'
 }

@@ -44,7 +44,9 @@ absl::Status VerifyProcedures(
 
 // Types and checks one proc, instr or pe-program of `module`, whose other
 // forms have been verified (VerifyProcedures): they are not checked again.
-absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx);
+// `check_memories`: ProcChecks::memories (verifier.h).
+absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx,
+                             bool check_memories = true);
 
 // What a data name, window or descriptor denotes: a scalar, a tensor or a
 // window onto a tensor (its "root", a data parameter, an alloc, a local
@@ -70,7 +72,7 @@ struct LoopName {
 class ProcVerifier {
  public:
   ProcVerifier(Module& module, Node& proc, const CallGraph& calls,
-               poly::Context& ctx);
+               poly::Context& ctx, bool check_memories = true);
 
   // The parameters and the preconditions.
   absl::Status CheckSignature();
@@ -231,6 +233,8 @@ class ProcVerifier {
   Module& module_;
   Node& proc_;
   const CallGraph& calls_;
+  // Whether memories are checked (ProcChecks::memories).
+  bool check_memories_;
   poly::ProcModel model_;
   // Scopes: no name is bound twice at a time, so one map from names to
   // their binders and, per block, the binders to unbind at its end. Nodes

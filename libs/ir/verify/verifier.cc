@@ -19,10 +19,10 @@ absl::Status VerifyModule(Module& module) {
   });
 }
 
-absl::Status VerifyProc(Module& module, Node& proc) {
+absl::Status VerifyProc(Module& module, Node& proc, ProcChecks checks) {
   poly::Context ctx;
   if (proc.is(Op::kFunc)) return VerifyFunc(proc, ctx);
-  return VerifyProcedure(module, proc, ctx);
+  return VerifyProcedure(module, proc, ctx, checks.memories);
 }
 
 }  // namespace tessel::ir

@@ -20,13 +20,25 @@ namespace tessel::ir {
 // question the verifier asked.
 absl::Status VerifyModule(Module& module);
 
+// What VerifyProc checks besides types, names, bounds and calls' contracts.
+struct ProcChecks {
+  // Which memory each buffer lives in: non-addressable memories touched
+  // only by instrs, arguments in their parameters' memories, registers'
+  // shapes. Exo makes these back-end checks (section 3.1.1) because a
+  // schedule passes through procedures where they fail for a step (a
+  // buffer staged with stage_mem, then its loops replaced by instructions,
+  // then set_memory): a scheduler defers them to the end of a schedule.
+  bool memories = true;
+};
+
 // Types and checks one proc, instr or pe-program of `module` after an edit,
 // against the rest of the module, which must have been verified and is not
 // checked again: a scheduling primitive that rewrites one procedure checks
 // that one. The callers are not checked: when the edit changes what they
 // rely on (the signature, the assertions, the configuration it writes),
 // verify them too.
-absl::Status VerifyProc(Module& module, Node& proc);
+absl::Status VerifyProc(Module& module, Node& proc,
+                        ProcChecks checks = ProcChecks());
 
 }  // namespace tessel::ir
 
