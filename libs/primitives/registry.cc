@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "libs/primitives/primitive.h"
+#include "libs/primitives/simplify_expr.h"
 
 namespace tessel::primitives {
 
@@ -15,6 +16,8 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              // Each primitive's XSpec(), in Exo's API order.
+             // --- H17
+             &SimplifySpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
