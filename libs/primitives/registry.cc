@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/primitives/divide_loop.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/simplify_expr.h"
 
@@ -18,6 +19,7 @@ const Registry& Registry::Builtin() {
              // Each primitive's XSpec(), in Exo's API order.
              // --- H17
              &SimplifySpec,
+             &DivideLoopSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",

@@ -25,6 +25,13 @@ bool IsIntControl(const Node& node) {
   return type.is_control() && !type.is_control(ControlType::kBool);
 }
 
+// May be an integer control expression: one, or a tree a rewrite just
+// built, which the verifier has not typed yet (a control expression by
+// SimplifyExpr's contract).
+bool MayBeIntControl(const Node& node) {
+  return node.type().is_none() || IsIntControl(node);
+}
+
 bool IsAffineOp(Op op) {
   return op == Op::kAdd || op == Op::kSub || op == Op::kMul || op == Op::kDiv ||
          op == Op::kFloorMod || op == Op::kNeg || op == Op::kMin ||
@@ -55,7 +62,7 @@ class Simplifier {
   explicit Simplifier(Module& module) : module_(module) {}
 
   Node* Simplify(const Node& expr) {
-    if (!IsIntControl(expr) ||
+    if (!MayBeIntControl(expr) ||
         !(IsAffineOp(expr.op()) || expr.is(Op::kConst))) {
       return module_.Clone(&expr);
     }
@@ -66,7 +73,7 @@ class Simplifier {
 
  private:
   std::optional<Linear> ToLinear(const Node& e) {
-    if (!IsIntControl(e)) return Atom(module_.Clone(&e));
+    if (!MayBeIntControl(e)) return Atom(module_.Clone(&e));
     switch (e.op()) {
       case Op::kConst:
         if (e.is_float_literal()) return std::nullopt;
