@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/ascii.h"
@@ -46,26 +47,51 @@ absl::Status CheckNewName(const Module& module, const Node& proc,
   return absl::OkStatus();
 }
 
-// Proves that the trip count of `loop` is a multiple of `quot` wherever
-// the loop runs; FailedPrecondition with a counterexample otherwise.
-absl::Status ProveDivisible(const Node& proc, const Node& loop, int64_t quot) {
+// The first point where the trip count of `loop` (wherever it runs) is
+// in the set `fails` builds from it; nullopt when there is none.
+absl::StatusOr<std::optional<poly::Violation>> TripCountWhere(
+    const Node& proc, const Node& loop,
+    absl::FunctionRef<isl::set(const isl::pw_aff&)> fails) {
   poly::Context context;
   poly::ProcModel model(isl::ctx(context.get()), proc);
   absl::StatusOr<isl::pw_aff> lo = model.Affine(*loop.operand(0), loop);
   if (!lo.ok()) return lo.status();
   absl::StatusOr<isl::pw_aff> hi = model.Affine(*loop.operand(1), loop);
   if (!hi.ok()) return hi.status();
-  auto violation = model.FindViolation(
-      loop, {hi->sub(*lo)}, [quot](const std::vector<isl::pw_aff>& values) {
-        return values[0].mod(quot).ne_set(poly::ConstantOn(values[0], 0));
-      });
+  return model.FindViolation(
+      loop, {hi->sub(*lo)},
+      [&](const std::vector<isl::pw_aff>& values) { return fails(values[0]); });
+}
+
+std::string At(const poly::Violation& at) {
+  return at.at.empty() ? "" : absl::StrCat(" (at ", at.at, ")");
+}
+
+// Proves that the trip count of `loop` is a multiple of `quot` wherever
+// the loop runs; FailedPrecondition with a counterexample otherwise.
+absl::Status ProveDivisible(const Node& proc, const Node& loop, int64_t quot) {
+  auto violation = TripCountWhere(proc, loop, [quot](const isl::pw_aff& trip) {
+    return trip.mod(quot).ne_set(poly::ConstantOn(trip, 0));
+  });
   if (!violation.ok()) return violation.status();
   if (!violation->has_value()) return absl::OkStatus();
-  const poly::Violation& at = **violation;
   return absl::FailedPreconditionError(absl::StrCat(
       "divide_loop: cannot divide loop '", loop.name(), "' perfectly by ", quot,
-      ": its trip count can be ", at.values[0],
-      at.at.empty() ? "" : absl::StrCat(" (at ", at.at, ")")));
+      ": its trip count can be ", (*violation)->values[0], At(**violation)));
+}
+
+// A cut tail runs N % quot times: right only when N >= 0 (a loop whose
+// upper bound is below its lower runs no times, but its remainder is not 0).
+absl::Status ProveNotNegative(const Node& proc, const Node& loop) {
+  auto violation = TripCountWhere(proc, loop, [](const isl::pw_aff& trip) {
+    return trip.lt_set(poly::ConstantOn(trip, 0));
+  });
+  if (!violation.ok()) return violation.status();
+  if (!violation->has_value()) return absl::OkStatus();
+  return absl::FailedPreconditionError(
+      absl::StrCat("divide_loop: cannot cut the tail of loop '", loop.name(),
+                   "': its upper bound can be below its lower bound, by ",
+                   (*violation)->values[0].substr(1), At(**violation)));
 }
 
 Node* Simplified(Module& module, Node* expr) {
@@ -115,6 +141,8 @@ absl::StatusOr<DividedLoop> DivideLoop(Module& module, const ir::Cursor& loop,
   }
   if (perfect) {
     if (absl::Status s = ProveDivisible(proc, *old, quot); !s.ok()) return s;
+  } else if (tail != TailStrategy::kGuard) {
+    if (absl::Status s = ProveNotNegative(proc, *old); !s.ok()) return s;
   }
 
   // N = HI - LO; its remainder by quot, when a literal.

@@ -154,6 +154,26 @@ TEST(DivideLoop, PerfectRejectsWithAWitness) {
             "count can be 10");
 }
 
+// A loop whose bounds can cross runs no times; a cut tail would run
+// N % q times there. The guard is right for every n.
+TEST(DivideLoop, CutRejectsACrossedLoop) {
+  const std::string text =
+      R"((proc @f ((size n) (in x (f32 n)) (out y (f32 n)))
+  (for j 0 (- n 5) (assign (y j) (x j)))
+  (for i 0 n (assign (y i) (x i)))))";
+  EXPECT_EQ(Divided(text, 4, TailStrategy::kCut),
+            "divide_loop: cannot cut the tail of loop 'j': its upper bound can "
+            "be below its lower bound, by 4 (at n = 1)");
+  EXPECT_EQ(
+      Divided(text, 4, TailStrategy::kGuard, false, {1, 6, 13}),
+      "(proc @f ((size n) (in x (f32 n)) (out y (f32 n)))\n"
+      "  (for io 0 (- (/ (+ n 2) 4) 1)\n"
+      "    (for ii 0 4\n"
+      "      (if (< (+ (* 4 io) ii) (- n 5))\n"
+      "        (then (assign (y (+ (* 4 io) ii)) (x (+ (* 4 io) ii)))))))\n"
+      "  (for i 0 n (assign (y i) (x i))))\n");
+}
+
 TEST(DivideLoop, RejectsBadArguments) {
   ir::Module module = ReadVerified(kTen);
   auto message = [&](int64_t quot, const std::string& outer,
