@@ -9,6 +9,7 @@
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/simplify_expr.h"
+#include "libs/primitives/unroll_loop.h"
 
 namespace tessel::primitives {
 
@@ -20,6 +21,7 @@ const Registry& Registry::Builtin() {
              // --- H17
              &SimplifySpec,
              &DivideLoopSpec,
+             &UnrollLoopSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",

@@ -31,7 +31,8 @@ namespace tessel::primitives {
 // are not control arithmetic are cloned as they are.
 ir::Node* SimplifyExpr(ir::Module& module, const ir::Node& expr);
 
-// Exo's simplify: every control expression of `proc` simplified in place.
+// Exo's simplify: every control expression of `proc` (or of any statement
+// under it) simplified in place.
 // Always succeeds (simplifying preserves every value).
 absl::Status Simplify(ir::Module& module, ir::Node& proc);
 
