@@ -56,14 +56,25 @@ TEST(CutLoop, AtALiteral) {
   (assert (>= n 3))
   (for i 0 n (assign (y i) (x i)))))",
                 2, false),
-            "");
+            "(proc @f ((size n) (in x (f32 n)) (out y (f32 n)))\n"
+            "  (assert (>= n 3))\n"
+            "  (for i 0 2 (assign (y i) (x i)))\n"
+            "  (for i 2 n (assign (y i) (x i))))\n");
 }
 
-TEST(CutLoop, AtASymbolicPoint) { EXPECT_EQ(Cut(kSized, -1, true), ""); }
+TEST(CutLoop, AtASymbolicPoint) {
+  EXPECT_EQ(Cut(kSized, -1, true),
+            "(proc @f ((size n) (in x (f32 n)) (out y (f32 n)))\n"
+            "  (for i 0 (- n 1) (assign (y i) (x i)))\n"
+            "  (for i (- n 1) n (assign (y i) (x i))))\n");
+}
 
 TEST(CutLoop, RejectsAPointOutsideWithAWitness) {
-  EXPECT_EQ(Cut(kSized, 2, false), "");
-  EXPECT_EQ(Cut(kSized, 1, true), "");
+  const std::string outside =
+      "cut_loop: the cut point of loop 'i' must lie between its bounds, but "
+      "it can be 2 with bounds 0 and 1 (at n = 1)";
+  EXPECT_EQ(Cut(kSized, 2, false), outside);
+  EXPECT_EQ(Cut(kSized, 1, true), outside);
 }
 
 TEST(CutLoop, Spec) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/primitives/cut_loop.h"
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/simplify_expr.h"
@@ -22,6 +23,7 @@ const Registry& Registry::Builtin() {
              &SimplifySpec,
              &DivideLoopSpec,
              &UnrollLoopSpec,
+             &CutLoopSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
