@@ -9,6 +9,7 @@
 #include "libs/primitives/cut_loop.h"
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/primitive.h"
+#include "libs/primitives/shift_loop.h"
 #include "libs/primitives/simplify_expr.h"
 #include "libs/primitives/unroll_loop.h"
 
@@ -24,6 +25,7 @@ const Registry& Registry::Builtin() {
              &DivideLoopSpec,
              &UnrollLoopSpec,
              &CutLoopSpec,
+             &ShiftLoopSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
