@@ -8,6 +8,7 @@
 #include "absl/status/status.h"
 #include "libs/primitives/cut_loop.h"
 #include "libs/primitives/divide_loop.h"
+#include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/shift_loop.h"
 #include "libs/primitives/simplify_expr.h"
@@ -26,6 +27,7 @@ const Registry& Registry::Builtin() {
              &UnrollLoopSpec,
              &CutLoopSpec,
              &ShiftLoopSpec,
+             &EliminateDeadCodeSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
