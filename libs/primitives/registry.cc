@@ -12,6 +12,7 @@
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/shift_loop.h"
 #include "libs/primitives/simplify_expr.h"
+#include "libs/primitives/specialize.h"
 #include "libs/primitives/unroll_loop.h"
 
 namespace tessel::primitives {
@@ -28,6 +29,7 @@ const Registry& Registry::Builtin() {
              &CutLoopSpec,
              &ShiftLoopSpec,
              &EliminateDeadCodeSpec,
+             &SpecializeSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
