@@ -10,6 +10,7 @@
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/primitive.h"
+#include "libs/primitives/rewrite_expr.h"
 #include "libs/primitives/shift_loop.h"
 #include "libs/primitives/simplify_expr.h"
 #include "libs/primitives/specialize.h"
@@ -30,6 +31,7 @@ const Registry& Registry::Builtin() {
              &ShiftLoopSpec,
              &EliminateDeadCodeSpec,
              &SpecializeSpec,
+             &RewriteExprSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
