@@ -74,6 +74,15 @@ TEST(SimplifyExpr, CancelsToAConstant) {
             "(proc @f ((size n) (out y (f32 4))) (assign (y 2) 0.0))\n");
 }
 
+// Data arithmetic is not control: (+ (x i) 0.0) stays as written.
+TEST(Simplify, LeavesDataAlone) {
+  const std::string text = R"((proc @f ((in x (f32 4)) (out y (f32 4)))
+  (for i 0 4 (assign (y (- (+ i 1) 1)) (- (+ (x i) 0.0) (* 1.0 (x i)))))))";
+  EXPECT_EQ(Simplified(text),
+            "(proc @f ((in x (f32 4)) (out y (f32 4)))\n"
+            "  (for i 0 4 (assign (y i) (- (+ (x i) 0.0) (* 1.0 (x i))))))\n");
+}
+
 TEST(Simplify, SpecHasExoName) {
   PrimitiveSpec spec = SimplifySpec();
   EXPECT_EQ(spec.name, "simplify");
