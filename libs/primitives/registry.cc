@@ -10,9 +10,12 @@
 #include "libs/primitives/autofission.h"
 #include "libs/primitives/bind_config.h"
 #include "libs/primitives/call_eqv.h"
+#include "libs/primitives/cut_loop.h"
 #include "libs/primitives/delete_buffer.h"
 #include "libs/primitives/delete_config.h"
 #include "libs/primitives/divide_dim.h"
+#include "libs/primitives/divide_loop.h"
+#include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/expand_dim.h"
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fuse.h"
@@ -28,11 +31,16 @@
 #include "libs/primitives/replace.h"
 #include "libs/primitives/resize_dim.h"
 #include "libs/primitives/reuse_buffer.h"
+#include "libs/primitives/rewrite_expr.h"
 #include "libs/primitives/set_memory.h"
 #include "libs/primitives/set_precision.h"
+#include "libs/primitives/shift_loop.h"
+#include "libs/primitives/simplify_expr.h"
 #include "libs/primitives/sink_alloc.h"
+#include "libs/primitives/specialize.h"
 #include "libs/primitives/stage_mem.h"
 #include "libs/primitives/unroll_buffer.h"
+#include "libs/primitives/unroll_loop.h"
 #include "libs/primitives/write_config.h"
 
 namespace tessel::primitives {
@@ -42,6 +50,7 @@ const Registry& Registry::Builtin() {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              &RenameSpec,
+             &SimplifySpec,
              &ReorderStmtsSpec,
              &LiftAllocSpec,
              &SinkAllocSpec,
@@ -51,7 +60,14 @@ const Registry& Registry::Builtin() {
              &RemoveLoopSpec,
              &AddLoopSpec,
              &LiftScopeSpec,
+             &DivideLoopSpec,
+             &CutLoopSpec,
+             &ShiftLoopSpec,
              &ReorderLoopsSpec,
+             &UnrollLoopSpec,
+             &SpecializeSpec,
+             &EliminateDeadCodeSpec,
+             &RewriteExprSpec,
              &StageMemSpec,
              &SetMemorySpec,
              &SetPrecisionSpec,
