@@ -63,7 +63,7 @@ const char* KindText(ArgKind kind) {
     case ArgKind::kConfig:
       return "a config (@name)";
     case ArgKind::kExprText:
-      return "an expression (a string)";
+      return "an expression (a string or an integer)";
     case ArgKind::kExprTexts:
       return "a list of expressions (strings)";
   }
@@ -256,7 +256,7 @@ class Binder {
   absl::Status BindExprTexts(size_t i, const Value& value, Arg& arg) {
     bool list = spec_.params[i].kind == ArgKind::kExprTexts;
     std::vector<Value> items;
-    if (value.kind == Value::Kind::kString) {
+    if (value.kind == Value::Kind::kString || value.kind == Value::Kind::kInt) {
       items.push_back(value);
     } else if (list && value.kind == Value::Kind::kList) {
       items = value.items;
@@ -264,17 +264,25 @@ class Binder {
       return KindError(i, value);
     }
     for (const Value& item : items) {
-      if (item.kind != Value::Kind::kString) return KindError(i, value);
+      // An integer stands for its literal, as in Exo (cut_loop(p, "i", 4)).
+      std::string text;
+      if (item.kind == Value::Kind::kInt) {
+        text = absl::StrCat(item.int_value);
+      } else if (item.kind == Value::Kind::kString) {
+        text = item.text;
+      } else {
+        return KindError(i, value);
+      }
       absl::StatusOr<ir::Node*> node =
-          BuildExprText(module_, proc_, scope_, item.text);
+          BuildExprText(module_, proc_, scope_, text);
       if (!node.ok()) {
-        return Error(item.pos, absl::StrCat("expression '", item.text,
+        return Error(item.pos, absl::StrCat("expression '", text,
                                             "': ", node.status().message()));
       }
-      arg.names.push_back(item.text);
+      arg.names.push_back(text);
       arg.nodes.push_back(*node);
     }
-    arg.text = value.kind == Value::Kind::kString ? value.text : "";
+    arg.text = value.kind == Value::Kind::kList ? "" : arg.names.front();
     if (!list) arg.node = arg.nodes.front();
     return absl::OkStatus();
   }
