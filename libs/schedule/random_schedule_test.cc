@@ -66,15 +66,15 @@ std::string Statement(Random& random, const std::string& row,
   std::string read = Element(random, source, row, col);
   switch (random.Int(0, 2)) {
     case 0:
-      return absl::StrCat("(assign ", Element(random, "A", row, col),
-                          " (+ ", read, " 1.0))");
+      return absl::StrCat("(assign ", Element(random, "A", row, col), " (+ ",
+                          read, " 1.0))");
     case 1:
       return absl::StrCat("(reduce (B ", Shifted(row, random.Int(0, 1)),
                           ") (* ", read, " ", Element(random, "X", row, col),
                           "))");
     default:
-      return absl::StrCat("(assign ", Element(random, "A", row, col),
-                          " (* ", read, " 0.5))");
+      return absl::StrCat("(assign ", Element(random, "A", row, col), " (* ",
+                          read, " 0.5))");
   }
 }
 
@@ -85,8 +85,8 @@ std::string Nest(Random& random, const std::string& row,
   for (int i = random.Int(1, 3); i > 0; --i) {
     body.push_back(Statement(random, row, col));
   }
-  return absl::StrCat("(for ", row, " 0 ", random.Int(1, 8), " (for ", col,
-                      " ", random.Int(0, 1), " ", random.Int(2, 8), " ",
+  return absl::StrCat("(for ", row, " 0 ", random.Int(1, 8), " (for ", col, " ",
+                      random.Int(0, 1), " ", random.Int(2, 8), " ",
                       absl::StrJoin(body, " "), "))");
 }
 
@@ -106,29 +106,27 @@ std::string Directive(Random& random) {
   switch (random.Int(0, 11)) {
     case 0:
     case 1:
-      return absl::StrCat(
-          "divide_loop(", pattern, ", ", random.Int(2, 4), ", [\"", loop,
-          "o\", \"", loop, "i\"], tail=\"",
-          random.Pick(std::vector<std::string>{"guard", "cut",
-                                               "cut_and_guard"}),
-          "\", perfect=", random.Chance(20) ? "True" : "False", ")");
+      return absl::StrCat("divide_loop(", pattern, ", ", random.Int(2, 4),
+                          ", [\"", loop, "o\", \"", loop, "i\"], tail=\"",
+                          random.Pick(std::vector<std::string>{
+                              "guard", "cut", "cut_and_guard"}),
+                          "\", perfect=", random.Chance(20) ? "True" : "False",
+                          ")");
     case 2:
     case 3:
       return random.Chance(50) ? "reorder_loops(\"i j\")"
                                : "reorder_loops(\"k l\")";
     case 4:
-      return absl::StrCat("fission(after(\"",
-                          random.Pick(std::vector<std::string>{
-                              "A[_] = _", "B[_] += _"}),
-                          "\"), n_lifts=", random.Int(1, 2), ")");
+      return absl::StrCat(
+          "fission(after(\"",
+          random.Pick(std::vector<std::string>{"A[_] = _", "B[_] += _"}),
+          "\"), n_lifts=", random.Int(1, 2), ")");
     case 5:
       return absl::StrCat("unroll_loop(", pattern, ")");
     case 6:
-      return absl::StrCat("cut_loop(", pattern, ", ", random.Int(0, 4),
-                          ")");
+      return absl::StrCat("cut_loop(", pattern, ", ", random.Int(0, 4), ")");
     case 7:
-      return absl::StrCat("shift_loop(", pattern, ", ", random.Int(0, 3),
-                          ")");
+      return absl::StrCat("shift_loop(", pattern, ", ", random.Int(0, 3), ")");
     case 8:
       return absl::StrCat("remove_loop(", pattern, ")");
     case 9:
@@ -156,8 +154,8 @@ TEST(RandomScheduleTest, AcceptedSchedulesComputeTheSame) {
       absl::StatusOr<Schedule> schedule = ReadSchedule(directive, "r.sched");
       ASSERT_TRUE(schedule.ok()) << directive << ": " << schedule.status();
       std::string before = Print(module);
-      absl::Status status = ApplySchedule(module, *module.Current(proc),
-                                          *schedule, registry);
+      absl::Status status =
+          ApplySchedule(module, *module.Current(proc), *schedule, registry);
       if (!status.ok()) {
         ++rejected;
         ASSERT_EQ(Print(module), before)
