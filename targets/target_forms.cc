@@ -116,7 +116,7 @@ absl::Status Append(ir::Module& module, const Library& library,
 }  // namespace
 
 absl::StatusOr<ir::Node*> ImportTargetForm(ir::Module& module,
-                                                 absl::string_view name) {
+                                           absl::string_view name) {
   std::string global =
       absl::StartsWith(name, "@") ? std::string(name) : absl::StrCat("@", name);
   if (ir::Node* own = module.Find(global)) return own;

@@ -19,15 +19,15 @@ namespace tessel::targets {
 std::span<const EmbeddedFile> TargetFormFiles();
 
 // The form `name` (`@mm512_fmadd_ps`; the `@` may be left out) of
-// `module` (a verified module), or else the target libraries' form of that name, appended to
-// `module` with the forms it refers to (its memories, configurations and
-// the instructions it calls) that the module lacks, and verified. The
-// module's nodes are left as they are, so cursors into it stay valid; on
-// an error nothing is added. NotFound when no library defines the name;
-// FailedPrecondition when the module has a form of a name the imported
+// `module` (a verified module), or else the target libraries' form of that
+// name, appended to `module` with the forms it refers to (its memories,
+// configurations and the instructions it calls) that the module lacks, and
+// verified. The module's nodes are left as they are, so cursors into it stay
+// valid; on an error nothing is added. NotFound when no library defines the
+// name; FailedPrecondition when the module has a form of a name the imported
 // forms use that differs from the library's.
 absl::StatusOr<ir::Node*> ImportTargetForm(ir::Module& module,
-                                                 absl::string_view name);
+                                           absl::string_view name);
 
 }  // namespace tessel::targets
 

@@ -36,20 +36,20 @@ enum class ArgKind {
   kExpr,      // an expression in the body: "n % 4", "A[_] * B[_]"
   kInt,
   kBool,
-  kString,    // a name to create, a keyword value ("cut"), or TIR-side text
-              // parsed by the primitive in the scope of another argument
-              // (stage_mem's window "A[i, 0:16]", specialize's condition)
-  kNames,     // ["io", "ii"]
-  kInts,      // [0, 2, 1]
-  kStrings,   // ["n % 4 == 0", "m > 8"]
-  kProc,      // @name of a proc
-  kInstr,     // @name of an instr (or a proc, for call_eqv/replace)
-  kMemory,    // @name of a memory
-  kConfig,    // @name of a config
-  kExprText,  // an expression or window in Exo's syntax ("A[i, 0:16]",
-              // "n % 4 == 0"), built as TIR in the scope of the statement
-              // the directive's first cursor argument points at
-  kExprTexts, // a list of them (or one, as a list of one): ["n % 4 == 0"]
+  kString,     // a name to create, a keyword value ("cut"), or TIR-side text
+               // parsed by the primitive in the scope of another argument
+               // (stage_mem's window "A[i, 0:16]", specialize's condition)
+  kNames,      // ["io", "ii"]
+  kInts,       // [0, 2, 1]
+  kStrings,    // ["n % 4 == 0", "m > 8"]
+  kProc,       // @name of a proc
+  kInstr,      // @name of an instr (or a proc, for call_eqv/replace)
+  kMemory,     // @name of a memory
+  kConfig,     // @name of a config
+  kExprText,   // an expression or window in Exo's syntax ("A[i, 0:16]",
+               // "n % 4 == 0"), built as TIR in the scope of the statement
+               // the directive's first cursor argument points at
+  kExprTexts,  // a list of them (or one, as a list of one): ["n % 4 == 0"]
 };
 
 // A parameter of a primitive. One without a default is required.
@@ -121,12 +121,12 @@ inline constexpr ir::ProcChecks kEditChecks{.memories = false};
 // (the instances or locations that violate it), as FailedPrecondition; an
 // argument that does not fit (a loop pattern naming an if, a factor of 0)
 // is InvalidArgument. After it succeeds, the caller re-verifies the
-// procedure (ir::VerifyProc with kEditChecks): a result that fails is a bug in the
-// primitive, reported and never accepted.
+// procedure (ir::VerifyProc with kEditChecks): a result that fails is a bug in
+// the primitive, reported and never accepted.
 using PrimitiveFn = absl::Status (*)(Target& target, const Args& args);
 
 struct PrimitiveSpec {
-  std::string name;  // Exo's name: "divide_loop"
+  std::string name;               // Exo's name: "divide_loop"
   std::vector<ParamSpec> params;  // Exo's names and order, proc left out
   PrimitiveFn run;
 };

@@ -12,9 +12,9 @@ absl::StatusOr<ir::Node*> ResolveForm(ir::Module& module,
   auto imported = targets::ImportTargetForm(module, name);
   if (imported.ok()) return *imported;
   if (!absl::IsNotFound(imported.status())) return imported.status();
-  return absl::NotFoundError(absl::StrCat(
-      "no proc, instr, memory or config named @", name,
-      " in the module or the target libraries"));
+  return absl::NotFoundError(
+      absl::StrCat("no proc, instr, memory or config named @", name,
+                   " in the module or the target libraries"));
 }
 
 }  // namespace tessel::schedule
