@@ -7,6 +7,44 @@
 namespace tessel::ir {
 namespace {
 
+// Whether `count` operand nodes fit `op`'s row of the op table: its items
+// but the attributes (a name, an @form, a keyword, an element type, a
+// type), which the node holds apart from its operands.
+bool FitsOperandCount(Op op, size_t count) {
+  const OpInfo& info = Info(op);
+  if (info.custom) return true;
+  size_t least = 0;
+  size_t most = 0;
+  bool variadic = false;
+  for (OperandKind kind : info.operands) {
+    switch (kind) {
+      case OperandKind::kName:
+      case OperandKind::kGlobal:
+      case OperandKind::kKey:
+      case OperandKind::kElem:
+      case OperandKind::kType:
+        break;
+      case OperandKind::kValues:
+      case OperandKind::kStmts:
+      case OperandKind::kInts:
+        variadic = true;
+        break;
+      case OperandKind::kValuesPlus:
+        variadic = true;
+        ++least;
+        ++most;
+        break;
+      case OperandKind::kElseOpt:
+        ++most;
+        break;
+      default:
+        ++least;
+        ++most;
+    }
+  }
+  return count >= least && (variadic || count <= most);
+}
+
 Node* WithOperands(Module& module, Node* node,
                    absl::Span<Node* const> operands) {
   for (Node* operand : operands) module.Append(node, operand);
@@ -29,8 +67,7 @@ Type RefType(const Node& binder) {
 // The dimension `dim` stands for: a positive literal's value, else the
 // expression.
 Dim DimOf(Node* dim) {
-  if (dim->is(Op::kConst) && !dim->is_float_literal() &&
-      dim->int_value() > 0) {
+  if (dim->is(Op::kConst) && !dim->is_float_literal() && dim->int_value() > 0) {
     return Dim::Constant(dim->int_value());
   }
   return Dim::Symbolic(dim);
@@ -51,8 +88,7 @@ Node* Named(Module& module, Op op, absl::string_view name) {
 }  // namespace
 
 Node* Build::Form(Module& module, Op op, absl::Span<Node* const> operands) {
-  assert(operands.size() >= Info(op).min_operands() &&
-         operands.size() <= Info(op).max_operands().value_or(operands.size()));
+  assert(FitsOperandCount(op, operands.size()));
   return WithOperands(module, module.Create(op), operands);
 }
 
@@ -74,8 +110,7 @@ Node* Build::ControlParam(Module& module, ParamKind kind,
   assert(kind < ParamKind::kIn);
   Node* param = Named(module, Op::kParam, name);
   param->set_param_kind(kind);
-  param->set_declared_type(
-      Type::Control(kControls[static_cast<int>(kind)]));
+  param->set_declared_type(Type::Control(kControls[static_cast<int>(kind)]));
   return param;
 }
 
@@ -109,13 +144,11 @@ Node* Build::For(Module& module, absl::string_view var, Node* lo, Node* hi,
   return WithOperands(module, loop, body);
 }
 
-Node* Build::If(Module& module, Node* condition,
-                absl::Span<Node* const> then,
+Node* Build::If(Module& module, Node* condition, absl::Span<Node* const> then,
                 absl::Span<Node* const> orelse) {
-  Node* branch = Form(module, Op::kIf, {condition});
-  module.Append(branch, Form(module, Op::kThen, then));
-  if (!orelse.empty()) module.Append(branch, Form(module, Op::kElse, orelse));
-  return branch;
+  std::vector<Node*> operands = {condition, Form(module, Op::kThen, then)};
+  if (!orelse.empty()) operands.push_back(Form(module, Op::kElse, orelse));
+  return Form(module, Op::kIf, operands);
 }
 
 Node* Build::Alloc(Module& module, absl::string_view name, const Type& type,
@@ -198,8 +231,8 @@ Node* Build::Interval(Module& module, Node* lo, Node* hi) {
 }
 
 Node* Build::Stride(Module& module, const Node& tensor, int64_t dim) {
-  Node* stride = Form(module, Op::kStride,
-                      {Ref(module, tensor), Int(module, dim)});
+  Node* stride =
+      Form(module, Op::kStride, {Ref(module, tensor), Int(module, dim)});
   stride->set_type(Type::Control(ControlType::kStride));
   return stride;
 }
@@ -243,11 +276,12 @@ Node* Build::Cast(Module& module, ElemType elem, Node* value) {
 }
 
 Node* Build::TransferRead(Module& module, const Type& vector,
-                          const Node& tensor,
-                          absl::Span<Node* const> indices, Node* pad) {
-  Node* read = Form(module, Op::kTransferRead, {Ref(module, tensor)});
-  WithOperands(module, read, indices);
-  module.Append(read, pad);
+                          const Node& tensor, absl::Span<Node* const> indices,
+                          Node* pad) {
+  std::vector<Node*> operands = {Ref(module, tensor)};
+  operands.insert(operands.end(), indices.begin(), indices.end());
+  operands.push_back(pad);
+  Node* read = Form(module, Op::kTransferRead, operands);
   read->set_declared_type(vector);
   read->set_type(vector);
   return read;
@@ -255,9 +289,9 @@ Node* Build::TransferRead(Module& module, const Type& vector,
 
 Node* Build::TransferWrite(Module& module, Node* vector, const Node& tensor,
                            absl::Span<Node* const> indices) {
-  Node* write =
-      Form(module, Op::kTransferWrite, {vector, Ref(module, tensor)});
-  return WithOperands(module, write, indices);
+  std::vector<Node*> operands = {vector, Ref(module, tensor)};
+  operands.insert(operands.end(), indices.begin(), indices.end());
+  return Form(module, Op::kTransferWrite, operands);
 }
 
 Node* Build::Broadcast(Module& module, const Type& vector, Node* value) {
