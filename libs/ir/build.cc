@@ -9,8 +9,9 @@ namespace {
 
 // Whether `count` operand nodes fit `op`'s row of the op table: its items
 // but the attributes (a name, an @form, a keyword, an element type, a
-// type), which the node holds apart from its operands.
-bool FitsOperandCount(Op op, size_t count) {
+// type), which the node holds apart from its operands. Only asserts use
+// it.
+[[maybe_unused]] bool FitsOperandCount(Op op, size_t count) {
   const OpInfo& info = Info(op);
   if (info.custom) return true;
   size_t least = 0;
