@@ -5,7 +5,7 @@
 #include "gtest/gtest.h"
 #include "libs/ir/build.h"
 #include "libs/ir/views.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -27,7 +27,7 @@ absl::StatusOr<std::string> Add(const std::string& text, ir::Op op, int n,
                 : ir::Build::Ref(module, *ir::ProcView(proc).params()[-hi - 1]);
         return AddLoop(module, stmt.as_block(), name, *bound, guard).status();
       },
-      {{"N", 5}});
+      {{{"N", 5}}});
 }
 
 constexpr char kCopy[] =

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -18,7 +18,7 @@ absl::StatusOr<std::string> AutofissionAfter(const std::string& text, ir::Op op,
         ir::Cursor stmt(module, &Nth(proc, op, n));
         return Autofission(module, stmt.after(), n_lifts).status();
       },
-      {{"N", 5}});
+      {{{"N", 5}}});
 }
 
 // It lifts through the loops there are and stops at the if.

@@ -6,7 +6,6 @@
 #include "gtest/gtest.h"
 #include "libs/ir/build.h"
 #include "libs/ir/verify/verifier.h"
-#include "libs/primitives/cursor_testing.h"
 #include "libs/primitives/testing.h"
 
 namespace tessel::primitives {

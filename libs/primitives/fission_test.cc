@@ -4,7 +4,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -23,7 +23,7 @@ absl::StatusOr<std::string> FissionAt(
         return Fission(module, after ? stmt.after() : stmt.before(), n_lifts)
             .status();
       },
-      defines);
+      {defines});
 }
 
 absl::StatusOr<std::string> FissionAfter(

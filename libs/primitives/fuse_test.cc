@@ -4,7 +4,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -15,13 +15,13 @@ using testing::Nth;
 absl::StatusOr<std::string> FuseAt(
     const std::string& text, int n = 0,
     const std::map<std::string, int64_t>& defines = {{"N", 5}}) {
-  return testing::Rewrite(
-      text,
-      [&](ir::Module& module, ir::Node& proc) {
-        ir::Cursor first(module, &Nth(proc, ir::Op::kFor, n));
-        return Fuse(module, first, first.next()).status();
-      },
-      defines);
+  return testing::Rewrite(text,
+                          [&](ir::Module& module, ir::Node& proc) {
+                            ir::Cursor first(module,
+                                             &Nth(proc, ir::Op::kFor, n));
+                            return Fuse(module, first, first.next()).status();
+                          },
+                          {defines});
 }
 
 TEST(FuseTest, FusesAProducerAndItsConsumer) {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -18,7 +18,7 @@ absl::StatusOr<std::string> Lift(const std::string& text, int64_t n_lifts) {
                          n_lifts)
             .status();
       },
-      {{"N", 5}});
+      {{{"N", 5}}});
 }
 
 constexpr char kTemp[] =

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -17,7 +17,7 @@ absl::StatusOr<std::string> Lift(const std::string& text, ir::Op op, int n) {
         return LiftScope(module, ir::Cursor(module, &Nth(proc, op, n)))
             .status();
       },
-      {{"N", 5}});
+      {{{"N", 5}}});
 }
 
 TEST(LiftScopeTest, LiftsAnIfOutOfALoop) {

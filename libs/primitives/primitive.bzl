@@ -8,7 +8,7 @@ def primitive(name, deps = [], test_deps = []):
       deps: what the library needs besides the primitive interface, the IR
         and Abseil.
       test_deps: what the test needs besides the library, the primitives'
-        test helpers and GoogleTest.
+        test helpers, the IR and its verifier, Abseil and GoogleTest.
     """
     native.cc_library(
         name = name,
@@ -27,6 +27,9 @@ def primitive(name, deps = [], test_deps = []):
         deps = depset([
             ":" + name,
             ":testing",
+            "//libs/ir",
+            "//libs/ir/verify",
+            "//third_party/system:absl",
             "//third_party/system:gtest_main",
         ] + test_deps).to_list(),
     )

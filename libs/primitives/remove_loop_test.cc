@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -19,7 +19,7 @@ absl::StatusOr<std::string> Remove(const std::string& text, int n = 0) {
                           ir::Cursor(module, &Nth(proc, ir::Op::kFor, n)))
             .status();
       },
-      {{"N", 5}});
+      {{{"N", 5}}});
 }
 
 // The config hoisting of Exo's section 2: a configuration write repeated

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -21,7 +21,7 @@ absl::StatusOr<std::string> Reorder(const std::string& text, int n = 0,
                             ir::Cursor(module, &Nth(proc, ir::Op::kFor, n)))
             .status();
       },
-      defines);
+      {defines});
 }
 
 TEST(ReorderLoopsTest, SwapsAMatmulsReductionLoops) {

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -19,7 +19,7 @@ absl::StatusOr<std::string> Reorder(const std::string& text, ir::Op op, int n) {
         return ReorderStmts(module, ir::BlockCursor(first, first.next()))
             .status();
       },
-      {{"N", 5}});
+      {{{"N", 5}}});
 }
 
 TEST(ReorderStmtsTest, SwapsIndependentStatements) {

@@ -15,10 +15,8 @@ namespace tessel::primitives {
 namespace {
 
 using ir::Build;
-using testing::Print;
-using testing::ProcNamed;
-using testing::ReadVerified;
-using testing::SameValues;
+using testing::Outcome;
+using testing::Rewrite;
 
 // @f's loop bound (% n 4) where an assertion says n is a multiple of 4.
 constexpr char kText[] = R"((proc @f ((size n) (in x (f32 n)) (inout y (f32 n)))
@@ -29,23 +27,14 @@ constexpr char kText[] = R"((proc @f ((size n) (in x (f32 n)) (inout y (f32 n)))
 // text (verified, computing what the original does for n = 4, 8), or the
 // error.
 std::string Rewritten(int64_t value) {
-  ir::Module module = ReadVerified(kText);
-  ir::Node* outer = ir::Body(ProcNamed(module, "@f"))[0];
-  ir::Node* inner = ir::Body(*outer)[0];
-  absl::Status status =
-      RewriteExpr(module, ir::Cursor(module, inner->operand(1)),
-                  *Build::Int(module, value));
-  if (!status.ok()) {
-    EXPECT_EQ(Print(module), Print(ReadVerified(kText))) << "changed";
-    return std::string(status.message());
-  }
-  std::string printed = Print(module);
-  EXPECT_FALSE(ReadVerified(printed).forms().empty()) << printed;
-  for (int64_t n : {4, 8}) {
-    absl::Status same = SameValues(kText, module, {{"n", n}});
-    EXPECT_TRUE(same.ok()) << same << "\n" << printed;
-  }
-  return printed;
+  return Outcome(Rewrite(kText,
+                         [&](ir::Module& module, ir::Node& proc) {
+                           ir::Node* inner = ir::Body(*ir::Body(proc)[0])[0];
+                           return RewriteExpr(
+                               module, ir::Cursor(module, inner->operand(1)),
+                               *Build::Int(module, value));
+                         },
+                         {{{"n", 4}}, {{"n", 8}}}));
 }
 
 TEST(RewriteExpr, ProvenEqualUnderTheAssertions) {

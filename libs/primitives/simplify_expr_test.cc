@@ -16,23 +16,22 @@ namespace {
 using testing::Print;
 using testing::ProcNamed;
 using testing::ReadVerified;
-using testing::SameValues;
+using testing::Rewrite;
+using testing::Sizes;
 
 // Simplifies @f of `text`, checks that it verifies and computes what it
 // computed (with `defines` for its sizes), and returns its text.
-std::string Simplified(const std::string& text,
-                       const std::map<std::string, int64_t>& defines = {}) {
-  ir::Module module = ReadVerified(text);
-  EXPECT_TRUE(Simplify(module, ProcNamed(module, "@f")).ok());
-  std::string printed = Print(module);
-  EXPECT_TRUE(ReadVerified(printed).forms().size() > 0) << printed;
-  absl::Status same = SameValues(text, module, defines);
-  EXPECT_TRUE(same.ok()) << same << "\n" << printed;
+std::string Simplified(const std::string& text, const Sizes& defines = {}) {
+  absl::StatusOr<std::string> printed = Rewrite(
+      text,
+      [](ir::Module& module, ir::Node& proc) { return Simplify(module, proc); },
+      {defines});
+  if (!printed.ok()) return std::string(printed.status().message());
   // Idempotent: simplifying the result again changes nothing.
-  ir::Module again = ReadVerified(printed);
+  ir::Module again = ReadVerified(*printed);
   EXPECT_TRUE(Simplify(again, ProcNamed(again, "@f")).ok());
-  EXPECT_EQ(Print(again), printed);
-  return printed;
+  EXPECT_EQ(Print(again), *printed);
+  return *printed;
 }
 
 TEST(Simplify, CollectsLikeTermsAndFoldsLiterals) {

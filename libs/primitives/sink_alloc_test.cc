@@ -3,7 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
-#include "libs/primitives/rewrite_testing.h"
+#include "libs/primitives/testing.h"
 
 namespace tessel::primitives {
 namespace {
@@ -17,7 +17,7 @@ absl::StatusOr<std::string> Sink(const std::string& text) {
         return SinkAlloc(module, ir::Cursor(module, &Nth(proc, ir::Op::kAlloc)))
             .status();
       },
-      {{"N", 5}});
+      {{{"N", 5}}});
 }
 
 TEST(SinkAllocTest, SinksATemporaryIntoALoop) {

@@ -16,10 +16,8 @@ namespace tessel::primitives {
 namespace {
 
 using ir::Build;
-using testing::Print;
-using testing::ProcNamed;
-using testing::ReadVerified;
-using testing::SameValues;
+using testing::Outcome;
+using testing::Rewrite;
 
 constexpr char kSized[] = R"((proc @f ((size n) (in x (f32 n)) (out y (f32 n)))
   (for i 0 n (assign (y i) (x i)))))";
@@ -27,24 +25,24 @@ constexpr char kSized[] = R"((proc @f ((size n) (in x (f32 n)) (out y (f32 n)))
 // Specializes @f's loop on n == v for each of `values`: the result's text
 // (verified, computing what the original does for n = 3, 8), or the error.
 std::string Specialized(const std::vector<int64_t>& values) {
-  ir::Module module = ReadVerified(kSized);
-  ir::Node& proc = ProcNamed(module, "@f");
-  std::vector<const ir::Node*> conds;
-  for (int64_t v : values) {
-    conds.push_back(Build::Eq(module, Build::Ref(module, *proc.operand(0)),
-                              Build::Int(module, v)));
-  }
-  ir::Cursor loop(module, ir::Body(proc)[0]);
-  absl::Status status = Specialize(module, loop.as_block(), conds);
-  if (!status.ok()) return std::string(status.message());
-  std::string printed = Print(module);
-  EXPECT_FALSE(ReadVerified(printed).forms().empty()) << printed;
-  for (int64_t n : {3, 8}) {
-    absl::Status same = SameValues(kSized, module, {{"n", n}});
-    EXPECT_TRUE(same.ok()) << same << "\n" << printed;
-  }
-  EXPECT_TRUE(loop.is_valid());  // the original moved into the last else
-  return printed;
+  return Outcome(Rewrite(kSized,
+                         [&](ir::Module& module, ir::Node& proc) {
+                           std::vector<const ir::Node*> conds;
+                           for (int64_t v : values) {
+                             conds.push_back(Build::Eq(
+                                 module, Build::Ref(module, *proc.operand(0)),
+                                 Build::Int(module, v)));
+                           }
+                           ir::Cursor loop(module, ir::Body(proc)[0]);
+                           absl::Status status =
+                               Specialize(module, loop.as_block(), conds);
+                           // The original moved into the last else.
+                           if (status.ok()) {
+          EXPECT_TRUE(loop.is_valid());
+        }
+                           return status;
+                         },
+                         {{{"n", 3}}, {{"n", 8}}}));
 }
 
 TEST(Specialize, OneCondition) {

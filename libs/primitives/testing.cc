@@ -8,8 +8,10 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "libs/ir/edit.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
+#include "libs/ir/verify/verifier.h"
 #include "libs/runsim/run_sim_command.h"
 #include "libs/support/source.h"
 
@@ -39,14 +41,14 @@ ir::Node& ProcNamed(ir::Module& module, const std::string& name) {
       return *form;
     }
   }
-  ADD_FAILURE() << "no proc @" << name;
+  ADD_FAILURE() << "no proc " << name;
   std::abort();
 }
 
 std::string Print(const ir::Module& module) { return ir::PrintModule(module); }
 
 absl::Status SameValues(const std::string& before, const ir::Module& after,
-                        const std::map<std::string, int64_t>& defines) {
+                        const Sizes& defines) {
   runsim::RunSimOptions options;
   options.file = TempFile("after.tir", Print(after));
   options.compare_file = TempFile("before.tir", before);
@@ -60,6 +62,69 @@ absl::Status SameValues(const std::string& before, const ir::Module& after,
     }
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> Rewrite(
+    const std::string& text,
+    absl::FunctionRef<absl::Status(ir::Module&, ir::Node& proc)> rewrite,
+    const std::vector<Sizes>& runs) {
+  ir::Module module = ReadVerified(text);
+  if (module.forms().empty()) return absl::InternalError("did not read");
+  ir::Node& proc = *module.forms().back();
+  std::string before = Print(module);
+  if (absl::Status status = rewrite(module, proc); !status.ok()) {
+    EXPECT_EQ(Print(module), before) << "a rejection changed the module";
+    return status;
+  }
+  std::string printed = Print(module);
+  if (absl::Status status = ir::VerifyProc(module, proc); !status.ok()) {
+    ADD_FAILURE() << "the result does not verify: " << status << "\n"
+                  << printed;
+    return status;
+  }
+  EXPECT_FALSE(ReadVerified(printed).forms().empty()) << printed;
+  for (const Sizes& defines : runs) {
+    absl::Status same = SameValues(text, module, defines);
+    EXPECT_TRUE(same.ok()) << same << "\n" << printed;
+  }
+  return printed;
+}
+
+std::string Outcome(const absl::StatusOr<std::string>& result) {
+  return result.ok() ? *result : std::string(result.status().message());
+}
+
+ir::Node& Nth(ir::Node& root, ir::Op op, int n) {
+  ir::Node* found = nullptr;
+  ir::Walk(root, [&](ir::Node& node) {
+    if (found == nullptr && node.is(op) && n-- == 0) found = &node;
+  });
+  if (found == nullptr) {
+    ADD_FAILURE() << "no such node";
+    std::abort();
+  }
+  return *found;
+}
+
+ir::Cursor StmtAt(ir::Module& module, ir::Node& proc,
+                  const std::vector<size_t>& path) {
+  ir::Cursor at = ir::BlockCursor::BodyOf(module, proc)[path[0]];
+  for (size_t i = 1; i < path.size(); ++i) at = at.body()[path[i]];
+  return at;
+}
+
+ir::Cursor DeclNamed(ir::Module& module, ir::Node& proc,
+                     const std::string& name) {
+  ir::Node* found = nullptr;
+  ir::Walk(proc, [&](ir::Node& node) {
+    if (found == nullptr && node.name() == name &&
+        (node.is(ir::Op::kAlloc) || node.is(ir::Op::kFor) ||
+         node.is(ir::Op::kParam))) {
+      found = &node;
+    }
+  });
+  EXPECT_NE(found, nullptr) << "no declaration of " << name;
+  return ir::Cursor(module, found);
 }
 
 }  // namespace tessel::primitives::testing

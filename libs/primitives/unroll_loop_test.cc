@@ -14,29 +14,23 @@
 namespace tessel::primitives {
 namespace {
 
-using testing::Print;
-using testing::ProcNamed;
-using testing::ReadVerified;
-using testing::SameValues;
+using testing::Outcome;
+using testing::Rewrite;
+using testing::Sizes;
 
 // Unrolls the first loop of @f in `text` (at `depth` in its first nest):
 // the result's text (checked to verify and to compute what the original
 // does, with `defines`), or the error.
 std::string Unrolled(const std::string& text, int depth = 0,
-                     const std::map<std::string, int64_t>& defines = {}) {
-  ir::Module module = ReadVerified(text);
-  ir::Node* loop = ir::Body(ProcNamed(module, "@f"))[0];
-  for (int d = 0; d < depth; ++d) loop = ir::Body(*loop)[0];
-  absl::Status status = UnrollLoop(module, ir::Cursor(module, loop));
-  if (!status.ok()) {
-    EXPECT_EQ(Print(module), Print(ReadVerified(text))) << "changed";
-    return std::string(status.message());
-  }
-  std::string printed = Print(module);
-  EXPECT_FALSE(ReadVerified(printed).forms().empty()) << printed;
-  absl::Status same = SameValues(text, module, defines);
-  EXPECT_TRUE(same.ok()) << same << "\n" << printed;
-  return printed;
+                     const Sizes& defines = {}) {
+  return Outcome(Rewrite(text,
+                         [&](ir::Module& module, ir::Node& proc) {
+                           ir::Node* loop = ir::Body(proc)[0];
+                           for (int d = 0; d < depth; ++d)
+                             loop = ir::Body(*loop)[0];
+                           return UnrollLoop(module, ir::Cursor(module, loop));
+                         },
+                         {defines}));
 }
 
 // Exo's test_unroll: a loop of 3 whose body uses the variable.
