@@ -7,7 +7,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
-#include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/node.h"
 #include "libs/primitives/primitive.h"
@@ -16,7 +15,7 @@
 namespace tessel::primitives {
 namespace {
 
-using ir::Build;
+using testing::OffsetPoint;
 using testing::Outcome;
 using testing::Rewrite;
 
@@ -30,11 +29,7 @@ std::string Cut(const std::string& text, int64_t offset, bool plus_n) {
   return Outcome(Rewrite(
       text,
       [&](ir::Module& module, ir::Node& proc) {
-        ir::Node* cut = Build::Int(module, offset);
-        if (plus_n) {
-          // n is the proc's first operand (its first parameter).
-          cut = Build::Add(module, Build::Ref(module, *proc.operand(0)), cut);
-        }
+        ir::Node* cut = OffsetPoint(module, proc, offset, plus_n);
         return CutLoop(module, ir::Cursor(module, ir::Body(proc)[0]), *cut)
             .status();
       },

@@ -7,7 +7,6 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "gtest/gtest.h"
-#include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/node.h"
 #include "libs/primitives/primitive.h"
@@ -16,7 +15,7 @@
 namespace tessel::primitives {
 namespace {
 
-using ir::Build;
+using testing::OffsetPoint;
 using testing::Outcome;
 using testing::Rewrite;
 
@@ -30,12 +29,7 @@ std::string Shifted(const std::string& text, int64_t offset, bool plus_n) {
   return Outcome(Rewrite(
       text,
       [&](ir::Module& module, ir::Node& proc) {
-        ir::Node* start = Build::Int(module, offset);
-        if (plus_n) {
-          // n is the proc's first operand (its first parameter).
-          start =
-              Build::Add(module, Build::Ref(module, *proc.operand(0)), start);
-        }
+        ir::Node* start = OffsetPoint(module, proc, offset, plus_n);
         return ShiftLoop(module, ir::Cursor(module, ir::Body(proc)[0]), *start);
       },
       {{{"n", 3}}, {{"n", 8}}}));

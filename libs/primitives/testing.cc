@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "libs/ir/build.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
@@ -92,6 +93,14 @@ absl::StatusOr<std::string> Rewrite(
 
 std::string Outcome(const absl::StatusOr<std::string>& result) {
   return result.ok() ? *result : std::string(result.status().message());
+}
+
+ir::Node* OffsetPoint(ir::Module& module, const ir::Node& proc, int64_t offset,
+                      bool plus_first) {
+  ir::Node* point = ir::Build::Int(module, offset);
+  if (!plus_first) return point;
+  return ir::Build::Add(module, ir::Build::Ref(module, *proc.operand(0)),
+                        point);
 }
 
 ir::Node& Nth(ir::Node& root, ir::Op op, int n) {

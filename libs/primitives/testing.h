@@ -55,6 +55,11 @@ absl::StatusOr<std::string> Rewrite(
 // it was accepted, the error's message when it was rejected.
 std::string Outcome(const absl::StatusOr<std::string>& result);
 
+// The literal `offset`, plus a reference to `proc`'s first parameter (a
+// size) when `plus_first`: a point such as `n - 1` built in memory.
+ir::Node* OffsetPoint(ir::Module& module, const ir::Node& proc, int64_t offset,
+                      bool plus_first);
+
 // The `n`-th (from 0) node of op `op` under `root`, in program order.
 ir::Node& Nth(ir::Node& root, ir::Op op, int n = 0);
 
