@@ -145,9 +145,31 @@ absl::StatusOr<CExpr> ExprEmitter::DataOperation(const ir::Node& expr,
       return Unary("-", operands[0]);
     case ir::Op::kSelect:
       return Conditional(operands[0], operands[1], operands[2]);
+    case ir::Op::kFma:
+      return FusedMultiplyAdd(expr, operands, type);
     default:
       return Unexpected(expr, "a data value");
   }
+}
+
+absl::StatusOr<CExpr> ExprEmitter::FusedMultiplyAdd(
+    const ir::Node& expr, const std::vector<CExpr>& operands, ElemType type) {
+  switch (type) {
+    case ElemType::kF32:
+      return Call("fmaf", operands);
+    case ElemType::kF64:
+      return Call("fma", operands);
+    case ElemType::kF16:
+      return ErrorAt(expr.loc(),
+                     "emit-c does not translate an fma of f16 scalars yet");
+    case ElemType::kI32:
+    case ElemType::kI8:
+      break;
+  }
+  // Integers wrap: their fma is a product and a sum.
+  return Arithmetic(ir::Op::kAdd,
+                    Arithmetic(ir::Op::kMul, operands[0], operands[1], type),
+                    operands[2], type);
 }
 
 absl::StatusOr<CExpr> ExprEmitter::CastValue(const ir::Node& operand,

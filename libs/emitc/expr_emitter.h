@@ -101,6 +101,9 @@ class ExprEmitter {
   absl::StatusOr<CExpr> DataOperation(const ir::Node& expr,
                                       ElemType type) const;
   absl::StatusOr<CExpr> CastValue(const ir::Node& expr, ElemType to) const;
+  // a * b + c rounded once (the loop level's fma of scalars).
+  static absl::StatusOr<CExpr> FusedMultiplyAdd(
+      const ir::Node& expr, const std::vector<CExpr>& operands, ElemType type);
 
   const GlobalNames& globals_;
   const Scope& scope_;

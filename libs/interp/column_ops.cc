@@ -17,17 +17,15 @@ T* Typed(void* column) {
 }
 
 template <ElemType E, ArithOp Op>
-int32_t Arith(const Repr<E>* a, const Repr<E>* b, Repr<E>* out,
-              LaneSet lanes) {
+int32_t Arith(const Repr<E>* a, const Repr<E>* b, Repr<E>* out, LaneSet lanes) {
   if constexpr (!element::kIsFloat<E> && Op == ArithOp::kDiv) {
     return FirstFailingLane(lanes, [&](int32_t l) {
       return element::Arith<E, Op>(a[l], b[l], out[l]);
     });
   } else {
     // Cannot fail: a loop the compiler may vectorize.
-    ForEachLane(lanes, [&](int32_t l) {
-      element::Arith<E, Op>(a[l], b[l], out[l]);
-    });
+    ForEachLane(lanes,
+                [&](int32_t l) { element::Arith<E, Op>(a[l], b[l], out[l]); });
     return -1;
   }
 }
@@ -50,6 +48,22 @@ void NegateColumn(ElemType type, const void* a, void* out, LaneSet lanes) {
     Repr<E>* result = Typed<Repr<E>>(out);
     ForEachLane(lanes,
                 [&](int32_t l) { result[l] = element::Negate<E>(in[l]); });
+  });
+}
+
+// Where the processor has fused multiply-add instructions, fmaf and fma
+// become one instruction instead of a call into the C library.
+__attribute__((target_clones("fma", "default"))) void ScalarFmaColumn(
+    ElemType type, const void* a, const void* b, const void* c, void* out,
+    LaneSet lanes) {
+  element::WithElemType(type, [&]<ElemType E>() {
+    const Repr<E>* x = Typed<Repr<E>>(a);
+    const Repr<E>* y = Typed<Repr<E>>(b);
+    const Repr<E>* z = Typed<Repr<E>>(c);
+    Repr<E>* result = Typed<Repr<E>>(out);
+    ForEachLane(lanes, [&](int32_t l) {
+      result[l] = element::Fma<E>(x[l], y[l], z[l]);
+    });
   });
 }
 
@@ -97,11 +111,13 @@ void SpreadLane(int bytes, void* column, int32_t from, int32_t to) {
   if (bytes == 8) {
     int64_t value;
     std::memcpy(&value, data + from * 8, 8);
-    for (int32_t l = from + 1; l <= to; ++l) std::memcpy(data + l * 8, &value, 8);
+    for (int32_t l = from + 1; l <= to; ++l)
+      std::memcpy(data + l * 8, &value, 8);
   } else {
     int32_t value;
     std::memcpy(&value, data + from * 4, 4);
-    for (int32_t l = from + 1; l <= to; ++l) std::memcpy(data + l * 4, &value, 4);
+    for (int32_t l = from + 1; l <= to; ++l)
+      std::memcpy(data + l * 4, &value, 4);
   }
 }
 

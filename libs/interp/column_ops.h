@@ -57,6 +57,9 @@ inline int32_t FirstFailingLane(const LaneSet& lanes, F&& f) {
 int32_t ArithColumn(ElemType type, ArithOp op, const void* a, const void* b,
                     void* out, LaneSet lanes);
 void NegateColumn(ElemType type, const void* a, void* out, LaneSet lanes);
+// out = a * b + c on the lanes, each rounded once (the loop level's fma).
+void ScalarFmaColumn(ElemType type, const void* a, const void* b, const void* c,
+                     void* out, LaneSet lanes);
 // out = (cast TO a); the first lane whose value TO cannot hold, or -1.
 int32_t CastColumn(ElemType from, ElemType to, const void* a, void* out,
                    LaneSet lanes);
@@ -76,9 +79,7 @@ void GatherColumn(ElemType type, const uint8_t* data, const int64_t* offsets,
                   void* out, LaneSet lanes);
 
 // The width of a column's values of element type `type`.
-inline int ColumnBytes(ElemType type) {
-  return type == ElemType::kF64 ? 8 : 4;
-}
+inline int ColumnBytes(ElemType type) { return type == ElemType::kF64 ? 8 : 4; }
 
 }  // namespace tessel
 

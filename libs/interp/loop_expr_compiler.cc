@@ -200,6 +200,18 @@ absl::StatusOr<Expr> ProcCompiler::Data(const ir::Node& e) {
     case ir::Op::kNeg:
       expr.op = ExprOp::kNegate;
       return Operands(e, std::move(expr), true);
+    case ir::Op::kFma: {
+      expr.op = ExprOp::kFma;
+      auto compiled = Operands(e, std::move(expr), true);
+      if (compiled.ok()) {
+        for (const Expr& operand : compiled->args) {
+          if (operand.type != *type) {
+            return NotVerified(e, "the operands of an fma have two types");
+          }
+        }
+      }
+      return compiled;
+    }
     case ir::Op::kSelect: {
       auto cond = Control(*e.operand(0));
       if (!cond.ok()) return cond.status();

@@ -58,21 +58,21 @@ void AffineOffsets(uint64_t base, const uint64_t* steps,
     for (int32_t l = 0; l < n; ++l) offsets[l] = static_cast<int64_t>(base);
   } else if (moving == 1) {
     for (int32_t l = 0; l < n; ++l) {
-      offsets[l] = static_cast<int64_t>(
-          base + s[0] * static_cast<uint64_t>(vars[0][l]));
+      offsets[l] =
+          static_cast<int64_t>(base + s[0] * static_cast<uint64_t>(vars[0][l]));
     }
   } else if (moving == 2) {
     for (int32_t l = 0; l < n; ++l) {
-      offsets[l] = static_cast<int64_t>(
-          base + s[0] * static_cast<uint64_t>(vars[0][l]) +
-          s[1] * static_cast<uint64_t>(vars[1][l]));
+      offsets[l] =
+          static_cast<int64_t>(base + s[0] * static_cast<uint64_t>(vars[0][l]) +
+                               s[1] * static_cast<uint64_t>(vars[1][l]));
     }
   } else {
     for (int32_t l = 0; l < n; ++l) {
-      offsets[l] = static_cast<int64_t>(
-          base + s[0] * static_cast<uint64_t>(vars[0][l]) +
-          s[1] * static_cast<uint64_t>(vars[1][l]) +
-          s[2] * static_cast<uint64_t>(vars[2][l]));
+      offsets[l] =
+          static_cast<int64_t>(base + s[0] * static_cast<uint64_t>(vars[0][l]) +
+                               s[1] * static_cast<uint64_t>(vars[1][l]) +
+                               s[2] * static_cast<uint64_t>(vars[2][l]));
     }
   }
 }
@@ -88,8 +88,8 @@ bool Executor::QuickControl(const Expr& e, const Frame& frame, int32_t lane,
     case ExprOp::kControlVar:
       // A region's variable is in its column; outside a batch, the lane is
       // the first, which holds the loop's value too (Executor::For).
-      value = e.varying ? reinterpret_cast<const int64_t*>(
-                              frame.arena.data() + e.column)[lane]
+      value = e.varying ? reinterpret_cast<const int64_t*>(frame.arena.data() +
+                                                           e.column)[lane]
                         : frame.controls[e.slot];
       return true;
     case ExprOp::kNegIndex:
@@ -230,8 +230,7 @@ void Executor::ControlArith(const Expr& e, Frame& frame, LaneSet lanes,
   if (bad >= 0) Fail(e.where, OverflowText(e));
 }
 
-void Executor::Logic(const Expr& e, Frame& frame, LaneSet lanes,
-                     int64_t* out) {
+void Executor::Logic(const Expr& e, Frame& frame, LaneSet lanes, int64_t* out) {
   const int64_t* a = Control(e.args[0], frame, lanes);
   if (failed_) return;
   if (e.op == ExprOp::kNot) {
@@ -323,10 +322,10 @@ void Executor::ReadConfig(const Expr& e, LaneSet lanes, void* out) {
 
 void Executor::CastFailed(const Expr& e, ElemType from, const void* operand,
                           int32_t lane) {
-  Fail(e.where, absl::StrCat("cannot cast ",
-                             ScalarText(ScalarAt(from, operand, lane)), " to ",
-                             ElemTypeName(e.type),
-                             ": the value is out of its range"));
+  Fail(e.where,
+       absl::StrCat("cannot cast ", ScalarText(ScalarAt(from, operand, lane)),
+                    " to ", ElemTypeName(e.type),
+                    ": the value is out of its range"));
 }
 
 void Executor::ComputeData(const Expr& e, Frame& frame, LaneSet lanes,
@@ -347,6 +346,14 @@ void Executor::ComputeData(const Expr& e, Frame& frame, LaneSet lanes,
     case ExprOp::kNegate:
       NegateColumn(e.type, Data(e.args[0], frame, lanes), out, lanes);
       return;
+    case ExprOp::kFma: {
+      const void* a = Data(e.args[0], frame, lanes);
+      const void* b = Data(e.args[1], frame, lanes);
+      const void* c = Data(e.args[2], frame, lanes);
+      if (failed_) return;
+      ScalarFmaColumn(e.type, a, b, c, out, lanes);
+      return;
+    }
     case ExprOp::kSelect:
       Select(e, frame, lanes, out);
       return;
@@ -391,8 +398,8 @@ void Executor::Select(const Expr& e, Frame& frame, LaneSet lanes, void* out) {
   });
 }
 
-bool Executor::Range(const Expr& e, Frame& frame, LaneSet lanes,
-                     int64_t& least, int64_t& greatest) {
+bool Executor::Range(const Expr& e, Frame& frame, LaneSet lanes, int64_t& least,
+                     int64_t& greatest) {
   if (!e.varying) {
     least = greatest = ControlValue(e, frame, FirstLane(lanes));
     return !failed_;
@@ -526,8 +533,7 @@ bool Executor::Locate(const View& view, absl::Span<const Expr> indices,
     auto outside = [&](int64_t i) { return i < 0 || i >= dim; };
     if (!indices[k].varying || lanes.count == 1) {
       int32_t first = lanes.first();
-      const int64_t i =
-          ControlValue(indices[k], frame, LaneSet{&first, 1});
+      const int64_t i = ControlValue(indices[k], frame, LaneSet{&first, 1});
       if (failed_) return false;
       if (outside(i)) {
         OutOfBounds(indices[k], k, i, dim, slot, frame);
@@ -582,9 +588,9 @@ bool Executor::Locate(const View& view, absl::Span<const Expr> indices,
 void Executor::OutOfBounds(const Expr& index, size_t dim, int64_t value,
                            int64_t extent, int32_t slot, Frame& frame) {
   if (index.tensor_level) {
-    Fail(index.where, absl::StrCat("index ", value,
-                                   " is out of bounds for an array of ",
-                                   extent, " elements"));
+    Fail(index.where,
+         absl::StrCat("index ", value, " is out of bounds for an array of ",
+                      extent, " elements"));
     return;
   }
   Fail(index.where,
@@ -638,11 +644,10 @@ void Executor::Load(const Expr& e, Frame& frame, LaneSet lanes, void* out) {
     const int32_t bad = FirstFailingLane(
         lanes, [&](int32_t l) { return buffer.written[offsets[l]] != 0; });
     if (bad >= 0) {
-      Fail(e.where,
-           absl::StrCat("reads ",
-                        ElementText(frame.proc->view_names[e.slot],
-                                    IndicesAt(e.args, frame, bad)),
-                        " before it is written"));
+      Fail(e.where, absl::StrCat("reads ",
+                                 ElementText(frame.proc->view_names[e.slot],
+                                             IndicesAt(e.args, frame, bad)),
+                                 " before it is written"));
       return;
     }
   }

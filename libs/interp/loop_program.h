@@ -48,6 +48,7 @@ enum class ExprOp : uint8_t {
   kLoad,       // view `slot` at indices args
   kArith,      // arith on args[0], args[1]
   kNegate,
+  kFma,             // args[0] * args[1] + args[2], rounded once
   kSelect,          // args[0] (control) ? args[1] : args[2]
   kCast,            // (cast type args[0])
   kReadDataConfig,  // config field `slot`

@@ -170,7 +170,7 @@ absl::StatusOr<DividedLoop> DivideLoop(Module& module, const ir::Cursor& loop,
   std::vector<Node*> body(ir::Body(*old).begin(), ir::Body(*old).end());
   // The tail's copy, made before the body moves.
   Node* tail_stmt = nullptr;
-  if (!exact && tail != TailStrategy::kGuard) {
+  if (!perfect && tail != TailStrategy::kGuard) {
     Node* tail_loop =
         Build::For(module, inner_name, Build::Int(module, 0),
                    Simplified(module, Build::Mod(module, n(), q())), {});

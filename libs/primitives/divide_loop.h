@@ -7,7 +7,10 @@
 //   cut_and_guard:  the cut, the tail loop under (if (> N%q 0) ...)
 // where S' is S with i = LO + q*io + ii and S'' with i = LO + q*(N/q) + ii.
 // Without a remainder (N a multiple of q: a literal one, or proven so for
-// `perfect`) there is no guard and no tail.
+// `perfect`) there is no guard; `perfect` has no tail either, but a cut
+// tail is kept when a literal N leaves none (a loop of 0 iterations, as
+// Exo's cut writes N%q whatever N is), so that one schedule finds the same
+// loops in a kernel at every size.
 #ifndef TESSEL_LIBS_PRIMITIVES_DIVIDE_LOOP_H_
 #define TESSEL_LIBS_PRIMITIVES_DIVIDE_LOOP_H_
 

@@ -87,6 +87,26 @@ TEST(DivideLoop, CutsALiteralRemainder) {
   EXPECT_EQ(Divided(kTen, 4, TailStrategy::kCutAndGuard), cut);
 }
 
+// A cut keeps its tail where a literal count leaves none, as a loop of no
+// iterations (Exo's N % q), so that a schedule finds it at every size;
+// `perfect` has none.
+TEST(DivideLoop, CutKeepsAnEmptyTailOfALiteralCount) {
+  const std::string cut =
+      "(proc @f ((in x (f32 10)) (out y (f32 10)))\n"
+      "  (for io 0 2\n"
+      "    (for ii 0 5 (assign (y (+ (* 5 io) ii)) (* (x (+ (* 5 io) ii)) "
+      "2.0))))\n"
+      "  (for ii 0 0 (assign (y (+ ii 10)) (* (x (+ ii 10)) 2.0))))\n";
+  EXPECT_EQ(Divided(kTen, 5, TailStrategy::kCut), cut);
+  EXPECT_EQ(Divided(kTen, 5, TailStrategy::kCutAndGuard), cut);
+  EXPECT_EQ(
+      Divided(kTen, 5, TailStrategy::kCut, true),
+      "(proc @f ((in x (f32 10)) (out y (f32 10)))\n"
+      "  (for io 0 2\n"
+      "    (for ii 0 5 (assign (y (+ (* 5 io) ii)) (* (x (+ (* 5 io) ii)) "
+      "2.0)))))\n");
+}
+
 TEST(DivideLoop, SymbolicSizes) {
   const std::vector<int64_t> sizes = {1, 7, 16, 17};
   EXPECT_EQ(Divided(kSized, 4, TailStrategy::kGuard, false, sizes),

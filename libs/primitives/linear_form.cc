@@ -34,7 +34,16 @@ void LinearForm::Add(Var var, int64_t coefficient) {
 std::optional<LinearForm> LinearForm::From(
     const Node& expr,
     absl::FunctionRef<std::optional<LinearForm>(const Node& binder)> name) {
-  auto operand = [&](size_t i) { return From(*expr.operand(i), name); };
+  return From(expr, name, [](const Node&) -> std::optional<LinearForm> {
+    return std::nullopt;
+  });
+}
+
+std::optional<LinearForm> LinearForm::From(
+    const Node& expr,
+    absl::FunctionRef<std::optional<LinearForm>(const Node& binder)> name,
+    absl::FunctionRef<std::optional<LinearForm>(const Node& expr)> other) {
+  auto operand = [&](size_t i) { return From(*expr.operand(i), name, other); };
   switch (expr.op()) {
     case Op::kConst:
       if (expr.is_float_literal()) return std::nullopt;
@@ -60,10 +69,10 @@ std::optional<LinearForm> LinearForm::From(
       if (!a || !b) return std::nullopt;
       if (a->terms_.empty()) return b->Times(a->constant_);
       if (b->terms_.empty()) return a->Times(b->constant_);
-      return std::nullopt;
+      return other(expr);
     }
     default:
-      return std::nullopt;
+      return other(expr);
   }
 }
 
@@ -96,6 +105,13 @@ int64_t LinearForm::coefficient(Var var) const {
 }
 
 Node* LinearForm::Build(ir::Module& module) const {
+  return Build(module, [&](Var var) {
+    return ir::Build::Ref(module, *static_cast<const Node*>(var));
+  });
+}
+
+Node* LinearForm::Build(ir::Module& module,
+                        absl::FunctionRef<Node*(Var var)> var_node) const {
   Node* sum = nullptr;
   auto term = [&](Node* magnitude, bool negative) {
     if (sum == nullptr) {
@@ -107,7 +123,7 @@ Node* LinearForm::Build(ir::Module& module) const {
     }
   };
   for (const auto& [var, coefficient] : terms_) {
-    Node* ref = ir::Build::Ref(module, *static_cast<const Node*>(var));
+    Node* ref = var_node(var);
     int64_t magnitude = std::abs(coefficient);
     term(magnitude == 1
              ? ref

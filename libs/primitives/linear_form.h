@@ -29,6 +29,13 @@ class LinearForm {
       const ir::Node& expr,
       absl::FunctionRef<std::optional<LinearForm>(const ir::Node& binder)>
           name);
+  // As above, with each subexpression of another operator (`(/ n 4)`)
+  // mapped to a form by `other` (nullopt: not linear), which may make it
+  // a variable of its own.
+  static std::optional<LinearForm> From(
+      const ir::Node& expr,
+      absl::FunctionRef<std::optional<LinearForm>(const ir::Node& binder)> name,
+      absl::FunctionRef<std::optional<LinearForm>(const ir::Node& expr)> other);
 
   LinearForm Plus(const LinearForm& other) const;
   LinearForm Times(int64_t k) const;
@@ -44,6 +51,10 @@ class LinearForm {
   // The form as a control expression, each variable (a binder) a
   // reference to it: `(+ (* 16 io) 4)`, `(- n 1)`, `0`.
   ir::Node* Build(ir::Module& module) const;
+  // The form as a control expression with each variable's expression
+  // built by `var`.
+  ir::Node* Build(ir::Module& module,
+                  absl::FunctionRef<ir::Node*(Var var)> var) const;
 
  private:
   void Add(Var var, int64_t coefficient);

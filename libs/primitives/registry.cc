@@ -7,9 +7,11 @@
 
 #include "absl/status/status.h"
 #include "libs/primitives/add_loop.h"
+#include "libs/primitives/auto_stage_mem.h"
 #include "libs/primitives/autofission.h"
 #include "libs/primitives/bind_config.h"
 #include "libs/primitives/call_eqv.h"
+#include "libs/primitives/contract_fma.h"
 #include "libs/primitives/cut_loop.h"
 #include "libs/primitives/delete_buffer.h"
 #include "libs/primitives/delete_config.h"
@@ -49,18 +51,25 @@ const Registry& Registry::Builtin() {
   static const Registry* const registry = [] {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
-             &RenameSpec,       &SimplifySpec,     &ReorderStmtsSpec,
-             &LiftAllocSpec,    &SinkAllocSpec,    &AutofissionSpec,
-             &FissionSpec,      &FuseSpec,         &RemoveLoopSpec,
-             &AddLoopSpec,      &LiftScopeSpec,    &DivideLoopSpec,
-             &CutLoopSpec,      &ShiftLoopSpec,    &ReorderLoopsSpec,
-             &UnrollLoopSpec,   &SpecializeSpec,   &EliminateDeadCodeSpec,
-             &RewriteExprSpec,  &StageMemSpec,     &SetMemorySpec,
-             &SetPrecisionSpec, &ExpandDimSpec,    &ResizeDimSpec,
-             &DivideDimSpec,    &RearrangeDimSpec, &UnrollBufferSpec,
-             &DeleteBufferSpec, &ReuseBufferSpec,  &InlineSpec,
-             &CallEqvSpec,      &ReplaceSpec,      &CallSiteMemAwareReplaceSpec,
-             &WriteConfigSpec,  &BindConfigSpec,   &DeleteConfigSpec,
+             &RenameSpec,       &SimplifySpec,
+             &ReorderStmtsSpec, &LiftAllocSpec,
+             &SinkAllocSpec,    &AutofissionSpec,
+             &FissionSpec,      &FuseSpec,
+             &RemoveLoopSpec,   &AddLoopSpec,
+             &LiftScopeSpec,    &DivideLoopSpec,
+             &CutLoopSpec,      &ShiftLoopSpec,
+             &ReorderLoopsSpec, &UnrollLoopSpec,
+             &SpecializeSpec,   &EliminateDeadCodeSpec,
+             &RewriteExprSpec,  &StageMemSpec,
+             &AutoStageMemSpec, &SetMemorySpec,
+             &SetPrecisionSpec, &ExpandDimSpec,
+             &ResizeDimSpec,    &DivideDimSpec,
+             &RearrangeDimSpec, &UnrollBufferSpec,
+             &DeleteBufferSpec, &ReuseBufferSpec,
+             &InlineSpec,       &CallEqvSpec,
+             &ReplaceSpec,      &CallSiteMemAwareReplaceSpec,
+             &WriteConfigSpec,  &BindConfigSpec,
+             &DeleteConfigSpec, &ContractFmaSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",

@@ -347,7 +347,11 @@ absl::StatusOr<Node*> ExtentOf(ir::Module& module, const poly::ProcModel& model,
   if (!domain.ok()) return domain.status();
   auto constant = poly::Ask<std::optional<int64_t>>(
       model.ctx(), [&]() -> absl::StatusOr<std::optional<int64_t>> {
-        isl::pw_aff extent = hi->sub(*lo).intersect_domain(*domain);
+        isl::pw_aff difference = hi->sub(*lo);
+        isl::pw_aff extent = difference.intersect_domain(*domain);
+        // A block that never runs (a tail of 0 iterations at this size):
+        // the extent as written, wherever the block would be.
+        if (extent.domain().is_empty()) extent = difference;
         isl::val max = extent.max_val();
         isl::val min = extent.min_val();
         if (!max.is_int() || !min.is_int() || !max.eq(min)) {

@@ -7,9 +7,12 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
 #include "libs/ir/cursor.h"
+#include "libs/ir/forms.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/names.h"
 #include "libs/schedule/expr_build.h"
@@ -291,12 +294,21 @@ class Binder {
   static std::optional<Pattern> LoopPair(absl::string_view text) {
     std::vector<absl::string_view> names =
         absl::StrSplit(text, ' ', absl::SkipWhitespace());
+    // "i j #N": the pair numbered N from 0, as other patterns' #N.
+    std::optional<size_t> match_no;
+    if (names.size() == 3 && absl::ConsumePrefix(&names[2], "#")) {
+      size_t n = 0;
+      if (!absl::SimpleAtoi(names[2], &n)) return std::nullopt;
+      match_no = n;
+      names.pop_back();
+    }
     if (names.size() != 2 || !primitives::IsIdentifier(names[0]) ||
         !primitives::IsIdentifier(names[1])) {
       return std::nullopt;
     }
     Pattern pattern;
     pattern.text = std::string(text);
+    pattern.match_no = match_no;
     StmtPattern inner;
     inner.kind = StmtPattern::Kind::kFor;
     inner.name = std::string(names[1]);
@@ -361,6 +373,16 @@ class Binder {
         absl::Span<ir::Node* const> body = ir::ForView(*m.node.node()).body();
         return body.size() != 1 || !body[0]->is(ir::Op::kFor);
       });
+    }
+    // A bare name where an alloc is wanted may name a data parameter (as
+    // Exo's buffer arguments do: set_precision, auto_stage_mem).
+    if (matches.empty() && kind == ArgKind::kAlloc && !pattern.match_no) {
+      for (ir::Node* param : ir::ParamsOf(proc_)) {
+        if (ir::IsDataParam(*param) && param->name() == pattern.stmts[0].name) {
+          arg.cursor = ir::Cursor(module_, param);
+          return absl::OkStatus();
+        }
+      }
     }
     if (matches.empty()) {
       return Error(value.pos,

@@ -166,6 +166,26 @@ TEST_F(BindTest, BindsLoopPairsFormsAndLists) {
               HasSubstr("pattern 'for b in _' matches nothing in @q"));
 }
 
+// Exo's "ii jo #0": the pair numbered from 0.
+TEST_F(BindTest, PicksLoopPairN) {
+  EXPECT_EQ(Bind("forms('a b #0')", "@q").value()["pair"].cursor->name(), "a");
+  EXPECT_THAT(ErrorOf("forms('a b #1')", "@q"),
+              HasSubstr("pattern 'a b #1' in @q: #1: only 1 match"));
+}
+
+// A bare name where an alloc is wanted names a data parameter when no
+// alloc has it.
+TEST_F(BindTest, AnAllocsNameMayBeADataParameter) {
+  absl::StatusOr<Args> args = Bind(
+      "cursors(after('C[i] = _'), 'A', 'A[_]', 't : _ ; t = _', "
+      "'C[_] += _ #1', 'A[i, 0:8]')");
+  ASSERT_TRUE(args.ok()) << args.status();
+  EXPECT_EQ((*args)["alloc"].cursor->name(), "A");
+  EXPECT_THAT(ErrorOf("cursors(after('C[i] = _'), 'n', 'A[_]', 't : _', "
+                      "'C[_] += _', 'A[i, 0:8]')"),
+              HasSubstr("pattern 'n' matches nothing in @p"));
+}
+
 TEST_F(BindTest, ReportsArgumentsOfTheWrongKind) {
   EXPECT_EQ(ErrorOf("probe('for k in _', 'x')"),
             "s.sched:1:21: error: probe(\"for k in _\", \"x\"): argument 2 of "

@@ -130,8 +130,7 @@ struct LoopAffine {
       case Op::kAdd:
         return Add(*expr.operand(0), factor) && Add(*expr.operand(1), factor);
       case Op::kSub:
-        return Add(*expr.operand(0), factor) &&
-               Add(*expr.operand(1), -factor);
+        return Add(*expr.operand(0), factor) && Add(*expr.operand(1), -factor);
       case Op::kNeg:
         return factor != INT64_MIN && Add(*expr.operand(0), -factor);
       case Op::kMul:
@@ -487,8 +486,13 @@ absl::StatusOr<ScalarType> ProcVerifier::InferData(
     default:
       break;
   }
-  if (IsVectorOp(expr.op())) return InferVectorScalar(expr, expected);
-  if (IsScalarOperation(expr.op())) {
+  // Where a scalar is expected, fma is the loop level's fused multiply-add
+  // of scalars (C's fmaf); of vectors it is the vector level's.
+  const bool scalar_fma = expr.is(Op::kFma);
+  if (IsVectorOp(expr.op()) && !scalar_fma) {
+    return InferVectorScalar(expr, expected);
+  }
+  if (IsScalarOperation(expr.op()) || scalar_fma) {
     auto type = InferScalarOperation(
         expr, expected,
         [this](Node& operand, std::optional<ElemType> type) {

@@ -62,6 +62,21 @@ TEST(LoopLevelTest, Arity) {
             "2:28: error: 'select' takes 3 operands, found 2");
 }
 
+// fma of scalars: three operands of one type; literals take it.
+TEST(LoopLevelTest, ScalarFma) {
+  EXPECT_EQ(FirstError("(proc @p ((in x (f32 4)) (out y (f32 4)))\n  (for i "
+                       "0 4 (assign (y i) (fma (x i) 2.0 1))))"),
+            "ok");
+  EXPECT_EQ(FirstError("(proc @p ((in x (f32 4)) (in n (i32 4)) (out y (f32 "
+                       "4)))\n  (for i 0 4 (assign (y i) (fma (x i) (n i) "
+                       "0.0))))"),
+            "2:39: error: expected f32, found i32");
+  EXPECT_EQ(FirstError("(proc @p ((in x (f32 4)) (in d (f64 4)) (out y (f32 "
+                       "4)))\n  (for i 0 4 (assign (y i) (fma (x i) (x i) "
+                       "(d i)))))"),
+            "2:45: error: expected f32, found f64");
+}
+
 TEST(LoopLevelTest, AssertOnlyInThePreamble) {
   EXPECT_EQ(FirstError("(proc @p ((size n) (out y f32))\n  (for i 0 n "
                        "(assert (< i n))))"),

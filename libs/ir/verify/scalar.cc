@@ -144,6 +144,22 @@ absl::StatusOr<ScalarType> InferScalarOperation(
       return Conform(expr, ScalarType::Of(expr.declared_type().elem()),
                      expected);
     }
+    case Op::kFma: {
+      // The product's operands and the addend share one type; literals
+      // take it from whichever operand has one.
+      auto product =
+          InferSameType(*expr.operand(0), *expr.operand(1), expected, operand);
+      if (!product.ok()) return product;
+      if (product->is_elem()) {
+        auto addend = operand(*expr.operand(2), product->elem);
+        if (!addend.ok()) return addend;
+        return product;
+      }
+      auto addend = operand(*expr.operand(2), std::nullopt);
+      if (!addend.ok() || !addend->is_elem()) return addend;
+      return InferSameType(*expr.operand(0), *expr.operand(1), addend->elem,
+                           operand);
+    }
     default:  // + - * / max min
       return InferSameType(*expr.operand(0), *expr.operand(1), expected,
                            operand);

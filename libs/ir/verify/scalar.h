@@ -72,8 +72,9 @@ bool IsScalarOperation(Op op);
 // contract, extract, insert, reduction)? (transfer-write is a statement.)
 bool IsVectorOp(Op op);
 
-// Types the scalar operation `expr` (IsScalarOperation(expr.op())) and its
-// operands. The caller gives `expr` itself its type.
+// Types the scalar operation `expr` (IsScalarOperation(expr.op()), or an
+// fma of scalars at the loop level) and its operands. The caller gives
+// `expr` itself its type.
 absl::StatusOr<ScalarType> InferScalarOperation(
     Node& expr, std::optional<ElemType> expected, OperandTyper operand,
     ConditionChecker condition);

@@ -1,0 +1,90 @@
+#!/bin/bash
+# Benchmark: SGEMM scheduled by schedule-check. For each size, the loop nest
+# that `parse` writes for testdata/kernels/matmul.tk is scheduled with
+# scripts/bench/sgemm/matmul.sched (a register-blocked AVX-512 kernel),
+# written as C by emit-c (`void matmul(const float *A, const float *B,
+# float *C)`), compiled apart, checked bit for bit against run-sim on the
+# same inputs (scripts/check-c.sh, up to --check-max), and timed against
+# single-thread OpenBLAS in the same run, with the core's FMA peak measured
+# beside it. Prints figures; asserts nothing.
+#   scripts/bench/sgemm.sh [--sweep] [--check-max N] [SIZE...]
+# SIZE is a square size or MxNxK (default: 64 128 256 512 1024 2048).
+# --sweep adds the fixed-work aspect-ratio sweep of Exo's Fig. 5b: M x N
+# with M * N = 512 * 512 from 128 x 2048 to 2048 x 128, K = 512.
+# --check-max N: check against run-sim only shapes of at most N^3
+# multiply-adds (default 512; run-sim needs about 4 s at 512).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+sweep=false
+check_max=512
+sizes=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sweep) sweep=true; shift ;;
+    --check-max) check_max="$2"; shift 2 ;;
+    -*) echo "sgemm: error: unknown flag '$1'" >&2; exit 2 ;;
+    *) sizes+=("$1"); shift ;;
+  esac
+done
+[ ${#sizes[@]} -gt 0 ] || sizes=(64 128 256 512 1024 2048)
+if $sweep; then
+  sizes+=(128x2048x512 256x1024x512 512x512x512 1024x256x512 2048x128x512)
+fi
+if ! grep -qw avx512f /proc/cpuinfo; then
+  echo "sgemm: this core has no AVX-512 (avx512f), which the kernel uses" >&2
+  exit 1
+fi
+scripts/setup.sh
+if ! dpkg-query -W -f='${Status}' libopenblas-dev 2>/dev/null | grep -q "ok installed"; then
+  echo "bench: installing libopenblas-dev (the baseline)" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+    libopenblas-dev >/dev/null
+fi
+scripts/bazel.sh build -c opt //tools/parse //tools/schedule-check \
+  //tools/emit-c //tools/run-sim 2>/dev/null
+bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
+export PATH="$bin/emit-c:$bin/run-sim:$PATH"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Debian's OpenBLAS (pthreads flavour) keeps its cblas.h apart from other
+# BLAS implementations' headers.
+openblas=/usr/include/x86_64-linux-gnu/openblas-pthread
+[ -d "$openblas" ] || openblas=/usr/include
+openblas_lib=/usr/lib/x86_64-linux-gnu/openblas-pthread
+cflags=(-std=gnu11 -O3 -march=native)
+echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
+# OpenBLAS at its best: these machines set OPENBLAS_CORETYPE and
+# OPENBLAS_L2_SIZE for old OpenBLAS builds, which hold it to its AVX2
+# kernels.
+unset OPENBLAS_CORETYPE OPENBLAS_L2_SIZE
+cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
+peak_line=$("$work/fma_peak")
+echo "$peak_line"
+peak=${peak_line%% *}
+for size in "${sizes[@]}"; do
+  if [[ "$size" =~ ^([0-9]+)x([0-9]+)x([0-9]+)$ ]]; then
+    m=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]} k=${BASH_REMATCH[3]}
+  else
+    m=$size n=$size k=$size
+  fi
+  "$bin/parse/parse" testdata/kernels/matmul.tk -D M="$m" -D N="$n" -D K="$k" \
+    -o "$work/matmul.tir"
+  start=$(date +%s.%N)
+  "$bin/schedule-check/schedule-check" "$work/matmul.tir" \
+    --schedule scripts/bench/sgemm/matmul.sched -o "$work/sgemm.tir"
+  scheduled=$(echo "$(date +%s.%N) - $start" | bc -l)
+  check="not checked against run-sim (above --check-max)"
+  if [ $((m * n * k)) -le $((check_max * check_max * check_max)) ]; then
+    run-sim "$work/sgemm.tir" --seed 1 --outputs "$work/data" >/dev/null
+    scripts/check-c.sh "$work/sgemm.tir" --inputs "$work/data" \
+      --work "$work/check" --cflags "-march=native" >/dev/null
+    check="the C equals run-sim bit for bit"
+  fi
+  emit-c "$work/sgemm.tir" -o "$work/kernel.c"
+  cc "${cflags[@]}" -DSIZE_M="$m" -DSIZE_N="$n" -DSIZE_K="$k" -DPEAK="$peak" \
+    -DTESSEL_KERNEL="\"$work/kernel.c\"" -I"$openblas" -Iscripts/bench \
+    scripts/bench/sgemm_bench.c -o "$work/bench" \
+    -L"$openblas_lib" -Wl,-rpath,"$openblas_lib" -lopenblas -lm
+  "$work/bench"
+  printf '  scheduled in %.2f s; %s\n' "$scheduled" "$check"
+done

@@ -1,0 +1,63 @@
+/* Times the scheduled SGEMM (schedule-check with scripts/bench/sgemm/
+ * matmul.sched, then emit-c) against OpenBLAS's cblas_sgemm on the same
+ * inputs, in one run, and prints GFLOP/s, each as a share of the core's
+ * FMA peak (-DPEAK, GFLOP/s, measured by fma_peak.c in the same run), and
+ * the time ratio.
+ *
+ * Built by scripts/bench/sgemm.sh with -DTESSEL_KERNEL="kernel.c" (whose
+ * entry is `void matmul(const float *A, const float *B, float *C)`),
+ * -DSIZE_M=, -DSIZE_N=, -DSIZE_K= and -DPEAK=. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include <cblas.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bench_common.h"
+#include TESSEL_KERNEL
+
+enum { M = SIZE_M, N = SIZE_N, K = SIZE_K };
+
+static void openblas_matmul(const float *A, const float *B, float *C) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A, K,
+              B, N, 0.0f, C, N);
+}
+
+/* The largest difference relative to the largest magnitude of OpenBLAS's
+ * result: both round differently (blocking, fused multiply-adds). */
+static double relative_diff(const float *x, const float *y) {
+  double worst = 0.0, largest = 0.0;
+  for (long i = 0; i < (long)M * N; i++) {
+    double d = fabs((double)x[i] - (double)y[i]);
+    if (d > worst) worst = d;
+    if (fabs((double)y[i]) > largest) largest = fabs((double)y[i]);
+  }
+  return largest > 0.0 ? worst / largest : worst;
+}
+
+int main(void) {
+  const int larger = (M * K > K * N ? M * K : K * N);
+  float *A = malloc(sizeof(float) * larger);
+  float *B = malloc(sizeof(float) * larger);
+  float *C = malloc(sizeof(float) * M * N);
+  float *O = malloc(sizeof(float) * M * N);
+  fill_inputs(A, B, larger);
+  /* Single thread, as the scheduled kernel runs. */
+  openblas_set_num_threads(1);
+  double tessel = best_seconds(matmul, A, B, C);
+  double openblas = best_seconds(openblas_matmul, A, B, O);
+  double gflops = 2.0 * M * N * K * 1e-9;
+  printf("sgemm %4dx%4dx%4d: tessel %6.1f GFLOP/s (%3.0f%% of peak), "
+         "OpenBLAS %6.1f GFLOP/s (%3.0f%%, %s), tessel/OpenBLAS speed %.2fx "
+         "(relative diff %.1e)\n",
+         M, N, K, gflops / tessel, 100.0 * gflops / tessel / PEAK,
+         gflops / openblas, 100.0 * gflops / openblas / PEAK,
+         openblas_get_corename(), openblas / tessel, relative_diff(C, O));
+  free(A);
+  free(B);
+  free(C);
+  free(O);
+  return 0;
+}
