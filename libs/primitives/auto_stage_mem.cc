@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "libs/ir/build.h"
@@ -28,52 +27,6 @@ struct InnerLoop {
   const Node* loop;
   std::optional<LinearForm> lo;
   std::optional<LinearForm> hi;
-};
-
-// Linear forms of indices and bounds in the block's loop variables. A
-// subexpression that names none of them (`(/ N 64)`, a size's tile count)
-// is a variable of its own, one per text, so that two accesses' forms
-// compare.
-class Forms {
- public:
-  explicit Forms(absl::flat_hash_set<const Node*> loops)
-      : loops_(std::move(loops)) {}
-
-  std::optional<LinearForm> Of(const Node& expr) {
-    return LinearForm::From(
-        expr,
-        [](const Node& binder) -> std::optional<LinearForm> {
-          return LinearForm::Of(&binder);
-        },
-        [&](const Node& other) -> std::optional<LinearForm> {
-          if (NamesABlockLoop(other)) return std::nullopt;
-          auto [it, added] = opaque_.try_emplace(NodeText(other), &other);
-          return LinearForm::Of(it->second);
-        });
-  }
-
-  // The form as a control expression of the block's scope.
-  Node* Build(ir::Module& module, const LinearForm& form) const {
-    return form.Build(module, [&](LinearForm::Var var) -> Node* {
-      const Node& node = *static_cast<const Node*>(var);
-      for (const auto& [text, expr] : opaque_) {
-        if (expr == &node) return module.Clone(&node);
-      }
-      return ir::Build::Ref(module, node);
-    });
-  }
-
- private:
-  bool NamesABlockLoop(const Node& expr) const {
-    bool names = false;
-    ir::Walk(const_cast<Node&>(expr), [&](Node& node) {
-      if (node.is(Op::kRef) && loops_.contains(node.def())) names = true;
-    });
-    return names;
-  }
-
-  absl::flat_hash_set<const Node*> loops_;
-  absl::flat_hash_map<std::string, const Node*> opaque_;
 };
 
 // `form` at its least (or greatest) over the block's loops: each loop's
@@ -138,11 +91,11 @@ absl::Status Merge(std::optional<LinearForm>& bound,
 
 // Adds the selector [lo, hi] (inclusive; a point when lo == hi is the same
 // node) of one access to `extent`.
-absl::Status AddRange(Extent& extent, Forms& forms, const Node& lo,
+absl::Status AddRange(Extent& extent, OpaqueTerms& forms, const Node& lo,
                       const Node* hi, const std::vector<InnerLoop>& loops,
                       const Node& buffer) {
-  std::optional<LinearForm> low = forms.Of(lo);
-  std::optional<LinearForm> high = hi == nullptr ? low : forms.Of(*hi);
+  std::optional<LinearForm> low = forms.Form(lo);
+  std::optional<LinearForm> high = hi == nullptr ? low : forms.Form(*hi);
   if (!low || !high) {
     return absl::InvalidArgumentError(
         absl::StrCat("auto_stage_mem: an index of '", buffer.name(),
@@ -185,7 +138,8 @@ absl::StatusOr<Node*> AccessedWindow(ir::Module& module,
       if (node.is(Op::kFor)) block_loops.insert(&node);
     });
   }
-  Forms forms(std::move(block_loops));
+  // Terms of sizes only (`(/ N 64)`) are variables of their own.
+  OpaqueTerms forms(std::move(block_loops));
   std::vector<InnerLoop> loops;
   std::vector<Extent> extents(rank);
   absl::Status status;
@@ -194,8 +148,8 @@ absl::StatusOr<Node*> AccessedWindow(ir::Module& module,
     ir::Walk(*stmt, [&](Node& node) {
       if (!status.ok()) return;
       if (node.is(Op::kFor)) {
-        loops.push_back(
-            {&node, forms.Of(*node.operand(0)), forms.Of(*node.operand(1))});
+        loops.push_back({&node, forms.Form(*node.operand(0)),
+                         forms.Form(*node.operand(1))});
       } else if (node.is(Op::kRef) && node.def() == &buffer) {
         ++refs;
       } else if (node.is(Op::kLoad) && ir::LoadView(node).buffer() == &buffer) {

@@ -3,6 +3,9 @@
 #include <cstdlib>
 
 #include "libs/ir/build.h"
+#include "libs/ir/edit.h"
+#include "libs/ir/syntax.h"
+#include "libs/sexpr/printer.h"
 
 namespace tessel::primitives {
 
@@ -135,6 +138,37 @@ Node* LinearForm::Build(ir::Module& module,
     term(ir::Build::Int(module, std::abs(constant_)), constant_ < 0);
   }
   return sum;
+}
+
+std::optional<LinearForm> OpaqueTerms::Form(const Node& expr) {
+  return LinearForm::From(
+      expr,
+      [](const Node& binder) -> std::optional<LinearForm> {
+        return LinearForm::Of(&binder);
+      },
+      [&](const Node& term) -> std::optional<LinearForm> {
+        if (NamesVarying(term)) return std::nullopt;
+        auto [it, added] =
+            terms_.try_emplace(PrintFlat(ir::WriteNode(term)), &term);
+        if (added) term_nodes_.insert(&term);
+        return LinearForm::Of(it->second);
+      });
+}
+
+Node* OpaqueTerms::Build(ir::Module& module, const LinearForm& form) const {
+  return form.Build(module, [&](LinearForm::Var var) -> Node* {
+    const Node& node = *static_cast<const Node*>(var);
+    if (term_nodes_.contains(&node)) return module.Clone(&node);
+    return ir::Build::Ref(module, node);
+  });
+}
+
+bool OpaqueTerms::NamesVarying(const Node& expr) const {
+  bool names = false;
+  ir::Walk(const_cast<Node&>(expr), [&](Node& node) {
+    if (node.is(Op::kRef) && varying_.contains(node.def())) names = true;
+  });
+  return names;
 }
 
 }  // namespace tessel::primitives

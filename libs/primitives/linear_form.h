@@ -7,9 +7,12 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/functional/function_ref.h"
 #include "libs/ir/node.h"
 
@@ -61,6 +64,32 @@ class LinearForm {
 
   std::vector<std::pair<Var, int64_t>> terms_;
   int64_t constant_ = 0;
+};
+
+// Subexpressions that linear forms take whole, as variables of their own:
+// a term that names none of the binders that vary where the forms are
+// compared (`(/ N 64)`, a size's tile count, in a block whose loops are
+// the unknowns), one variable per text, so that two occurrences compare
+// equal.
+class OpaqueTerms {
+ public:
+  // `varying`: the binders (loops) a term may not name.
+  explicit OpaqueTerms(absl::flat_hash_set<const ir::Node*> varying)
+      : varying_(std::move(varying)) {}
+
+  // `expr` (linear in binders, or with such terms) as a form: each binder a
+  // variable, each term a variable of its own.
+  std::optional<LinearForm> Form(const ir::Node& expr);
+  // The form as a control expression: a reference to each binder, a copy of
+  // each term.
+  ir::Node* Build(ir::Module& module, const LinearForm& form) const;
+
+ private:
+  bool NamesVarying(const ir::Node& expr) const;
+
+  absl::flat_hash_set<const ir::Node*> varying_;
+  absl::flat_hash_map<std::string, const ir::Node*> terms_;
+  absl::flat_hash_set<const ir::Node*> term_nodes_;
 };
 
 }  // namespace tessel::primitives

@@ -64,7 +64,10 @@ struct Use {
 // collects the equations that bind the callee's parameters.
 class Unifier {
  public:
-  explicit Unifier(const Node& callee) : callee_(callee) {}
+  // `block_loops`: the binders of the block, which terms of the block's
+  // control expressions taken whole (`(/ N 64)`) may not name.
+  Unifier(const Node& callee, absl::flat_hash_set<const Node*> block_loops)
+      : callee_(callee), block_terms_(std::move(block_loops)) {}
 
   absl::Status MatchBody(absl::Span<Node* const> callee,
                          absl::Span<Node* const> block) {
@@ -92,6 +95,17 @@ class Unifier {
         });
   }
 
+  // A control expression of the block as a form over its loops, the
+  // control parameters and terms of them it does not vary (the callee's
+  // parameters solve to such forms).
+  std::optional<LinearForm> BlockForm(const Node& expr) {
+    return block_terms_.Form(expr);
+  }
+  // A solved form as an argument: references and copies of the terms.
+  Node* Build(ir::Module& module, const LinearForm& form) const {
+    return block_terms_.Build(module, form);
+  }
+
   const std::vector<Equation>& equations() const { return equations_; }
   const std::vector<Use>& uses() const { return uses_; }
   const absl::flat_hash_map<const Node*, const Node*>& buffers() const {
@@ -103,16 +117,6 @@ class Unifier {
     return absl::FailedPreconditionError(
         absl::StrCat("the block does not match the body of ", callee_.name(),
                      ": '", Text(block), "' against '", Text(callee), "'"));
-  }
-
-  static std::optional<LinearForm> BlockForm(const Node& expr) {
-    return LinearForm::From(
-        expr, [](const Node& binder) -> std::optional<LinearForm> {
-          if (binder.is(Op::kFor) || IsControlParam(binder)) {
-            return LinearForm::Of(&binder);
-          }
-          return std::nullopt;
-        });
   }
 
   absl::Status MatchStmt(const Node& c, const Node& b) {
@@ -240,6 +244,7 @@ class Unifier {
   }
 
   const Node& callee_;
+  OpaqueTerms block_terms_;
   absl::flat_hash_map<const Node*, const Node*> loops_;
   absl::flat_hash_map<const Node*, const Node*> buffers_;
   std::vector<Equation> equations_;
@@ -327,7 +332,7 @@ absl::StatusOr<std::vector<Node*>> BuildArgs(
   std::vector<Node*> args;
   for (Node* param : ir::ProcView(const_cast<Node&>(callee)).params()) {
     if (IsControlParam(*param)) {
-      args.push_back(values.at(param).Build(module));
+      args.push_back(unifier.Build(module, values.at(param)));
       continue;
     }
     auto bound = unifier.buffers().find(param);
@@ -344,7 +349,7 @@ absl::StatusOr<std::vector<Node*>> BuildArgs(
     for (size_t d = 0; d < keep.size(); ++d) {
       const LinearForm& lo = values.at(&slots[d]);
       if (!keep[d]) {
-        selectors.push_back(lo.Build(module));
+        selectors.push_back(unifier.Build(module, lo));
         continue;
       }
       const ir::Dim& dim = type.dims()[t++];
@@ -362,8 +367,9 @@ absl::StatusOr<std::vector<Node*>> BuildArgs(
             absl::StrCat("the extent of '", param->name(), "' in ",
                          callee.name(), " is not linear in its parameters"));
       }
-      selectors.push_back(Build::Interval(module, lo.Build(module),
-                                          lo.Plus(*extent).Build(module)));
+      selectors.push_back(
+          Build::Interval(module, unifier.Build(module, lo),
+                          unifier.Build(module, lo.Plus(*extent))));
     }
     if (type.kind() != ir::TypeKind::kWindow) {
       return absl::FailedPreconditionError(
@@ -378,7 +384,11 @@ absl::StatusOr<std::vector<Node*>> BuildArgs(
 // Unifies and returns the call's arguments.
 absl::StatusOr<std::vector<Node*>> Unify(ir::Module& module, const Node& callee,
                                          absl::Span<Node* const> block) {
-  Unifier unifier(callee);
+  absl::flat_hash_set<const Node*> block_loops;
+  for (Var binder : InnerBinders(block)) {
+    block_loops.insert(static_cast<const Node*>(binder));
+  }
+  Unifier unifier(callee, std::move(block_loops));
   if (absl::Status s = unifier.MatchBody(
           ir::ProcView(const_cast<Node&>(callee)).body(), block);
       !s.ok()) {
@@ -441,14 +451,7 @@ absl::StatusOr<std::vector<Node*>> Unify(ir::Module& module, const Node& callee,
           if (!index) linear = false;
           if (index) form = form.Plus(*index);
         }
-        auto block_index = LinearForm::From(
-            *use.block_indices[d],
-            [](const Node& binder) -> std::optional<LinearForm> {
-              if (binder.is(Op::kFor) || IsControlParam(binder)) {
-                return LinearForm::Of(&binder);
-              }
-              return std::nullopt;
-            });
+        auto block_index = unifier.BlockForm(*use.block_indices[d]);
         if (!block_index) linear = false;
         if (block_index) form = form.Plus(block_index->Times(-1));
         equations.push_back({form, use.callee, use.block});
@@ -579,7 +582,8 @@ absl::Status DoReplace(ir::Module& module, const ir::BlockCursor& block_cursor,
   if (status.ok()) return status;
   // Rejected: the block goes back, as it was.
   replaced.Replace(block);
-  if (absl::Status again = ir::VerifyProc(module, *proc, kEditChecks); !again.ok()) {
+  if (absl::Status again = ir::VerifyProc(module, *proc, kEditChecks);
+      !again.ok()) {
     return absl::InternalError(
         absl::StrCat("replace could not restore the block: ", again.message()));
   }
