@@ -20,6 +20,7 @@
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/inline.h"
+#include "libs/primitives/join_loops.h"
 #include "libs/primitives/lift_alloc.h"
 #include "libs/primitives/lift_scope.h"
 #include "libs/primitives/primitive.h"
@@ -49,18 +50,43 @@ const Registry& Registry::Builtin() {
   static const Registry* const registry = [] {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
-             &RenameSpec,       &SimplifySpec,     &ReorderStmtsSpec,
-             &LiftAllocSpec,    &SinkAllocSpec,    &AutofissionSpec,
-             &FissionSpec,      &FuseSpec,         &RemoveLoopSpec,
-             &AddLoopSpec,      &LiftScopeSpec,    &DivideLoopSpec,
-             &CutLoopSpec,      &ShiftLoopSpec,    &ReorderLoopsSpec,
-             &UnrollLoopSpec,   &SpecializeSpec,   &EliminateDeadCodeSpec,
-             &RewriteExprSpec,  &StageMemSpec,     &SetMemorySpec,
-             &SetPrecisionSpec, &ExpandDimSpec,    &ResizeDimSpec,
-             &DivideDimSpec,    &RearrangeDimSpec, &UnrollBufferSpec,
-             &DeleteBufferSpec, &ReuseBufferSpec,  &InlineSpec,
-             &CallEqvSpec,      &ReplaceSpec,      &CallSiteMemAwareReplaceSpec,
-             &WriteConfigSpec,  &BindConfigSpec,   &DeleteConfigSpec,
+             &RenameSpec,
+             &SimplifySpec,
+             &ReorderStmtsSpec,
+             &LiftAllocSpec,
+             &SinkAllocSpec,
+             &AutofissionSpec,
+             &FissionSpec,
+             &FuseSpec,
+             &RemoveLoopSpec,
+             &AddLoopSpec,
+             &LiftScopeSpec,
+             &DivideLoopSpec,
+             &CutLoopSpec,
+             &JoinLoopsSpec,
+             &ShiftLoopSpec,
+             &ReorderLoopsSpec,
+             &UnrollLoopSpec,
+             &SpecializeSpec,
+             &EliminateDeadCodeSpec,
+             &RewriteExprSpec,
+             &StageMemSpec,
+             &SetMemorySpec,
+             &SetPrecisionSpec,
+             &ExpandDimSpec,
+             &ResizeDimSpec,
+             &DivideDimSpec,
+             &RearrangeDimSpec,
+             &UnrollBufferSpec,
+             &DeleteBufferSpec,
+             &ReuseBufferSpec,
+             &InlineSpec,
+             &CallEqvSpec,
+             &ReplaceSpec,
+             &CallSiteMemAwareReplaceSpec,
+             &WriteConfigSpec,
+             &BindConfigSpec,
+             &DeleteConfigSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
