@@ -133,8 +133,8 @@ size_t Node::position() const {
   const Node* parent = this->parent();
   assert(parent != nullptr);
   absl::Span<Node* const> siblings = parent->operands();
-  return static_cast<size_t>(std::find(siblings.begin(), siblings.end(), this) -
-                             siblings.begin());
+  return static_cast<size_t>(
+      std::find(siblings.begin(), siblings.end(), this) - siblings.begin());
 }
 
 const std::string& Node::name() const { return NameText(name_); }
