@@ -9,6 +9,7 @@
 #include "libs/primitives/add_loop.h"
 #include "libs/primitives/autofission.h"
 #include "libs/primitives/bind_config.h"
+#include "libs/primitives/bind_expr.h"
 #include "libs/primitives/call_eqv.h"
 #include "libs/primitives/cut_loop.h"
 #include "libs/primitives/delete_buffer.h"
@@ -57,7 +58,8 @@ const Registry& Registry::Builtin() {
              &CutLoopSpec,      &JoinLoopsSpec,    &ShiftLoopSpec,
              &ReorderLoopsSpec,
              &UnrollLoopSpec,   &SpecializeSpec,   &EliminateDeadCodeSpec,
-             &RewriteExprSpec,  &StageMemSpec,     &SetMemorySpec,
+             &RewriteExprSpec,  &BindExprSpec,
+             &StageMemSpec,     &SetMemorySpec,
              &SetPrecisionSpec, &ExpandDimSpec,    &ResizeDimSpec,
              &DivideDimSpec,    &RearrangeDimSpec, &UnrollBufferSpec,
              &DeleteBufferSpec, &ReuseBufferSpec,  &InlineSpec,
