@@ -54,6 +54,21 @@ class Collector {
     return status;
   }
 
+  // Only what the data expression `expr` reads.
+  absl::Status Expression(Node& expr) {
+    const Node& stmt = model_.StatementOf(expr);
+    effects_.loops[absl::StrCat("S", stmt.id())] = LoopNames(stmt);
+    if (absl::Status status = Add(model_.Reads(expr), effects_.reads);
+        !status.ok()) {
+      return status;
+    }
+    absl::Status status;
+    ir::Walk(expr, [&](Node& node) {
+      if (status.ok() && node.is(Op::kReadConfig)) status = Visit(node);
+    });
+    return status;
+  }
+
   Effects Take() { return std::move(effects_); }
 
  private:
@@ -263,6 +278,15 @@ absl::StatusOr<Effects> ControlEffectsOf(const poly::ProcModel& model,
                                          Node& stmt) {
   Collector collector(model);
   if (absl::Status status = collector.Control(stmt); !status.ok()) {
+    return status;
+  }
+  return collector.Take();
+}
+
+absl::StatusOr<Effects> ExpressionEffectsOf(const poly::ProcModel& model,
+                                            Node& expr) {
+  Collector collector(model);
+  if (absl::Status status = collector.Expression(expr); !status.ok()) {
     return status;
   }
   return collector.Take();

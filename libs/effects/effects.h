@@ -82,6 +82,12 @@ absl::StatusOr<Effects> EffectsOf(const poly::ProcModel& model,
 absl::StatusOr<Effects> ControlEffectsOf(const poly::ProcModel& model,
                                          ir::Node& stmt);
 
+// The effects of the data expression `expr` at the instances of its
+// statement: what it reads, elements and configuration fields (bind_expr
+// asks whether they change before another place that computes it).
+absl::StatusOr<Effects> ExpressionEffectsOf(const poly::ProcModel& model,
+                                            ir::Node& expr);
+
 // An isl context and the model of one proc, for the questions of one
 // rewrite (built after the previous rewrite, so never stale).
 class ProcAnalysis {

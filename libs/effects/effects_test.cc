@@ -2,6 +2,7 @@
 // (Exo's reorder and fission decisions), and the order query.
 #include "libs/effects/effects.h"
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -139,6 +140,34 @@ TEST_F(EffectsTest, ConfigurationFieldsAreLocations) {
             "N = 1: instances (i = 0) and (i = 0) both access @C.scale: the "
             "first "
             "writes, the second reads");
+}
+
+TEST_F(EffectsTest, AnExpressionReadsOnlyWhatItReads) {
+  Node& proc = Read(
+      "(config @C (scale f32))\n"
+      "(proc @p ((size N) (in B (f32 N)) (out A (f32 N)))\n"
+      "  (for i 0 N (write-config @C scale 2.0)\n"
+      "    (assign (A i) (+ (B i) (* (read-config @C scale) (A 0))))))\n");
+  Node& assign = Nth(proc, Op::kAssign);
+  auto value = ExpressionEffectsOf(model(), Nth(assign, Op::kMul));
+  ASSERT_TRUE(value.ok()) << value.status();
+  EXPECT_TRUE(value->writes.is_empty());
+  EXPECT_TRUE(value->reduces.is_empty());
+  // A[0] and the field, not B[i].
+  std::vector<std::string> read;
+  value->reads.foreach_map([&](isl::map map) {
+    read.push_back(isl_map_get_tuple_name(map.get(), isl_dim_out));
+  });
+  std::sort(read.begin(), read.end());
+  EXPECT_EQ(read, (std::vector<std::string>{"@C.scale", "A"}));
+  Effects config = Of({&Nth(proc, Op::kWriteConfig)});
+  auto same = InstancePairs(model(), config, *value, 1);
+  ASSERT_TRUE(same.ok());
+  auto clash = FindConflict(model(), config, *value, *same);
+  ASSERT_TRUE(clash.ok()) << clash.status();
+  EXPECT_EQ(clash->value_or(""),
+            "N = 1: instances (i = 0) and (i = 0) both access @C.scale: the "
+            "first writes, the second reads");
 }
 
 TEST_F(EffectsTest, DisjointWritesCommute) {

@@ -33,6 +33,9 @@ bool RefersByName(Op op) { return op == Op::kRef; }
 
 class AlphaComparer {
  public:
+  // `a` and `b` are one binder.
+  void Bind(const Node* a, const Node* b) { binders_[a] = b; }
+
   bool Equal(const Node* a, const Node* b) {
     if (a->op() != b->op() || a->num_operands() != b->num_operands() ||
         !SameType(a->type(), b->type()) ||
@@ -456,6 +459,17 @@ Node* Module::Current(const Node* node) const {
 
 bool AlphaEquivalent(const Node* a, const Node* b) {
   return AlphaComparer().Equal(a, b);
+}
+
+bool AlphaEquivalent(absl::Span<Node* const> a, absl::Span<Node* const> b,
+                     const Node* a_binder, const Node* b_binder) {
+  if (a.size() != b.size()) return false;
+  AlphaComparer comparer;
+  comparer.Bind(a_binder, b_binder);
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!comparer.Equal(a[i], b[i])) return false;
+  }
+  return true;
 }
 
 bool IsInside(const Node* node, const Node* ancestor) {

@@ -260,6 +260,14 @@ class Module {
 // are ignored.
 bool AlphaEquivalent(const Node* a, const Node* b);
 
+// AlphaEquivalent for two statement lists of one length, compared in order
+// with one binder map (a declaration in one statement binds the names of
+// the next), with `a_binder` (outside `a`) and `b_binder` (outside `b`)
+// taken as one binder: two loops' bodies, each loop's variable the
+// other's.
+bool AlphaEquivalent(absl::Span<Node* const> a, absl::Span<Node* const> b,
+                     const Node* a_binder, const Node* b_binder);
+
 // Whether `node` is `ancestor` or lies inside it.
 bool IsInside(const Node* node, const Node* ancestor);
 

@@ -72,6 +72,25 @@ TEST(NodeTest, AlphaEquivalenceIgnoresBinderNames) {
   EXPECT_FALSE(AlphaEquivalent(first, second));
 }
 
+TEST(NodeTest, AlphaEquivalentBodiesTakeTwoBindersAsOne) {
+  Module module = ReadOk(
+      "(proc @p ((size N) (in A (f32 N)) (out B (f32 N)))\n"
+      "  (for i 0 N (alloc t f32) (assign t (A i)) (assign (B i) t))\n"
+      "  (for j 0 N (alloc u f32) (assign u (A j)) (assign (B j) u))\n"
+      "  (for k 0 N (alloc v f32) (assign v (A k)) (assign (B 0) v)))");
+  Node* proc = module.Find("@p");
+  Node* i = proc->operand(3);
+  Node* j = proc->operand(4);
+  Node* k = proc->operand(5);
+  auto body = [](Node* loop) { return loop->operands().subspan(2); };
+  // The alloc of the first statement binds the names of the third.
+  EXPECT_TRUE(AlphaEquivalent(body(i), body(j), i, j));
+  // Without the loops taken as one, `(A i)` and `(A j)` differ.
+  EXPECT_FALSE(AlphaEquivalent(body(i), body(j), nullptr, nullptr));
+  EXPECT_FALSE(AlphaEquivalent(body(i), body(k), i, k));
+  EXPECT_FALSE(AlphaEquivalent(body(i), body(i).subspan(1), i, i));
+}
+
 TEST(NodeTest, CloneRebindsInnerReferences) {
   Module module = ReadOk(kLoops);
   Node* loop = module.Find("@p")->operand(3);

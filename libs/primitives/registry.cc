@@ -10,6 +10,7 @@
 #include "libs/primitives/auto_stage_mem.h"
 #include "libs/primitives/autofission.h"
 #include "libs/primitives/bind_config.h"
+#include "libs/primitives/bind_expr.h"
 #include "libs/primitives/call_eqv.h"
 #include "libs/primitives/contract_fma.h"
 #include "libs/primitives/cut_loop.h"
@@ -22,6 +23,7 @@
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/inline.h"
+#include "libs/primitives/join_loops.h"
 #include "libs/primitives/lift_alloc.h"
 #include "libs/primitives/lift_scope.h"
 #include "libs/primitives/primitive.h"
@@ -51,25 +53,46 @@ const Registry& Registry::Builtin() {
   static const Registry* const registry = [] {
     auto* r = new Registry;
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
-             &RenameSpec,       &SimplifySpec,
-             &ReorderStmtsSpec, &LiftAllocSpec,
-             &SinkAllocSpec,    &AutofissionSpec,
-             &FissionSpec,      &FuseSpec,
-             &RemoveLoopSpec,   &AddLoopSpec,
-             &LiftScopeSpec,    &DivideLoopSpec,
-             &CutLoopSpec,      &ShiftLoopSpec,
-             &ReorderLoopsSpec, &UnrollLoopSpec,
-             &SpecializeSpec,   &EliminateDeadCodeSpec,
-             &RewriteExprSpec,  &StageMemSpec,
-             &AutoStageMemSpec, &SetMemorySpec,
-             &SetPrecisionSpec, &ExpandDimSpec,
-             &ResizeDimSpec,    &DivideDimSpec,
-             &RearrangeDimSpec, &UnrollBufferSpec,
-             &DeleteBufferSpec, &ReuseBufferSpec,
-             &InlineSpec,       &CallEqvSpec,
-             &ReplaceSpec,      &CallSiteMemAwareReplaceSpec,
-             &WriteConfigSpec,  &BindConfigSpec,
-             &DeleteConfigSpec, &ContractFmaSpec,
+             &RenameSpec,
+             &SimplifySpec,
+             &ReorderStmtsSpec,
+             &LiftAllocSpec,
+             &SinkAllocSpec,
+             &AutofissionSpec,
+             &FissionSpec,
+             &FuseSpec,
+             &RemoveLoopSpec,
+             &AddLoopSpec,
+             &LiftScopeSpec,
+             &DivideLoopSpec,
+             &CutLoopSpec,
+             &JoinLoopsSpec,
+             &ShiftLoopSpec,
+             &ReorderLoopsSpec,
+             &UnrollLoopSpec,
+             &SpecializeSpec,
+             &EliminateDeadCodeSpec,
+             &RewriteExprSpec,
+             &BindExprSpec,
+             &StageMemSpec,
+             &AutoStageMemSpec,
+             &SetMemorySpec,
+             &SetPrecisionSpec,
+             &ExpandDimSpec,
+             &ResizeDimSpec,
+             &DivideDimSpec,
+             &RearrangeDimSpec,
+             &UnrollBufferSpec,
+             &DeleteBufferSpec,
+             &ReuseBufferSpec,
+             &InlineSpec,
+             &CallEqvSpec,
+             &ReplaceSpec,
+             &CallSiteMemAwareReplaceSpec,
+             &WriteConfigSpec,
+             &BindConfigSpec,
+             &DeleteConfigSpec,
+             &ContractFmaSpec,
          }) {
       if (absl::Status status = r->Add(spec()); !status.ok()) {
         std::fprintf(stderr, "internal error: %s\n",
