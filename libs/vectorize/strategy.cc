@@ -1,0 +1,123 @@
+#include "libs/vectorize/strategy.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace tessel::vectorize {
+namespace {
+
+// Register tiles fill a target's registers: rows * vectors accumulators,
+// `vectors` loaded rows and a broadcast value, within 32 (AVX-512) or 16
+// (AVX2) registers.
+constexpr int64_t kMaxLanes = 64;
+constexpr int64_t kMaxTile = 64;
+
+absl::Status LineError(absl::string_view path, int line,
+                       absl::string_view message) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(path, ":", line, ":1: error: ", message));
+}
+
+absl::StatusOr<int64_t> Positive(absl::string_view value, int64_t max,
+                                 absl::string_view key,
+                                 absl::string_view path, int line) {
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(value, &n) || n < 1 || n > max) {
+    return LineError(path, line,
+                     absl::StrCat("'", key, "' takes an integer from 1 to ",
+                                  max, ", not '", value, "'"));
+  }
+  return n;
+}
+
+}  // namespace
+
+absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
+  if (target == "avx512") {
+    // 6 rows x 2 vectors of 16 lanes: 12 accumulators of 32 zmm registers.
+    return Strategy{.width = 16, .vectors = 2, .rows = 6};
+  }
+  if (target == "avx2") {
+    // 6 rows x 2 vectors of 8 lanes: 12 accumulators of 16 ymm registers.
+    return Strategy{.width = 8, .vectors = 2, .rows = 6};
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown target '", target, "' (targets: avx512, avx2)"));
+}
+
+absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
+                                       absl::string_view path,
+                                       Strategy base) {
+  Strategy strategy = base;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    line = line.substr(0, line.find('#'));
+    std::vector<absl::string_view> words =
+        absl::StrSplit(line, absl::ByAnyChar(" \t\r"), absl::SkipEmpty());
+    if (words.empty()) continue;
+    if (words.size() != 2) {
+      return LineError(path, line_number,
+                       "a line is 'KEY VALUE' (or a # comment)");
+    }
+    absl::string_view key = words[0];
+    absl::string_view value = words[1];
+    if (key == "width") {
+      auto n = Positive(value, kMaxLanes, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.width = *n;
+    } else if (key == "vectors") {
+      auto n = Positive(value, kMaxTile, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.vectors = *n;
+    } else if (key == "rows") {
+      auto n = Positive(value, kMaxTile, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.rows = *n;
+    } else if (key == "tail") {
+      if (value == "pad") {
+        strategy.tail = Tail::kPad;
+      } else if (value == "peel") {
+        strategy.tail = Tail::kPeel;
+      } else {
+        return LineError(path, line_number,
+                         absl::StrCat("'tail' is 'pad' or 'peel', not '",
+                                      value, "'"));
+      }
+    } else if (key == "contraction") {
+      if (value == "fma") {
+        strategy.contraction = Contraction::kFma;
+      } else if (value == "mul-add") {
+        strategy.contraction = Contraction::kMulAdd;
+      } else {
+        return LineError(path, line_number,
+                         absl::StrCat("'contraction' is 'fma' or 'mul-add', "
+                                      "not '",
+                                      value, "'"));
+      }
+    } else {
+      return LineError(path, line_number,
+                       absl::StrCat("unknown key '", key,
+                                    "' (keys: width, vectors, rows, tail, "
+                                    "contraction)"));
+    }
+  }
+  return strategy;
+}
+
+std::string PrintStrategy(const Strategy& strategy) {
+  return absl::StrCat(
+      "width ", strategy.width, "\nvectors ", strategy.vectors, "\nrows ",
+      strategy.rows, "\ntail ", strategy.tail == Tail::kPad ? "pad" : "peel",
+      "\ncontraction ",
+      strategy.contraction == Contraction::kFma ? "fma" : "mul-add", "\n");
+}
+
+}  // namespace tessel::vectorize

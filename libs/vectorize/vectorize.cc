@@ -1,0 +1,228 @@
+#include "libs/vectorize/vectorize.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "libs/ir/cursor.h"
+#include "libs/ir/edit.h"
+#include "libs/ir/views.h"
+#include "libs/ir/verify/verifier.h"
+#include "libs/primitives/divide_loop.h"
+#include "libs/primitives/fission.h"
+#include "libs/primitives/primitive.h"
+#include "libs/primitives/reorder_loops.h"
+#include "libs/support/source.h"
+#include "libs/vectorize/kernel.h"
+#include "libs/vectorize/nest.h"
+
+namespace tessel::vectorize {
+namespace {
+
+int64_t TripOf(const ir::Node& loop) {
+  ir::ForView view(const_cast<ir::Node&>(loop));
+  return LiteralOf(*view.hi()) - LiteralOf(*view.lo());
+}
+
+// A primitive's rejection, at the statement whose nest it rewrote.
+absl::Status Rejected(const ir::Node& stmt, absl::string_view what,
+                      const absl::Status& status) {
+  return absl::FailedPreconditionError(FormatDiagnostic(
+      stmt.loc(), absl::StrCat("cannot vectorize: ", what, ": ",
+                               status.message())));
+}
+
+absl::Status Reverify(ir::Module& module, ir::Node& proc) {
+  absl::Status status = ir::VerifyProc(module, proc, primitives::kEditChecks);
+  if (!status.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "vectorize made a procedure that does not verify (a bug): ",
+        status.message()));
+  }
+  return absl::OkStatus();
+}
+
+// The loop around `stmt` named `name`.
+ir::Node* LoopNamed(const ir::Node& stmt, const std::string& name) {
+  for (ir::Node* loop : LoopsOf(stmt)) {
+    if (loop->name() == name) return loop;
+  }
+  return nullptr;
+}
+
+class NestVectorizer {
+ public:
+  NestVectorizer(ir::Module& module, ir::Node& proc, const Strategy& strategy)
+      : module_(module), proc_(proc), strategy_(strategy) {}
+
+  // Vectorizes the nest of the statement `stmt` points at; the statements
+  // of the nests its tiling peels off are added to `pending`.
+  absl::Status Run(const ir::Cursor& stmt, std::vector<ir::Cursor>& pending) {
+    auto plan = PlanNest(proc_, *stmt.node());
+    if (!plan.ok()) return plan.status();
+    std::string lanes = plan->vector_loop->name();
+    std::string rows =
+        plan->row_loop != nullptr ? plan->row_loop->name() : std::string();
+    std::string rows_outer, lanes_outer;
+    if (!rows.empty() && TripOf(*plan->row_loop) > strategy_.rows) {
+      auto names = Divide(stmt, rows, strategy_.rows, pending);
+      if (!names.ok()) return names.status();
+      rows_outer = names->first;
+      rows = names->second;
+    }
+    int64_t tile = strategy_.width * strategy_.vectors;
+    if (TripOf(*LoopNamed(*stmt.node(), lanes)) > tile) {
+      auto names = Divide(stmt, lanes, tile, pending);
+      if (!names.ok()) return names.status();
+      lanes_outer = names->first;
+      lanes = names->second;
+    }
+    // Partial vectors need padding; without it, this nest stays scalar.
+    if (TripOf(*LoopNamed(*stmt.node(), lanes)) % strategy_.width != 0 &&
+        !(plan->paddable && strategy_.tail == Tail::kPad)) {
+      return absl::OkStatus();
+    }
+    // The order: the other parallel loops, the tile loops, the reduction
+    // loops, then the register tile (rows, lanes).
+    auto rank = [&](const ir::Node& loop) {
+      const std::string& name = loop.name();
+      if (name == lanes) return 4;
+      if (name == rows) return 3;
+      if (name == rows_outer) return 1;
+      if (name == lanes_outer) return plan->mode == Mode::kLanes ? 1 : 2;
+      return WritesIndexedBy(*stmt.node(), loop) ? 0 : 2;
+    };
+    if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
+      return status;
+    }
+    TileLoops loops;
+    loops.lanes = LoopNamed(*stmt.node(), lanes);
+    loops.rows = rows.empty() ? nullptr : LoopNamed(*stmt.node(), rows);
+    for (ir::Node* loop : LoopsOf(*stmt.node())) {
+      if (rank(*loop) >= 2) {
+        loops.hoist = loop;
+        break;
+      }
+    }
+    if (absl::Status status = EmitKernel(module_, proc_, *stmt.node(), *plan,
+                                         loops, strategy_);
+        !status.ok()) {
+      return status;
+    }
+    return Reverify(module_, proc_);
+  }
+
+ private:
+  static bool WritesIndexedBy(const ir::Node& stmt, const ir::Node& loop) {
+    const ir::Node& lhs = *stmt.operand(0);
+    if (!lhs.is(ir::Op::kLoad)) return false;
+    for (const ir::Node* index :
+         ir::LoadView(const_cast<ir::Node&>(lhs)).indices()) {
+      if (AffineForm(*index)->coefficient(&loop) != 0) return true;
+    }
+    return false;
+  }
+
+  // Divides the loop `name` around `stmt` by `quot` (divide_loop, its
+  // remainder cut off into a nest of its own, split from this one by
+  // fission); returns the names of the outer and inner loops.
+  absl::StatusOr<std::pair<std::string, std::string>> Divide(
+      const ir::Cursor& stmt, const std::string& name, int64_t quot,
+      std::vector<ir::Cursor>& pending) {
+    ir::Node* loop = LoopNamed(*stmt.node(), name);
+    std::string outer = ir::FreshName(module_, proc_, name + "o");
+    std::string inner = ir::FreshName(module_, proc_, name + "i");
+    if (inner == outer) inner = ir::FreshName(module_, proc_, name + "i_");
+    auto divided = primitives::DivideLoop(
+        module_, ir::Cursor(module_, loop), quot, outer, inner,
+        primitives::TailStrategy::kCut, /*perfect=*/false);
+    if (!divided.ok()) {
+      return Rejected(*stmt.node(), absl::StrCat("tiling loop '", name, "'"),
+                      divided.status());
+    }
+    if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+      return status;
+    }
+    if (divided->tail.is_valid()) {
+      ir::Node* tail = divided->tail.node();
+      pending.emplace_back(module_, BottomOf(*tail));
+      size_t lifts = LoopsOf(*tail).size();
+      if (lifts > 0) {
+        auto split = primitives::Fission(module_, divided->tail.before(),
+                                         static_cast<int64_t>(lifts));
+        if (!split.ok()) {
+          return Rejected(*stmt.node(),
+                          absl::StrCat("peeling loop '", name, "'"),
+                          split.status());
+        }
+        if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+          return status;
+        }
+      }
+    }
+    return std::make_pair(outer, inner);
+  }
+
+  // Sorts the loops around `stmt` by `rank` (stably) with reorder_loops,
+  // which proves each swap.
+  template <typename Rank>
+  absl::Status Interchange(const ir::Cursor& stmt, const Rank& rank) {
+    for (bool swapped = true; swapped;) {
+      swapped = false;
+      std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
+      for (size_t i = 0; i + 1 < loops.size(); ++i) {
+        if (rank(*loops[i]) <= rank(*loops[i + 1])) continue;
+        auto reordered =
+            primitives::ReorderLoops(module_, ir::Cursor(module_, loops[i]));
+        if (!reordered.ok()) {
+          return Rejected(*stmt.node(),
+                          absl::StrCat("interchanging loops '",
+                                       loops[i]->name(), "' and '",
+                                       loops[i + 1]->name(), "'"),
+                          reordered.status());
+        }
+        if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+          return status;
+        }
+        swapped = true;
+        break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  ir::Module& module_;
+  ir::Node& proc_;
+  const Strategy& strategy_;
+};
+
+}  // namespace
+
+absl::Status VectorizeProc(ir::Module& module, ir::Node& proc,
+                           const Strategy& strategy) {
+  if (absl::Status status = SplitIntoNests(module, proc); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = Reverify(module, proc); !status.ok()) {
+    return status;
+  }
+  std::vector<ir::Cursor> pending;
+  for (ir::Node* stmt : NestStatements(proc)) pending.emplace_back(module, stmt);
+  std::reverse(pending.begin(), pending.end());
+  NestVectorizer vectorizer(module, proc, strategy);
+  while (!pending.empty()) {
+    ir::Cursor stmt = pending.back();
+    pending.pop_back();
+    std::vector<ir::Cursor> peeled;
+    if (absl::Status status = vectorizer.Run(stmt, peeled); !status.ok()) {
+      return status;
+    }
+    pending.insert(pending.end(), peeled.rbegin(), peeled.rend());
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::vectorize
