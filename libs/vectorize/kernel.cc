@@ -113,9 +113,7 @@ class KernelBuilder {
     } while (ir::FreshName(module_, proc_, name) != name);
     ir::Node* alloc = Build::Alloc(module_, name, VectorOf(elem));
     out.push_back(alloc);
-    if (value != nullptr) {
-      out.push_back(Build::Assign(module_, Build::Ref(module_, *alloc), value));
-    }
+    out.push_back(Build::Assign(module_, Build::Ref(module_, *alloc), value));
     return alloc;
   }
 
@@ -194,8 +192,11 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
   int64_t rows = loops.rows != nullptr ? TripOf(*loops.rows) : 1;
   int64_t vectors = (TripOf(*loops.lanes) + strategy.width - 1) / strategy.width;
   bool reduce = stmt.is(ir::Op::kReduce);
+  // f16 keeps its two roundings: its FMA would be computed wider and
+  // rounded once, and f16's ulp makes that a visible difference.
   bool fma = reduce && strategy.contraction == Contraction::kFma &&
-             IsFloat(elem) && rhs.is(ir::Op::kMul);
+             (elem == ElemType::kF32 || elem == ElemType::kF64) &&
+             rhs.is(ir::Op::kMul);
 
   std::vector<ir::Node*> prologue, step, epilogue;
   // The accumulators, [r][q], live around the reduction loops.
@@ -222,12 +223,16 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                                             builder.TransferIndices(lhs, r, q)));
         continue;
       }
-      ir::Node* sum =
-          fma ? Build::Fma(module, builder.VectorAt(*rhs.operand(0), r, q, step),
-                           builder.VectorAt(*rhs.operand(1), r, q, step),
-                           Build::Ref(module, *acc[r][q]))
-              : Build::Add(module, Build::Ref(module, *acc[r][q]),
-                           builder.VectorAt(rhs, r, q, step));
+      // The factors' reads in the order the statement reads them.
+      ir::Node* sum = nullptr;
+      if (fma) {
+        ir::Node* a = builder.VectorAt(*rhs.operand(0), r, q, step);
+        ir::Node* b = builder.VectorAt(*rhs.operand(1), r, q, step);
+        sum = Build::Fma(module, a, b, Build::Ref(module, *acc[r][q]));
+      } else {
+        sum = Build::Add(module, Build::Ref(module, *acc[r][q]),
+                         builder.VectorAt(rhs, r, q, step));
+      }
       step.push_back(
           Build::Assign(module, Build::Ref(module, *acc[r][q]), sum));
     }
