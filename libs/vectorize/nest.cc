@@ -304,15 +304,24 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
                   "for a reduce, of everything it reads) and no other: the "
                   "accesses would not be contiguous vectors");
   }
-  // The rows: the innermost other loop that indexes the written element.
+  // The rows: the innermost other loop that indexes the written element,
+  // for lanes before its last dimension (a loop in the last one, as the
+  // tile loop of the lanes is, would make rows overlap).
+  absl::Span<ir::Node* const> written = IndicesOf(lhs);
+  size_t row_dims = written.size();
+  if (plan.mode == Mode::kLanes && row_dims > 0) --row_dims;
   for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-    if (*it == plan.vector_loop) continue;
-    auto use = UseOf(lhs, **it);
-    if (!use.ok()) return use.status();
-    if (!use->absent) {
-      plan.row_loop = *it;
-      break;
+    if (*it == plan.vector_loop ||
+        (row_dims < written.size() &&
+         AffineForm(*written.back())->coefficient(*it) != 0)) {
+      continue;
     }
+    for (size_t d = 0; d < row_dims; ++d) {
+      if (AffineForm(*written[d])->coefficient(*it) != 0) {
+        plan.row_loop = *it;
+      }
+    }
+    if (plan.row_loop != nullptr) break;
   }
   if (stmt.is(ir::Op::kAssign)) {
     for (ir::Node* loop : loops) {

@@ -37,7 +37,7 @@ struct NestPlan {
   Mode mode = Mode::kLanes;
   const ir::Node* vector_loop = nullptr;
   // The parallel loop blocked in registers (another loop of the written
-  // element's indices), or none.
+  // element's indices, for lanes one before its last dimension), or none.
   const ir::Node* row_loop = nullptr;
   // Whether lanes past the vector loop's end may run: they read padding or
   // elements no lane of the loop needs, and write nothing (outside the

@@ -18,6 +18,7 @@ namespace {
 // (AVX2) registers.
 constexpr int64_t kMaxLanes = 64;
 constexpr int64_t kMaxTile = 64;
+constexpr int64_t kMaxDepth = int64_t{1} << 30;
 
 absl::Status LineError(absl::string_view path, int line,
                        absl::string_view message) {
@@ -91,6 +92,17 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
                          absl::StrCat("'tail' is 'pad' or 'peel', not '",
                                       value, "'"));
       }
+    } else if (key == "depth") {
+      auto n = Positive(value, kMaxDepth, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.depth = *n;
+    } else if (key == "pack") {
+      if (value != "yes" && value != "no") {
+        return LineError(path, line_number,
+                         absl::StrCat("'pack' is 'yes' or 'no', not '", value,
+                                      "'"));
+      }
+      strategy.pack = value == "yes";
     } else if (key == "contraction") {
       if (value == "fma") {
         strategy.contraction = Contraction::kFma;
@@ -105,8 +117,8 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
     } else {
       return LineError(path, line_number,
                        absl::StrCat("unknown key '", key,
-                                    "' (keys: width, vectors, rows, tail, "
-                                    "contraction)"));
+                                    "' (keys: width, vectors, rows, depth, "
+                                    "tail, contraction, pack)"));
     }
   }
   return strategy;
@@ -115,9 +127,10 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
 std::string PrintStrategy(const Strategy& strategy) {
   return absl::StrCat(
       "width ", strategy.width, "\nvectors ", strategy.vectors, "\nrows ",
-      strategy.rows, "\ntail ", strategy.tail == Tail::kPad ? "pad" : "peel",
+      strategy.rows, "\ndepth ", strategy.depth, "\ntail ", strategy.tail == Tail::kPad ? "pad" : "peel",
       "\ncontraction ",
-      strategy.contraction == Contraction::kFma ? "fma" : "mul-add", "\n");
+      strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
+      "\npack ", strategy.pack ? "yes" : "no", "\n");
 }
 
 }  // namespace tessel::vectorize

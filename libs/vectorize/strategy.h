@@ -35,8 +35,18 @@ struct Strategy {
   // and the rows unrolled, each row's accumulators kept across the
   // reduction loops.
   int64_t rows = 6;
+  // The tile of the innermost reduction loop of a lane-vectorized reduce
+  // (the cache block: matmul's k), its tile loop outermost, so that what
+  // the register tiles read between two writes of their accumulators
+  // stays in cache.
+  int64_t depth = 128;
   Tail tail = Tail::kPad;
   Contraction contraction = Contraction::kFma;
+  // Whether a read that the register tile's rows share (matmul's B) is
+  // copied, per tile of lanes, into a dense buffer of its own (packed)
+  // that all row tiles then read: contiguous rows, whatever the tensor's
+  // row stride, so that no power-of-two stride thrashes a cache set.
+  bool pack = true;
 };
 
 // The default strategy of a target: "avx512" or "avx2".

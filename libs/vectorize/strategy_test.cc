@@ -25,7 +25,8 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(strategy->tail, Tail::kPeel);
   EXPECT_EQ(strategy->contraction, Contraction::kMulAdd);
   EXPECT_EQ(PrintStrategy(*strategy),
-            "width 8\nvectors 2\nrows 4\ntail peel\ncontraction mul-add\n");
+            "width 8\nvectors 2\nrows 4\ndepth 128\ntail peel\ncontraction mul-add\n"
+            "pack yes\n");
 }
 
 TEST(StrategyTest, PrintedStrategiesReadBack) {

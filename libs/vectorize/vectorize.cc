@@ -15,6 +15,9 @@
 #include "libs/primitives/fission.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/reorder_loops.h"
+#include "libs/primitives/stage_mem.h"
+#include "libs/primitives/linear_form.h"
+#include "libs/ir/build.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/nest.h"
@@ -80,29 +83,57 @@ class NestVectorizer {
       lanes_outer = names->first;
       lanes = names->second;
     }
+    // The cache block: the innermost reduction loop of a lane-vectorized
+    // reduce tiled by `depth`.
+    std::string depth_outer;
+    if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce)) {
+      std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
+      for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+        if (WritesIndexedBy(*stmt.node(), **it)) continue;
+        if (TripOf(**it) > strategy_.depth) {
+          auto names = Divide(stmt, (*it)->name(), strategy_.depth, pending);
+          if (!names.ok()) return names.status();
+          depth_outer = names->first;
+        }
+        break;
+      }
+    }
     // Partial vectors need padding; without it, this nest stays scalar.
     if (TripOf(*LoopNamed(*stmt.node(), lanes)) % strategy_.width != 0 &&
         !(plan->paddable && strategy_.tail == Tail::kPad)) {
       return absl::OkStatus();
     }
-    // The order: the other parallel loops, the tile loops, the reduction
-    // loops, then the register tile (rows, lanes).
+    // Packing copies the reads the rows share once per tile of lanes, for
+    // every tile of rows: the lanes' tile loop goes outside the rows'.
+    bool pack = strategy_.pack && plan->mode == Mode::kLanes &&
+                stmt.node()->is(ir::Op::kReduce) && !rows_outer.empty() &&
+                !lanes_outer.empty();
+    // The order: the other parallel loops, the cache block's loop, the
+    // tile loops, the reduction loops, then the register tile (rows,
+    // lanes).
     auto rank = [&](const ir::Node& loop) {
       const std::string& name = loop.name();
-      if (name == lanes) return 4;
-      if (name == rows) return 3;
-      if (name == rows_outer) return 1;
-      if (name == lanes_outer) return plan->mode == Mode::kLanes ? 1 : 2;
-      return WritesIndexedBy(*stmt.node(), loop) ? 0 : 2;
+      if (name == lanes) return 6;
+      if (name == rows) return 5;
+      if (name == depth_outer) return 1;
+      if (name == rows_outer) return pack ? 3 : 2;
+      if (name == lanes_outer) return plan->mode == Mode::kLanes ? 2 : 4;
+      return WritesIndexedBy(*stmt.node(), loop) ? 0 : 4;
     };
     if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
       return status;
+    }
+    if (pack) {
+      if (absl::Status status = Pack(stmt, rows, rows_outer, lanes);
+          !status.ok()) {
+        return status;
+      }
     }
     TileLoops loops;
     loops.lanes = LoopNamed(*stmt.node(), lanes);
     loops.rows = rows.empty() ? nullptr : LoopNamed(*stmt.node(), rows);
     for (ir::Node* loop : LoopsOf(*stmt.node())) {
-      if (rank(*loop) >= 2) {
+      if (rank(*loop) >= 4) {
         loops.hoist = loop;
         break;
       }
@@ -124,6 +155,74 @@ class NestVectorizer {
       if (AffineForm(*index)->coefficient(&loop) != 0) return true;
     }
     return false;
+  }
+
+  // Stages (libs/primitives' stage_mem) each tensor that `stmt` reads with
+  // indices of the lanes but not of the rows into a dense buffer before
+  // the rows' tile loop `rows_outer`: the box of elements the loops inside
+  // it read, at each iteration of the loops outside.
+  absl::Status Pack(const ir::Cursor& stmt, const std::string& rows,
+                    const std::string& rows_outer, const std::string& lanes) {
+    std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
+    auto inside = std::find_if(loops.begin(), loops.end(), [&](ir::Node* l) {
+      return l->name() == rows_outer;
+    });
+    std::vector<ir::Node*> reads;
+    CollectReads(*stmt.node()->operand(1), reads);
+    std::vector<const ir::Node*> packed;
+    for (ir::Node* read : reads) {
+      const ir::Node* buffer = ir::LoadView(*read).buffer();
+      if (std::find(packed.begin(), packed.end(), buffer) != packed.end()) {
+        continue;
+      }
+      bool by_rows = false, by_lanes = false;
+      std::vector<ir::Node*> selectors;
+      for (ir::Node* index : ir::LoadView(*read).indices()) {
+        primitives::LinearForm lo = *AffineForm(*index);
+        primitives::LinearForm hi = lo;
+        for (auto it = inside; it != loops.end(); ++it) {
+          int64_t c = lo.coefficient(*it);
+          if (c == 0) continue;
+          by_rows = by_rows || (*it)->name() == rows ||
+                    (*it)->name() == rows_outer;
+          by_lanes = by_lanes || (*it)->name() == lanes;
+          ir::ForView view(**it);
+          auto first = primitives::LinearForm::Constant(LiteralOf(*view.lo()));
+          auto last =
+              primitives::LinearForm::Constant(LiteralOf(*view.hi()) - 1);
+          lo = lo.Substituted(*it, c > 0 ? first : last);
+          hi = hi.Substituted(*it, c > 0 ? last : first);
+        }
+        hi = hi.Plus(primitives::LinearForm::Constant(1));
+        selectors.push_back(ir::Build::Interval(module_, lo.Build(module_),
+                                                hi.Build(module_)));
+      }
+      if (by_rows || !by_lanes) continue;
+      packed.push_back(buffer);
+      ir::Node* window = ir::Build::Window(module_, *buffer, selectors);
+      std::string name = ir::FreshName(module_, proc_,
+                                       absl::StrCat(buffer->name(), "_packed"));
+      ir::Node* block = LoopNamed(*stmt.node(), rows_outer);
+      if (absl::Status status = primitives::StageMem(
+              module_, ir::Cursor(module_, block).as_block(), *window, name);
+          !status.ok()) {
+        return Rejected(*stmt.node(),
+                        absl::StrCat("packing '", buffer->name(), "'"),
+                        status);
+      }
+      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+        return status;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  static void CollectReads(ir::Node& expr, std::vector<ir::Node*>& reads) {
+    if (expr.is(ir::Op::kLoad)) {
+      reads.push_back(&expr);
+      return;
+    }
+    for (ir::Node* operand : expr.operands()) CollectReads(*operand, reads);
   }
 
   // Divides the loop `name` around `stmt` by `quot` (divide_loop, its
