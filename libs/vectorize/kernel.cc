@@ -164,11 +164,6 @@ class KernelBuilder {
   absl::flat_hash_map<std::string, ir::Node*> leaves_;
 };
 
-int64_t TripOf(ir::Node& loop) {
-  ir::ForView view(loop);
-  return LiteralOf(*view.hi()) - LiteralOf(*view.lo());
-}
-
 // Replaces `old` (a statement) by `stmts`, in order.
 void ReplaceBy(ir::Module& module, ir::Node& old,
                const std::vector<ir::Node*>& stmts) {

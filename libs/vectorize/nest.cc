@@ -34,15 +34,6 @@ ir::Node* FirstImperfectLoop(ir::Node& node) {
   return body.empty() ? nullptr : FirstImperfectLoop(*body[0]);
 }
 
-// Every element read in `expr`, in order.
-void LoadsIn(ir::Node& expr, std::vector<ir::Node*>& loads) {
-  if (expr.is(ir::Op::kLoad)) {
-    loads.push_back(&expr);
-    return;
-  }
-  for (ir::Node* operand : expr.operands()) LoadsIn(*operand, loads);
-}
-
 // The data operators a vector has: what the lanes compute as the scalar
 // statement does.
 absl::Status CheckVectorizable(const ir::Node& expr) {
@@ -179,6 +170,18 @@ absl::Status CheckAnyOrder(const ir::Node& proc, ir::Node& stmt,
 }  // namespace
 
 int64_t LiteralOf(const ir::Node& bound) { return bound.int_value(); }
+
+int64_t TripOf(const ir::Node& loop) {
+  return LiteralOf(*loop.operand(1)) - LiteralOf(*loop.operand(0));
+}
+
+void LoadsIn(ir::Node& expr, std::vector<ir::Node*>& loads) {
+  if (expr.is(ir::Op::kLoad)) {
+    loads.push_back(&expr);
+    return;
+  }
+  for (ir::Node* operand : expr.operands()) LoadsIn(*operand, loads);
+}
 
 ir::Node* BottomOf(ir::Node& loop) {
   ir::Node* node = &loop;

@@ -66,6 +66,12 @@ ir::Node* BottomOf(ir::Node& loop);
 // A literal bound's value.
 int64_t LiteralOf(const ir::Node& bound);
 
+// The trip count of a loop of literal bounds.
+int64_t TripOf(const ir::Node& loop);
+
+// Every element read in `expr`, in order.
+void LoadsIn(ir::Node& expr, std::vector<ir::Node*>& loads);
+
 }  // namespace tessel::vectorize
 
 #endif  // TESSEL_LIBS_VECTORIZE_NEST_H_

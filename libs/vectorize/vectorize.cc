@@ -25,11 +25,6 @@
 namespace tessel::vectorize {
 namespace {
 
-int64_t TripOf(const ir::Node& loop) {
-  ir::ForView view(const_cast<ir::Node&>(loop));
-  return LiteralOf(*view.hi()) - LiteralOf(*view.lo());
-}
-
 // A primitive's rejection, at the statement whose nest it rewrote.
 absl::Status Rejected(const ir::Node& stmt, absl::string_view what,
                       const absl::Status& status) {
@@ -168,7 +163,7 @@ class NestVectorizer {
       return l->name() == rows_outer;
     });
     std::vector<ir::Node*> reads;
-    CollectReads(*stmt.node()->operand(1), reads);
+    LoadsIn(*stmt.node()->operand(1), reads);
     std::vector<const ir::Node*> packed;
     for (ir::Node* read : reads) {
       const ir::Node* buffer = ir::LoadView(*read).buffer();
@@ -215,14 +210,6 @@ class NestVectorizer {
       }
     }
     return absl::OkStatus();
-  }
-
-  static void CollectReads(ir::Node& expr, std::vector<ir::Node*>& reads) {
-    if (expr.is(ir::Op::kLoad)) {
-      reads.push_back(&expr);
-      return;
-    }
-    for (ir::Node* operand : expr.operands()) CollectReads(*operand, reads);
   }
 
   // Divides the loop `name` around `stmt` by `quot` (divide_loop, its
