@@ -42,11 +42,13 @@ absl::StatusOr<int64_t> Positive(absl::string_view value, int64_t max,
 
 absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
   if (target == "avx512") {
-    // 6 rows x 2 vectors of 16 lanes: 12 accumulators of 32 zmm registers.
-    return Strategy{.width = 16, .vectors = 2, .rows = 6};
+    // 6 rows x 4 vectors of 16 lanes: 24 accumulators, 4 rows of B and a
+    // broadcast of A in the 32 zmm registers.
+    return Strategy{.width = 16, .vectors = 4, .rows = 6};
   }
   if (target == "avx2") {
-    // 6 rows x 2 vectors of 8 lanes: 12 accumulators of 16 ymm registers.
+    // 6 rows x 2 vectors of 8 lanes: 12 accumulators, 2 rows of B and a
+    // broadcast of A in the 16 ymm registers.
     return Strategy{.width = 8, .vectors = 2, .rows = 6};
   }
   return absl::InvalidArgumentError(absl::StrCat(
