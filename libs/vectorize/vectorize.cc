@@ -16,6 +16,7 @@
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/reorder_loops.h"
 #include "libs/primitives/stage_mem.h"
+#include "libs/primitives/unroll_loop.h"
 #include "libs/primitives/linear_form.h"
 #include "libs/ir/build.h"
 #include "libs/support/source.h"
@@ -58,7 +59,9 @@ class NestVectorizer {
 
   // Vectorizes the nest of the statement `stmt` points at; the statements
   // of the nests its tiling peels off are added to `pending`.
-  absl::Status Run(const ir::Cursor& stmt, std::vector<ir::Cursor>& pending) {
+  absl::Status Run(const ir::Cursor& nest, std::vector<ir::Cursor>& pending) {
+    // The statement; unrolling a loop around it copies it.
+    ir::Cursor stmt = nest;
     auto plan = PlanNest(proc_, *stmt.node());
     if (!plan.ok()) return plan.status();
     std::string lanes = plan->vector_loop->name();
@@ -71,8 +74,15 @@ class NestVectorizer {
       rows_outer = names->first;
       rows = names->second;
     }
+    // The lanes' tile; without padding, a loop shorter than one tile is
+    // tiled by its whole vectors, the rest peeled.
+    bool pad = plan->paddable && strategy_.tail == Tail::kPad;
+    int64_t trip = TripOf(*LoopNamed(*stmt.node(), lanes));
     int64_t tile = strategy_.width * strategy_.vectors;
-    if (TripOf(*LoopNamed(*stmt.node(), lanes)) > tile) {
+    if (trip <= tile && !pad && trip > strategy_.width) {
+      tile = trip - trip % strategy_.width;
+    }
+    if (trip > tile) {
       auto names = Divide(stmt, lanes, tile, pending);
       if (!names.ok()) return names.status();
       lanes_outer = names->first;
@@ -95,7 +105,7 @@ class NestVectorizer {
     }
     // Partial vectors need padding; without it, this nest stays scalar.
     if (TripOf(*LoopNamed(*stmt.node(), lanes)) % strategy_.width != 0 &&
-        !(plan->paddable && strategy_.tail == Tail::kPad)) {
+        !pad) {
       return absl::OkStatus();
     }
     // Packing copies the reads the rows share once per tile of lanes, for
@@ -231,9 +241,10 @@ class NestVectorizer {
 
   // Divides the loop `name` around `stmt` by `quot` (divide_loop, its
   // remainder cut off into a nest of its own, split from this one by
-  // fission); returns the names of the outer and inner loops.
+  // fission); returns the names of the outer loop (empty when it was
+  // unrolled) and the inner one.
   absl::StatusOr<std::pair<std::string, std::string>> Divide(
-      const ir::Cursor& stmt, const std::string& name, int64_t quot,
+      ir::Cursor& stmt, const std::string& name, int64_t quot,
       std::vector<ir::Cursor>& pending) {
     ir::Node* loop = LoopNamed(*stmt.node(), name);
     std::string outer = ir::FreshName(module_, proc_, name + "o");
@@ -265,6 +276,23 @@ class NestVectorizer {
           return status;
         }
       }
+    }
+    // A tile loop of one iteration (a loop no longer than its tile) is
+    // unrolled (unroll_loop): the tiles' index without it.
+    ir::Cursor outer_loop(module_, LoopNamed(*stmt.node(), outer));
+    if (TripOf(*outer_loop.node()) == 1) {
+      if (absl::Status status = primitives::UnrollLoop(module_, outer_loop);
+          !status.ok()) {
+        return Rejected(*stmt.node(), absl::StrCat("unrolling loop '", outer,
+                                                   "'"),
+                        status);
+      }
+      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+        return status;
+      }
+      // The cursor points at the copy of the body: the inner loop.
+      stmt = ir::Cursor(module_, BottomOf(*outer_loop.node()));
+      outer.clear();
     }
     return std::make_pair(outer, inner);
   }
