@@ -25,6 +25,18 @@ absl::Status Reject(const ir::Node& node, absl::string_view message) {
       node.loc(), absl::StrCat("cannot vectorize: ", message)));
 }
 
+// A nest of a shape vectorize does not handle: it stays scalar, and the
+// status (Unimplemented) is the note that says why.
+absl::Status Unsupported(const ir::Node& node, absl::string_view message) {
+  Location loc = node.loc();
+  std::string where =
+      loc.known() ? absl::StrCat(loc.source->name(), ":", loc.line, ":",
+                                 loc.col, ": ")
+                  : std::string();
+  return absl::UnimplementedError(
+      absl::StrCat(where, "note: this nest stays scalar: ", message));
+}
+
 // The first loop under `node` (itself included) whose body holds more
 // than one statement, or null.
 ir::Node* FirstImperfectLoop(ir::Node& node) {
@@ -43,7 +55,7 @@ absl::Status CheckVectorizable(const ir::Node& expr) {
       return absl::OkStatus();
     case ir::Op::kRef:
       if (expr.def() != nullptr && expr.def()->is(ir::Op::kFor)) {
-        return Reject(expr, "a loop variable used as data");
+        return Unsupported(expr, "a loop variable used as data");
       }
       return absl::OkStatus();
     case ir::Op::kAdd:
@@ -61,8 +73,9 @@ absl::Status CheckVectorizable(const ir::Node& expr) {
       }
       return absl::OkStatus();
     default:
-      return Reject(expr, absl::StrCat("vectorize does not handle '",
-                                       ir::Spelling(expr.op()), "' yet"));
+      return Unsupported(expr, absl::StrCat("vectorize does not handle '",
+                                            ir::Spelling(expr.op()),
+                                            "' yet"));
   }
 }
 
@@ -239,9 +252,10 @@ std::vector<ir::Node*> NestStatements(ir::Node& proc) {
 
 absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
   if (!stmt.is(ir::Op::kAssign) && !stmt.is(ir::Op::kReduce)) {
-    return Reject(stmt, absl::StrCat("a loop nest must end in one assign or "
-                                     "reduce, not '",
-                                     ir::Spelling(stmt.op()), "'"));
+    return Unsupported(stmt,
+                       absl::StrCat("a loop nest must end in one assign or "
+                                    "reduce, not '",
+                                    ir::Spelling(stmt.op()), "'"));
   }
   std::vector<ir::Node*> loops = LoopsOf(stmt);
   for (ir::Node* loop : loops) {
@@ -302,10 +316,11 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
     }
   }
   if (plan.vector_loop == nullptr) {
-    return Reject(stmt,
-                  "no loop indexes the last dimension of what it writes (or, "
-                  "for a reduce, of everything it reads) and no other: the "
-                  "accesses would not be contiguous vectors");
+    return Unsupported(
+        stmt,
+        "no loop indexes the last dimension of what it writes (or, for a "
+        "reduce, of everything it reads) and no other: the accesses would "
+        "not be contiguous vectors");
   }
   // The rows: the innermost other loop that indexes the written element,
   // for lanes before its last dimension (a loop in the last one, as the
@@ -331,9 +346,9 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
       auto use = UseOf(lhs, *loop);
       if (!use.ok()) return use.status();
       if (use->absent) {
-        return Reject(stmt, absl::StrCat("it assigns one element in every "
-                                         "iteration of loop '",
-                                         loop->name(), "'"));
+        return Unsupported(stmt, absl::StrCat("it assigns one element in "
+                                              "every iteration of loop '",
+                                              loop->name(), "'"));
       }
     }
   }

@@ -53,8 +53,12 @@ std::optional<primitives::LinearForm> AffineForm(const ir::Node& expr);
 // literal bounds) can be vectorized and chooses how: a lane loop when one
 // indexes the written element's last dimension with coefficient 1 and
 // every read only there, else for a reduce a reduction loop that indexes
-// every read only in its last dimension. FailedPrecondition, with the
-// statement's location, for what cannot be vectorized or proven legal.
+// every read only in its last dimension. Unimplemented, a note with the
+// statement's location, for a nest of a shape vectorize does not handle
+// (no contiguous loop, an operator without a vector form): it stays
+// scalar. FailedPrecondition, an error, for what cannot be proven legal
+// (instances that do not commute, indices that are not affine, bounds
+// that are not literals).
 absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt);
 
 // The loops around `stmt` in its proc, outermost first.

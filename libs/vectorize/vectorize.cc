@@ -57,12 +57,18 @@ class NestVectorizer {
   NestVectorizer(ir::Module& module, ir::Node& proc, const Strategy& strategy)
       : module_(module), proc_(proc), strategy_(strategy) {}
 
-  // Vectorizes the nest of the statement `stmt` points at; the statements
-  // of the nests its tiling peels off are added to `pending`.
-  absl::Status Run(const ir::Cursor& nest, std::vector<ir::Cursor>& pending) {
+  // Vectorizes the nest of the statement `nest` points at; the statements
+  // of the nests its tiling peels off are added to `pending`, and why it
+  // stays scalar, if it does for its shape, to `notes`.
+  absl::Status Run(const ir::Cursor& nest, std::vector<ir::Cursor>& pending,
+                   std::vector<std::string>& notes) {
     // The statement; unrolling a loop around it copies it.
     ir::Cursor stmt = nest;
     auto plan = PlanNest(proc_, *stmt.node());
+    if (plan.status().code() == absl::StatusCode::kUnimplemented) {
+      notes.emplace_back(plan.status().message());
+      return absl::OkStatus();
+    }
     if (!plan.ok()) return plan.status();
     std::string lanes = plan->vector_loop->name();
     std::string rows =
@@ -332,8 +338,8 @@ class NestVectorizer {
 
 }  // namespace
 
-absl::Status VectorizeProc(ir::Module& module, ir::Node& proc,
-                           const Strategy& strategy) {
+absl::StatusOr<std::vector<std::string>> VectorizeProc(
+    ir::Module& module, ir::Node& proc, const Strategy& strategy) {
   if (absl::Status status = SplitIntoNests(module, proc); !status.ok()) {
     return status;
   }
@@ -344,16 +350,18 @@ absl::Status VectorizeProc(ir::Module& module, ir::Node& proc,
   for (ir::Node* stmt : NestStatements(proc)) pending.emplace_back(module, stmt);
   std::reverse(pending.begin(), pending.end());
   NestVectorizer vectorizer(module, proc, strategy);
+  std::vector<std::string> notes;
   while (!pending.empty()) {
     ir::Cursor stmt = pending.back();
     pending.pop_back();
     std::vector<ir::Cursor> peeled;
-    if (absl::Status status = vectorizer.Run(stmt, peeled); !status.ok()) {
+    if (absl::Status status = vectorizer.Run(stmt, peeled, notes);
+        !status.ok()) {
       return status;
     }
     pending.insert(pending.end(), peeled.rbegin(), peeled.rend());
   }
-  return absl::OkStatus();
+  return notes;
 }
 
 }  // namespace tessel::vectorize

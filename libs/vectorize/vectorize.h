@@ -8,7 +8,11 @@
 #ifndef TESSEL_LIBS_VECTORIZE_VECTORIZE_H_
 #define TESSEL_LIBS_VECTORIZE_VECTORIZE_H_
 
+#include <string>
+#include <vector>
+
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "libs/ir/node.h"
 #include "libs/vectorize/strategy.h"
 
@@ -16,11 +20,13 @@ namespace tessel::vectorize {
 
 // Vectorizes every loop nest of `proc` (a verified proc of `module`) by
 // `strategy`, and verifies the result. A nest whose lanes cannot fill
-// whole vectors and may not be padded stays scalar (peeled). Anything that
-// cannot be vectorized or proven legal is FailedPrecondition with a
-// `file:line:col: error:` message, and leaves an unspecified module.
-absl::Status VectorizeProc(ir::Module& module, ir::Node& proc,
-                           const Strategy& strategy);
+// whole vectors and may not be padded stays scalar (peeled); so does a
+// nest of a shape vectorize does not handle, for which the result holds a
+// note (`file:line:col: note: this nest stays scalar: ...`). What cannot
+// be proven legal is FailedPrecondition with a `file:line:col: error:`
+// message, and leaves an unspecified module.
+absl::StatusOr<std::vector<std::string>> VectorizeProc(
+    ir::Module& module, ir::Node& proc, const Strategy& strategy);
 
 }  // namespace tessel::vectorize
 

@@ -43,8 +43,9 @@ BeforeAfter RunBoth(const std::string& text, const TensorMap& inputs,
   EXPECT_TRUE(before.ok()) << before.status();
   result.before = *before;
   runner.Edit([&](ir::Module& module, ir::Node& entry) {
-    absl::Status status = VectorizeProc(module, entry, strategy);
-    ASSERT_TRUE(status.ok()) << status;
+    auto notes = VectorizeProc(module, entry, strategy);
+    ASSERT_TRUE(notes.ok()) << notes.status();
+    EXPECT_TRUE(notes->empty());
     result.vectorized = ir::PrintModule(module);
   });
   EXPECT_TRUE(runner.compile_status().ok()) << runner.compile_status();
@@ -129,6 +130,32 @@ TEST(VectorizeTest, InterchangesTheReductionOutward) {
             run.vectorized.find("(for i 0 6"));
 }
 
+TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
+  // The strided nest stays as it is; the next one is vectorized.
+  constexpr char kMixed[] = R"(
+(proc @mixed ((in x (f32 64)) (out y (f32 32)) (out z (f32 32)))
+  (for i 0 32 (assign (y i) (x (* 2 i))))
+  (for i 0 32 (assign (z i) (x i))))
+)";
+  Runner runner(kMixed);
+  ASSERT_TRUE(runner.compile_status().ok());
+  runner.Edit([&](ir::Module& module, ir::Node& entry) {
+    auto notes = VectorizeProc(module, entry, Strategy());
+    ASSERT_TRUE(notes.ok()) << notes.status();
+    ASSERT_EQ(notes->size(), 1u);
+    EXPECT_EQ((*notes)[0].rfind("m.tir:3:15: note: this nest stays scalar: "
+                                "no loop indexes",
+                                0),
+              0u)
+        << (*notes)[0];
+    std::string text = ir::PrintModule(module);
+    EXPECT_NE(text.find("(for i 0 32 (assign (y i) (x (* 2 i))))"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("(transfer-write"), std::string::npos);
+  });
+}
+
 TEST(VectorizeTest, RejectsWhatItCannotProve) {
   constexpr char kPrefix[] = R"(
 (proc @prefix ((in y (f32 32)) (inout x (f32 32)))
@@ -137,7 +164,7 @@ TEST(VectorizeTest, RejectsWhatItCannotProve) {
   Runner runner(kPrefix);
   ASSERT_TRUE(runner.compile_status().ok());
   runner.Edit([&](ir::Module& module, ir::Node& entry) {
-    absl::Status status = VectorizeProc(module, entry, Strategy());
+    absl::Status status = VectorizeProc(module, entry, Strategy()).status();
     EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
     EXPECT_NE(std::string(status.message())
                   .find("m.tir:3:15: error: cannot vectorize: its instances "

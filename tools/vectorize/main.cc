@@ -1,4 +1,5 @@
 // vectorize: loop-level TIR in, the vector level out (docs/vectorize.md).
+#include <iostream>
 #include <string>
 
 #include "absl/status/status.h"
@@ -45,11 +46,9 @@ absl::Status Run(const tessel::CommandLine& command_line) {
           "level (bufferize it first)"));
     }
     if (!form->is(tessel::ir::Op::kProc)) continue;
-    if (absl::Status status =
-            tessel::vectorize::VectorizeProc(*module, *form, *strategy);
-        !status.ok()) {
-      return status;
-    }
+    auto notes = tessel::vectorize::VectorizeProc(*module, *form, *strategy);
+    if (!notes.ok()) return notes.status();
+    for (const std::string& note : *notes) std::cerr << note << "\n";
   }
   return tessel::WriteOutput(command_line.Get("output", "-"),
                              [&](tessel::TextSink write) {
@@ -70,7 +69,8 @@ int main(int argc, char** argv) {
       "partial tiles padded or peeled, reads shared, accumulators kept\n"
       "across the reduction loops and contractions lowered to FMAs\n"
       "(docs/vectorize.md). Each step is proven legal on the polyhedral\n"
-      "model; what cannot be is an error.");
+      "model; what cannot be is an error. A nest of a shape it does not\n"
+      "handle stays scalar, with a note on stderr.");
   command_line.AddFlag({"target", 0, "TARGET", false,
                         "avx512 (16 f32 lanes, the default) or avx2 (8)"});
   command_line.AddFlag({"strategy", 0, "FILE", false,
