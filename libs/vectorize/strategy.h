@@ -44,9 +44,8 @@ struct Strategy {
   Contraction contraction = Contraction::kFma;
   // Whether a read that the register tile's rows share (matmul's B) is
   // copied, per tile of lanes, into a dense buffer of its own (packed)
-  // that all row tiles then read, and a read of the rows alone (A) per
-  // tile of rows: contiguous rows, whatever the tensor's row stride, so
-  // that no power-of-two stride thrashes a cache set.
+  // that all row tiles then read: contiguous rows, whatever the tensor's
+  // row stride, so that no power-of-two stride thrashes a cache set.
   bool pack = true;
 };
 

@@ -135,24 +135,9 @@ class NestVectorizer {
       return status;
     }
     if (pack) {
-      // The lanes' reads (matmul's B) before the rows' tile loop, for all
-      // row tiles; the rows' reads (A) before the reduction loops, for
-      // this row tile's steps.
-      if (absl::Status status =
-              Pack(stmt, rows_outer, /*rows_read=*/false, rows, rows_outer,
-                   lanes);
+      if (absl::Status status = Pack(stmt, rows_outer, rows, lanes);
           !status.ok()) {
         return status;
-      }
-      for (ir::Node* loop : LoopsOf(*stmt.node())) {
-        if (rank(*loop) != 4) continue;
-        if (absl::Status status =
-                Pack(stmt, loop->name(), /*rows_read=*/true, rows,
-                     rows_outer, lanes);
-            !status.ok()) {
-          return status;
-        }
-        break;
       }
     }
     TileLoops loops;
@@ -184,16 +169,14 @@ class NestVectorizer {
   }
 
   // Stages (libs/primitives' stage_mem) each tensor that `stmt` reads with
-  // indices of the rows but not the lanes (`rows_read`), or of the lanes
-  // but not the rows, into a dense buffer before the loop `block`: the box
-  // of elements the loops inside it read, at each iteration of the loops
-  // outside.
-  absl::Status Pack(const ir::Cursor& stmt, const std::string& block_name,
-                    bool rows_read, const std::string& rows,
-                    const std::string& rows_outer, const std::string& lanes) {
+  // indices of the lanes but not of the rows into a dense buffer before
+  // the rows' tile loop `rows_outer`: the box of elements the loops inside
+  // it read, at each iteration of the loops outside.
+  absl::Status Pack(const ir::Cursor& stmt, const std::string& rows_outer,
+                    const std::string& rows, const std::string& lanes) {
     std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
     auto inside = std::find_if(loops.begin(), loops.end(), [&](ir::Node* l) {
-      return l->name() == block_name;
+      return l->name() == rows_outer;
     });
     std::vector<ir::Node*> reads;
     LoadsIn(*stmt.node()->operand(1), reads);
@@ -225,12 +208,12 @@ class NestVectorizer {
         selectors.push_back(ir::Build::Interval(module_, lo.Build(module_),
                                                 hi.Build(module_)));
       }
-      if (by_rows != rows_read || by_lanes == rows_read) continue;
+      if (by_rows || !by_lanes) continue;
       packed.push_back(buffer);
       ir::Node* window = ir::Build::Window(module_, *buffer, selectors);
       std::string name = ir::FreshName(module_, proc_,
                                        absl::StrCat(buffer->name(), "_packed"));
-      ir::Node* block = LoopNamed(*stmt.node(), block_name);
+      ir::Node* block = LoopNamed(*stmt.node(), rows_outer);
       if (absl::Status status = primitives::StageMem(
               module_, ir::Cursor(module_, block).as_block(), *window, name);
           !status.ok()) {
