@@ -296,23 +296,25 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
     }
     return in_lhs || read;
   };
-  for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-    auto fits = only_last(**it, /*in_lhs=*/true);
-    if (!fits.ok()) return fits.status();
-    if (*fits) {
-      plan.vector_loop = *it;
-      break;
-    }
-  }
-  if (plan.vector_loop == nullptr && stmt.is(ir::Op::kReduce)) {
-    plan.mode = Mode::kReduction;
+  // The innermost loop that fits, for lanes or for a reduction.
+  auto innermost = [&](bool in_lhs) -> absl::Status {
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-      auto fits = only_last(**it, /*in_lhs=*/false);
+      auto fits = only_last(**it, in_lhs);
       if (!fits.ok()) return fits.status();
       if (*fits) {
         plan.vector_loop = *it;
         break;
       }
+    }
+    return absl::OkStatus();
+  };
+  if (absl::Status status = innermost(/*in_lhs=*/true); !status.ok()) {
+    return status;
+  }
+  if (plan.vector_loop == nullptr && stmt.is(ir::Op::kReduce)) {
+    plan.mode = Mode::kReduction;
+    if (absl::Status status = innermost(/*in_lhs=*/false); !status.ok()) {
+      return status;
     }
   }
   if (plan.vector_loop == nullptr) {

@@ -38,6 +38,18 @@ absl::StatusOr<int64_t> Positive(absl::string_view value, int64_t max,
   return n;
 }
 
+// Whether `value` is `first` (true) or `second` (false).
+absl::StatusOr<bool> IsFirst(absl::string_view value, absl::string_view first,
+                             absl::string_view second, absl::string_view key,
+                             absl::string_view path, int line) {
+  if (value != first && value != second) {
+    return LineError(path, line,
+                     absl::StrCat("'", key, "' is '", first, "' or '", second,
+                                  "', not '", value, "'"));
+  }
+  return value == first;
+}
+
 }  // namespace
 
 absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
@@ -84,38 +96,22 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto n = Positive(value, kMaxTile, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.rows = *n;
-    } else if (key == "tail") {
-      if (value == "pad") {
-        strategy.tail = Tail::kPad;
-      } else if (value == "peel") {
-        strategy.tail = Tail::kPeel;
-      } else {
-        return LineError(path, line_number,
-                         absl::StrCat("'tail' is 'pad' or 'peel', not '",
-                                      value, "'"));
-      }
     } else if (key == "depth") {
       auto n = Positive(value, kMaxDepth, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.depth = *n;
-    } else if (key == "pack") {
-      if (value != "yes" && value != "no") {
-        return LineError(path, line_number,
-                         absl::StrCat("'pack' is 'yes' or 'no', not '", value,
-                                      "'"));
-      }
-      strategy.pack = value == "yes";
+    } else if (key == "tail") {
+      auto pad = IsFirst(value, "pad", "peel", key, path, line_number);
+      if (!pad.ok()) return pad.status();
+      strategy.tail = *pad ? Tail::kPad : Tail::kPeel;
     } else if (key == "contraction") {
-      if (value == "fma") {
-        strategy.contraction = Contraction::kFma;
-      } else if (value == "mul-add") {
-        strategy.contraction = Contraction::kMulAdd;
-      } else {
-        return LineError(path, line_number,
-                         absl::StrCat("'contraction' is 'fma' or 'mul-add', "
-                                      "not '",
-                                      value, "'"));
-      }
+      auto fma = IsFirst(value, "fma", "mul-add", key, path, line_number);
+      if (!fma.ok()) return fma.status();
+      strategy.contraction = *fma ? Contraction::kFma : Contraction::kMulAdd;
+    } else if (key == "pack") {
+      auto pack = IsFirst(value, "yes", "no", key, path, line_number);
+      if (!pack.ok()) return pack.status();
+      strategy.pack = *pack;
     } else {
       return LineError(path, line_number,
                        absl::StrCat("unknown key '", key,
