@@ -1,0 +1,275 @@
+#include "libs/vectorize/kernel.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "libs/ir/build.h"
+#include "libs/ir/edit.h"
+#include "libs/ir/op.h"
+#include "libs/ir/syntax.h"
+#include "libs/ir/types.h"
+#include "libs/ir/views.h"
+#include "libs/primitives/linear_form.h"
+#include "libs/sexpr/printer.h"
+
+namespace tessel::vectorize {
+namespace {
+
+using ir::Build;
+using primitives::LinearForm;
+
+// Builds the vector code of one register tile.
+class KernelBuilder {
+ public:
+  KernelBuilder(ir::Module& module, ir::Node& proc, const TileLoops& loops,
+                const Strategy& strategy)
+      : module_(module), proc_(proc), loops_(loops), width_(strategy.width) {}
+
+  // The index `index` at row `r` and vector `q` of the tile.
+  ir::Node* IndexAt(const ir::Node& index, int64_t r, int64_t q) const {
+    LinearForm form = *AffineForm(index);
+    if (loops_.rows != nullptr) {
+      form = form.Substituted(
+          loops_.rows,
+          LinearForm::Constant(LiteralOf(*ir::ForView(*loops_.rows).lo()) + r));
+    }
+    form = form.Substituted(
+        loops_.lanes,
+        LinearForm::Constant(LiteralOf(*ir::ForView(*loops_.lanes).lo()) +
+                             width_ * q));
+    return form.Build(module_);
+  }
+
+  // The element `access` (a Load, or a scalar's Ref) at row r, vector q.
+  ir::Node* AccessAt(ir::Node& access, int64_t r, int64_t q) const {
+    if (!access.is(ir::Op::kLoad)) return Build::Ref(module_, *access.def());
+    std::vector<ir::Node*> indices;
+    for (ir::Node* index : ir::LoadView(access).indices()) {
+      indices.push_back(IndexAt(*index, r, q));
+    }
+    return Build::Load(module_, *ir::LoadView(access).buffer(), indices);
+  }
+
+  // The leading indices of a transfer of `access` (its lane index at the
+  // vector's first lane).
+  std::vector<ir::Node*> TransferIndices(ir::Node& access, int64_t r,
+                                         int64_t q) const {
+    std::vector<ir::Node*> indices;
+    for (ir::Node* index : ir::LoadView(access).indices()) {
+      indices.push_back(IndexAt(*index, r, q));
+    }
+    return indices;
+  }
+
+  bool IndexedByLanes(const ir::Node& expr) const {
+    if (expr.is(ir::Op::kLoad)) {
+      for (const ir::Node* index :
+           ir::LoadView(const_cast<ir::Node&>(expr)).indices()) {
+        if (AffineForm(*index)->coefficient(loops_.lanes) != 0) return true;
+      }
+      return false;
+    }
+    for (const ir::Node* operand : expr.operands()) {
+      if (IndexedByLanes(*operand)) return true;
+    }
+    return false;
+  }
+
+  ir::Type VectorOf(ElemType elem) const {
+    return ir::Type::Vector(elem, {width_});
+  }
+
+  ir::Node* Zero(ElemType elem) const {
+    return IsFloat(elem) ? Build::Float(module_, 0.0) : Build::Int(module_, 0);
+  }
+
+  // `expr` (lanes-invariant) at row r, as a scalar.
+  ir::Node* ScalarAt(const ir::Node& expr, int64_t r) const {
+    if (expr.is(ir::Op::kLoad)) {
+      return AccessAt(const_cast<ir::Node&>(expr), r, 0);
+    }
+    if (expr.num_operands() == 0) return module_.Clone(&expr);
+    std::vector<ir::Node*> operands;
+    for (const ir::Node* operand : expr.operands()) {
+      operands.push_back(ScalarAt(*operand, r));
+    }
+    ir::Node* node = Build::Form(module_, expr.op(), operands);
+    if (expr.is(ir::Op::kCast)) node->set_declared_type(expr.declared_type());
+    return node;
+  }
+
+  // A new vector variable `base...` holding `value`, declared and assigned
+  // in `out`.
+  ir::Node* Temporary(absl::string_view base, ElemType elem, ir::Node* value,
+                      std::vector<ir::Node*>& out) {
+    std::string name;
+    do {
+      name = absl::StrCat(base, next_name_++);
+    } while (ir::FreshName(module_, proc_, name) != name);
+    ir::Node* alloc = Build::Alloc(module_, name, VectorOf(elem));
+    out.push_back(alloc);
+    out.push_back(Build::Assign(module_, Build::Ref(module_, *alloc), value));
+    return alloc;
+  }
+
+  // A leaf (transfer-read, broadcast) read once per step: the variable
+  // that holds it.
+  ir::Node* Shared(ir::Node* leaf, ElemType elem, std::vector<ir::Node*>& step) {
+    std::string key = PrintFlat(ir::WriteNode(*leaf));
+    auto it = leaves_.find(key);
+    if (it == leaves_.end()) {
+      it = leaves_.emplace(key, Temporary("v", elem, leaf, step)).first;
+    }
+    return Build::Ref(module_, *it->second);
+  }
+
+  // `expr` at row r, vector q, as a vector of `width_` lanes.
+  ir::Node* VectorAt(const ir::Node& expr, int64_t r, int64_t q,
+                     std::vector<ir::Node*>& step) {
+    ElemType elem = expr.type().elem();
+    if (!IndexedByLanes(expr)) {
+      return Shared(Build::Broadcast(module_, VectorOf(elem), ScalarAt(expr, r)),
+                    elem, step);
+    }
+    if (expr.is(ir::Op::kLoad)) {
+      ir::Node& load = const_cast<ir::Node&>(expr);
+      return Shared(Build::TransferRead(module_, VectorOf(elem),
+                                        *ir::LoadView(load).buffer(),
+                                        TransferIndices(load, r, q),
+                                        Zero(elem)),
+                    elem, step);
+    }
+    std::vector<ir::Node*> operands;
+    for (const ir::Node* operand : expr.operands()) {
+      operands.push_back(VectorAt(*operand, r, q, step));
+    }
+    if (expr.is(ir::Op::kCast)) {
+      return Build::Cast(module_, ir::CastView(const_cast<ir::Node&>(expr)).elem(),
+                         operands[0]);
+    }
+    return Build::Form(module_, expr.op(), operands);
+  }
+
+ private:
+  ir::Module& module_;
+  ir::Node& proc_;
+  const TileLoops& loops_;
+  int64_t width_;
+  int next_name_ = 0;
+  absl::flat_hash_map<std::string, ir::Node*> leaves_;
+};
+
+// Replaces `old` (a statement) by `stmts`, in order.
+void ReplaceBy(ir::Module& module, ir::Node& old,
+               const std::vector<ir::Node*>& stmts) {
+  ir::Node* parent = old.parent();
+  size_t position = old.position();
+  module.Detach(&old);
+  for (size_t i = 0; i < stmts.size(); ++i) {
+    module.Insert(parent, position + i, stmts[i]);
+  }
+}
+
+}  // namespace
+
+absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
+                        const NestPlan& plan, const TileLoops& loops,
+                        const Strategy& strategy) {
+  KernelBuilder builder(module, proc, loops, strategy);
+  ir::Node& lhs = *stmt.operand(0);
+  ir::Node& rhs = *stmt.operand(1);
+  ElemType elem = lhs.type().elem();
+  int64_t rows = loops.rows != nullptr ? TripOf(*loops.rows) : 1;
+  int64_t vectors = (TripOf(*loops.lanes) + strategy.width - 1) / strategy.width;
+  bool reduce = stmt.is(ir::Op::kReduce);
+  // f16 keeps its two roundings: its FMA would be computed wider and
+  // rounded once, and f16's ulp makes that a visible difference.
+  bool fma = reduce && strategy.contraction == Contraction::kFma &&
+             (elem == ElemType::kF32 || elem == ElemType::kF64) &&
+             rhs.is(ir::Op::kMul);
+
+  std::vector<ir::Node*> prologue, step, epilogue;
+  // The accumulators, [r][q], live around the reduction loops.
+  std::vector<std::vector<ir::Node*>> acc(rows);
+  for (int64_t r = 0; r < rows && reduce; ++r) {
+    for (int64_t q = 0; q < vectors; ++q) {
+      ir::Node* init =
+          plan.mode == Mode::kLanes
+              ? Build::TransferRead(module, builder.VectorOf(elem),
+                                    *ir::LoadView(lhs).buffer(),
+                                    builder.TransferIndices(lhs, r, q),
+                                    builder.Zero(elem))
+              : Build::Broadcast(module, builder.VectorOf(elem),
+                                 builder.Zero(elem));
+      acc[r].push_back(builder.Temporary("acc", elem, init, prologue));
+    }
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    for (int64_t q = 0; q < vectors; ++q) {
+      if (!reduce) {
+        ir::Node* value = builder.VectorAt(rhs, r, q, step);
+        step.push_back(Build::TransferWrite(module, value,
+                                            *ir::LoadView(lhs).buffer(),
+                                            builder.TransferIndices(lhs, r, q)));
+        continue;
+      }
+      // The factors' reads in the order the statement reads them.
+      ir::Node* sum = nullptr;
+      if (fma) {
+        ir::Node* a = builder.VectorAt(*rhs.operand(0), r, q, step);
+        ir::Node* b = builder.VectorAt(*rhs.operand(1), r, q, step);
+        sum = Build::Fma(module, a, b, Build::Ref(module, *acc[r][q]));
+      } else {
+        sum = Build::Add(module, Build::Ref(module, *acc[r][q]),
+                         builder.VectorAt(rhs, r, q, step));
+      }
+      step.push_back(
+          Build::Assign(module, Build::Ref(module, *acc[r][q]), sum));
+    }
+  }
+  for (int64_t r = 0; r < rows && reduce; ++r) {
+    if (plan.mode == Mode::kLanes) {
+      for (int64_t q = 0; q < vectors; ++q) {
+        epilogue.push_back(Build::TransferWrite(
+            module, Build::Ref(module, *acc[r][q]),
+            *ir::LoadView(lhs).buffer(), builder.TransferIndices(lhs, r, q)));
+      }
+      continue;
+    }
+    for (int64_t q = 1; q < vectors; ++q) {
+      epilogue.push_back(Build::Assign(
+          module, Build::Ref(module, *acc[r][0]),
+          Build::Add(module, Build::Ref(module, *acc[r][0]),
+                     Build::Ref(module, *acc[r][q]))));
+    }
+    epilogue.push_back(Build::Reduce(
+        module, builder.AccessAt(lhs, r, 0),
+        Build::Reduction(module, "add", Build::Ref(module, *acc[r][0]))));
+  }
+
+  ir::Node& tile = loops.rows != nullptr ? *loops.rows : *loops.lanes;
+  if (loops.hoist == &tile) {
+    std::vector<ir::Node*> all = prologue;
+    all.insert(all.end(), step.begin(), step.end());
+    all.insert(all.end(), epilogue.begin(), epilogue.end());
+    ReplaceBy(module, tile, all);
+    return absl::OkStatus();
+  }
+  ReplaceBy(module, tile, step);
+  ir::Node* parent = loops.hoist->parent();
+  size_t position = loops.hoist->position();
+  for (size_t i = 0; i < epilogue.size(); ++i) {
+    module.Insert(parent, position + 1 + i, epilogue[i]);
+  }
+  for (size_t i = 0; i < prologue.size(); ++i) {
+    module.Insert(parent, position + i, prologue[i]);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace tessel::vectorize

@@ -1,0 +1,38 @@
+// The register tile of a nest, as vector operations (the paper's
+// sections 3.3 and 3.5): once tiling has put the row loop and the lane
+// loop innermost, their iterations become unrolled n-D vector operations
+// on the target's width. Reads become transfer-reads (those the lanes do
+// not index, broadcasts), each read once per step and shared; a
+// contraction's multiply-add becomes outer products lowered to FMAs (or a
+// product and a sum); the accumulators of a reduction are hoisted out of
+// the reduction loops: their transfers are loop-invariant there.
+#ifndef TESSEL_LIBS_VECTORIZE_KERNEL_H_
+#define TESSEL_LIBS_VECTORIZE_KERNEL_H_
+
+#include "absl/status/status.h"
+#include "libs/ir/node.h"
+#include "libs/vectorize/nest.h"
+#include "libs/vectorize/strategy.h"
+
+namespace tessel::vectorize {
+
+// Where a tiled nest's register tile lies.
+struct TileLoops {
+  ir::Node* rows = nullptr;  // the unrolled row loop (or none)
+  ir::Node* lanes = nullptr;  // the lane loop, innermost
+  // The outermost of the reduction loops between the tile loops and the
+  // register tile (or the register tile's outer loop when there are none):
+  // the accumulators live around it.
+  ir::Node* hoist = nullptr;
+};
+
+// Replaces the register tile of `stmt` (its rows and lanes loops) by
+// vector operations of `strategy.width` lanes: ceil(lanes' trip / width)
+// vectors per row, the last padded where the plan allows it.
+absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
+                        const NestPlan& plan, const TileLoops& loops,
+                        const Strategy& strategy);
+
+}  // namespace tessel::vectorize
+
+#endif  // TESSEL_LIBS_VECTORIZE_KERNEL_H_

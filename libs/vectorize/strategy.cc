@@ -1,0 +1,134 @@
+#include "libs/vectorize/strategy.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace tessel::vectorize {
+namespace {
+
+// Register tiles fill a target's registers: rows * vectors accumulators,
+// `vectors` loaded rows and a broadcast value, within 32 (AVX-512) or 16
+// (AVX2) registers.
+constexpr int64_t kMaxLanes = 64;
+constexpr int64_t kMaxTile = 64;
+constexpr int64_t kMaxDepth = int64_t{1} << 30;
+
+absl::Status LineError(absl::string_view path, int line,
+                       absl::string_view message) {
+  return absl::InvalidArgumentError(
+      absl::StrCat(path, ":", line, ":1: error: ", message));
+}
+
+absl::StatusOr<int64_t> Positive(absl::string_view value, int64_t max,
+                                 absl::string_view key,
+                                 absl::string_view path, int line) {
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(value, &n) || n < 1 || n > max) {
+    return LineError(path, line,
+                     absl::StrCat("'", key, "' takes an integer from 1 to ",
+                                  max, ", not '", value, "'"));
+  }
+  return n;
+}
+
+// Whether `value` is `first` (true) or `second` (false).
+absl::StatusOr<bool> IsFirst(absl::string_view value, absl::string_view first,
+                             absl::string_view second, absl::string_view key,
+                             absl::string_view path, int line) {
+  if (value != first && value != second) {
+    return LineError(path, line,
+                     absl::StrCat("'", key, "' is '", first, "' or '", second,
+                                  "', not '", value, "'"));
+  }
+  return value == first;
+}
+
+}  // namespace
+
+absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
+  if (target == "avx512") {
+    // 6 rows x 4 vectors of 16 lanes: 24 accumulators, 4 rows of B and a
+    // broadcast of A in the 32 zmm registers.
+    return Strategy{.width = 16, .vectors = 4, .rows = 6};
+  }
+  if (target == "avx2") {
+    // 6 rows x 2 vectors of 8 lanes: 12 accumulators, 2 rows of B and a
+    // broadcast of A in the 16 ymm registers.
+    return Strategy{.width = 8, .vectors = 2, .rows = 6};
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "unknown target '", target, "' (targets: avx512, avx2)"));
+}
+
+absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
+                                       absl::string_view path,
+                                       Strategy base) {
+  Strategy strategy = base;
+  int line_number = 0;
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    ++line_number;
+    line = line.substr(0, line.find('#'));
+    std::vector<absl::string_view> words =
+        absl::StrSplit(line, absl::ByAnyChar(" \t\r"), absl::SkipEmpty());
+    if (words.empty()) continue;
+    if (words.size() != 2) {
+      return LineError(path, line_number,
+                       "a line is 'KEY VALUE' (or a # comment)");
+    }
+    absl::string_view key = words[0];
+    absl::string_view value = words[1];
+    if (key == "width") {
+      auto n = Positive(value, kMaxLanes, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.width = *n;
+    } else if (key == "vectors") {
+      auto n = Positive(value, kMaxTile, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.vectors = *n;
+    } else if (key == "rows") {
+      auto n = Positive(value, kMaxTile, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.rows = *n;
+    } else if (key == "depth") {
+      auto n = Positive(value, kMaxDepth, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.depth = *n;
+    } else if (key == "tail") {
+      auto pad = IsFirst(value, "pad", "peel", key, path, line_number);
+      if (!pad.ok()) return pad.status();
+      strategy.tail = *pad ? Tail::kPad : Tail::kPeel;
+    } else if (key == "contraction") {
+      auto fma = IsFirst(value, "fma", "mul-add", key, path, line_number);
+      if (!fma.ok()) return fma.status();
+      strategy.contraction = *fma ? Contraction::kFma : Contraction::kMulAdd;
+    } else if (key == "pack") {
+      auto pack = IsFirst(value, "yes", "no", key, path, line_number);
+      if (!pack.ok()) return pack.status();
+      strategy.pack = *pack;
+    } else {
+      return LineError(path, line_number,
+                       absl::StrCat("unknown key '", key,
+                                    "' (keys: width, vectors, rows, depth, "
+                                    "tail, contraction, pack)"));
+    }
+  }
+  return strategy;
+}
+
+std::string PrintStrategy(const Strategy& strategy) {
+  return absl::StrCat(
+      "width ", strategy.width, "\nvectors ", strategy.vectors, "\nrows ",
+      strategy.rows, "\ndepth ", strategy.depth, "\ntail ", strategy.tail == Tail::kPad ? "pad" : "peel",
+      "\ncontraction ",
+      strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
+      "\npack ", strategy.pack ? "yes" : "no", "\n");
+}
+
+}  // namespace tessel::vectorize

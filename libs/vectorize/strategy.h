@@ -1,0 +1,66 @@
+// A vectorization strategy (formats/strategy/README.md): how `vectorize`
+// tiles, pads or peels, vectorizes and lowers each loop nest. Strategies
+// are data: a target gives the default, a file may change any field.
+#ifndef TESSEL_LIBS_VECTORIZE_STRATEGY_H_
+#define TESSEL_LIBS_VECTORIZE_STRATEGY_H_
+
+#include <cstdint>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace tessel::vectorize {
+
+// What becomes of the iterations of a loop that do not fill a whole tile.
+enum class Tail {
+  kPad,   // one more tile; its transfers pad reads and drop writes outside
+          // the tensors (legal only where the loop ends at a tensor's end)
+  kPeel,  // a scalar loop of their own after the tiles
+};
+
+// How `C += A * B` becomes vector operations.
+enum class Contraction {
+  kFma,     // one fused multiply-add per lane: one rounding, not two
+  kMulAdd,  // a product then a sum: the scalar loop's roundings exactly
+};
+
+struct Strategy {
+  // Lanes of one vector (the target's register: 16 f32 for AVX-512).
+  int64_t width = 16;
+  // Vectors per row of the register tile: the vector loop is tiled by
+  // width * vectors.
+  int64_t vectors = 2;
+  // Rows of the register tile: the second parallel loop is tiled by rows,
+  // and the rows unrolled, each row's accumulators kept across the
+  // reduction loops.
+  int64_t rows = 6;
+  // The tile of the innermost reduction loop of a lane-vectorized reduce
+  // (the cache block: matmul's k), its tile loop outermost, so that what
+  // the register tiles read between two writes of their accumulators
+  // stays in cache.
+  int64_t depth = 128;
+  Tail tail = Tail::kPad;
+  Contraction contraction = Contraction::kFma;
+  // Whether a read that the register tile's rows share (matmul's B) is
+  // copied, per tile of lanes, into a dense buffer of its own (packed)
+  // that all row tiles then read: contiguous rows, whatever the tensor's
+  // row stride, so that no power-of-two stride thrashes a cache set.
+  bool pack = true;
+};
+
+// The default strategy of a target: "avx512" or "avx2".
+absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target);
+
+// `base` with the fields `text` sets (formats/strategy/README.md); errors
+// name `path` and the line.
+absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
+                                       absl::string_view path,
+                                       Strategy base);
+
+// The strategy as its file's text (every field), for --help and tests.
+std::string PrintStrategy(const Strategy& strategy);
+
+}  // namespace tessel::vectorize
+
+#endif  // TESSEL_LIBS_VECTORIZE_STRATEGY_H_

@@ -1,0 +1,52 @@
+#include "libs/vectorize/strategy.h"
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+
+namespace tessel::vectorize {
+namespace {
+
+TEST(StrategyTest, TargetsHaveTheirWidths) {
+  EXPECT_EQ(DefaultStrategy("avx512")->width, 16);
+  EXPECT_EQ(DefaultStrategy("avx2")->width, 8);
+  EXPECT_EQ(DefaultStrategy("avx512")->contraction, Contraction::kFma);
+  EXPECT_EQ(DefaultStrategy("sse").status().message(),
+            "unknown target 'sse' (targets: avx512, avx2)");
+}
+
+TEST(StrategyTest, AFileChangesTheFieldsItNames) {
+  auto strategy = ParseStrategy(
+      "# a comment\n\nrows 4   # trailing\ntail peel\ncontraction mul-add\n",
+      "s.strategy", *DefaultStrategy("avx2"));
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->rows, 4);
+  EXPECT_EQ(strategy->width, 8);
+  EXPECT_EQ(strategy->vectors, 2);
+  EXPECT_EQ(strategy->tail, Tail::kPeel);
+  EXPECT_EQ(strategy->contraction, Contraction::kMulAdd);
+  EXPECT_EQ(PrintStrategy(*strategy),
+            "width 8\nvectors 2\nrows 4\ndepth 128\ntail peel\ncontraction mul-add\n"
+            "pack yes\n");
+}
+
+TEST(StrategyTest, PrintedStrategiesReadBack) {
+  Strategy strategy = *DefaultStrategy("avx512");
+  auto read = ParseStrategy(PrintStrategy(strategy), "p", Strategy{.width = 1});
+  ASSERT_TRUE(read.ok());
+  EXPECT_EQ(PrintStrategy(*read), PrintStrategy(strategy));
+}
+
+TEST(StrategyTest, ErrorsNameTheLine) {
+  Strategy base;
+  EXPECT_EQ(ParseStrategy("width 8\nwidth\n", "s", base).status().message(),
+            "s:2:1: error: a line is 'KEY VALUE' (or a # comment)");
+  EXPECT_EQ(ParseStrategy("vectors 65", "s", base).status().message(),
+            "s:1:1: error: 'vectors' takes an integer from 1 to 64, not '65'");
+  EXPECT_EQ(ParseStrategy("width x", "s", base).status().message(),
+            "s:1:1: error: 'width' takes an integer from 1 to 64, not 'x'");
+  EXPECT_EQ(ParseStrategy("contraction dot", "s", base).status().message(),
+            "s:1:1: error: 'contraction' is 'fma' or 'mul-add', not 'dot'");
+}
+
+}  // namespace
+}  // namespace tessel::vectorize

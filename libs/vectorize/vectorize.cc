@@ -1,0 +1,350 @@
+#include "libs/vectorize/vectorize.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "libs/ir/cursor.h"
+#include "libs/ir/edit.h"
+#include "libs/ir/views.h"
+#include "libs/ir/verify/verifier.h"
+#include "libs/primitives/divide_loop.h"
+#include "libs/primitives/fission.h"
+#include "libs/primitives/primitive.h"
+#include "libs/primitives/reorder_loops.h"
+#include "libs/primitives/stage_mem.h"
+#include "libs/primitives/unroll_loop.h"
+#include "libs/primitives/linear_form.h"
+#include "libs/ir/build.h"
+#include "libs/support/source.h"
+#include "libs/vectorize/kernel.h"
+#include "libs/vectorize/nest.h"
+
+namespace tessel::vectorize {
+namespace {
+
+// A primitive's rejection, at the statement whose nest it rewrote.
+absl::Status Rejected(const ir::Node& stmt, absl::string_view what,
+                      const absl::Status& status) {
+  return absl::FailedPreconditionError(FormatDiagnostic(
+      stmt.loc(), absl::StrCat("cannot vectorize: ", what, ": ",
+                               status.message())));
+}
+
+absl::Status Reverify(ir::Module& module, ir::Node& proc) {
+  absl::Status status = ir::VerifyProc(module, proc, primitives::kEditChecks);
+  if (!status.ok()) {
+    return absl::InternalError(absl::StrCat(
+        "vectorize made a procedure that does not verify (a bug): ",
+        status.message()));
+  }
+  return absl::OkStatus();
+}
+
+// The loop around `stmt` named `name`.
+ir::Node* LoopNamed(const ir::Node& stmt, const std::string& name) {
+  for (ir::Node* loop : LoopsOf(stmt)) {
+    if (loop->name() == name) return loop;
+  }
+  return nullptr;
+}
+
+class NestVectorizer {
+ public:
+  NestVectorizer(ir::Module& module, ir::Node& proc, const Strategy& strategy)
+      : module_(module), proc_(proc), strategy_(strategy) {}
+
+  // Vectorizes the nest of the statement `nest` points at; the statements
+  // of the nests its tiling peels off are added to `pending`, and why it
+  // stays scalar, if it does for its shape, to `notes`.
+  absl::Status Run(const ir::Cursor& nest, std::vector<ir::Cursor>& pending,
+                   std::vector<std::string>& notes) {
+    // The statement; unrolling a loop around it copies it.
+    ir::Cursor stmt = nest;
+    auto plan = PlanNest(proc_, *stmt.node());
+    if (plan.status().code() == absl::StatusCode::kUnimplemented) {
+      notes.emplace_back(plan.status().message());
+      return absl::OkStatus();
+    }
+    if (!plan.ok()) return plan.status();
+    std::string lanes = plan->vector_loop->name();
+    std::string rows =
+        plan->row_loop != nullptr ? plan->row_loop->name() : std::string();
+    std::string rows_outer, lanes_outer;
+    if (!rows.empty() && TripOf(*plan->row_loop) > strategy_.rows) {
+      auto names = Divide(stmt, rows, strategy_.rows, pending);
+      if (!names.ok()) return names.status();
+      rows_outer = names->first;
+      rows = names->second;
+    }
+    // The lanes' tile; without padding, a loop shorter than one tile is
+    // tiled by its whole vectors, the rest peeled.
+    bool pad = plan->paddable && strategy_.tail == Tail::kPad;
+    int64_t trip = TripOf(*LoopNamed(*stmt.node(), lanes));
+    int64_t tile = strategy_.width * strategy_.vectors;
+    if (trip <= tile && !pad && trip > strategy_.width) {
+      tile = trip - trip % strategy_.width;
+    }
+    if (trip > tile) {
+      auto names = Divide(stmt, lanes, tile, pending);
+      if (!names.ok()) return names.status();
+      lanes_outer = names->first;
+      lanes = names->second;
+    }
+    // The cache block: the innermost reduction loop of a lane-vectorized
+    // reduce tiled by `depth`.
+    std::string depth_outer;
+    if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce)) {
+      std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
+      for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+        if (WritesIndexedBy(*stmt.node(), **it)) continue;
+        if (TripOf(**it) > strategy_.depth) {
+          auto names = Divide(stmt, (*it)->name(), strategy_.depth, pending);
+          if (!names.ok()) return names.status();
+          depth_outer = names->first;
+        }
+        break;
+      }
+    }
+    // Partial vectors need padding; without it, this nest stays scalar.
+    if (TripOf(*LoopNamed(*stmt.node(), lanes)) % strategy_.width != 0 &&
+        !pad) {
+      return absl::OkStatus();
+    }
+    // Packing copies the reads the rows share once per tile of lanes, for
+    // every tile of rows: the lanes' tile loop goes outside the rows'.
+    bool pack = strategy_.pack && plan->mode == Mode::kLanes &&
+                stmt.node()->is(ir::Op::kReduce) && !rows_outer.empty() &&
+                !lanes_outer.empty();
+    // The order: the other parallel loops, the cache block's loop, the
+    // tile loops, the reduction loops, then the register tile (rows,
+    // lanes).
+    auto rank = [&](const ir::Node& loop) {
+      const std::string& name = loop.name();
+      if (name == lanes) return 6;
+      if (name == rows) return 5;
+      if (name == depth_outer) return 1;
+      if (name == rows_outer) return pack ? 3 : 2;
+      if (name == lanes_outer) return plan->mode == Mode::kLanes ? 2 : 4;
+      return WritesIndexedBy(*stmt.node(), loop) ? 0 : 4;
+    };
+    if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
+      return status;
+    }
+    if (pack) {
+      if (absl::Status status = Pack(stmt, rows_outer, rows, lanes);
+          !status.ok()) {
+        return status;
+      }
+    }
+    TileLoops loops;
+    loops.lanes = LoopNamed(*stmt.node(), lanes);
+    loops.rows = rows.empty() ? nullptr : LoopNamed(*stmt.node(), rows);
+    for (ir::Node* loop : LoopsOf(*stmt.node())) {
+      if (rank(*loop) >= 4) {
+        loops.hoist = loop;
+        break;
+      }
+    }
+    if (absl::Status status = EmitKernel(module_, proc_, *stmt.node(), *plan,
+                                         loops, strategy_);
+        !status.ok()) {
+      return status;
+    }
+    return Reverify(module_, proc_);
+  }
+
+ private:
+  static bool WritesIndexedBy(const ir::Node& stmt, const ir::Node& loop) {
+    const ir::Node& lhs = *stmt.operand(0);
+    if (!lhs.is(ir::Op::kLoad)) return false;
+    for (const ir::Node* index :
+         ir::LoadView(const_cast<ir::Node&>(lhs)).indices()) {
+      if (AffineForm(*index)->coefficient(&loop) != 0) return true;
+    }
+    return false;
+  }
+
+  // Stages (libs/primitives' stage_mem) each tensor that `stmt` reads with
+  // indices of the lanes but not of the rows into a dense buffer before
+  // the rows' tile loop `rows_outer`: the box of elements the loops inside
+  // it read, at each iteration of the loops outside.
+  absl::Status Pack(const ir::Cursor& stmt, const std::string& rows_outer,
+                    const std::string& rows, const std::string& lanes) {
+    std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
+    auto inside = std::find_if(loops.begin(), loops.end(), [&](ir::Node* l) {
+      return l->name() == rows_outer;
+    });
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.node()->operand(1), reads);
+    std::vector<const ir::Node*> packed;
+    for (ir::Node* read : reads) {
+      const ir::Node* buffer = ir::LoadView(*read).buffer();
+      if (std::find(packed.begin(), packed.end(), buffer) != packed.end()) {
+        continue;
+      }
+      bool by_rows = false, by_lanes = false;
+      std::vector<ir::Node*> selectors;
+      for (ir::Node* index : ir::LoadView(*read).indices()) {
+        primitives::LinearForm lo = *AffineForm(*index);
+        primitives::LinearForm hi = lo;
+        for (auto it = inside; it != loops.end(); ++it) {
+          int64_t c = lo.coefficient(*it);
+          if (c == 0) continue;
+          by_rows = by_rows || (*it)->name() == rows ||
+                    (*it)->name() == rows_outer;
+          by_lanes = by_lanes || (*it)->name() == lanes;
+          ir::ForView view(**it);
+          auto first = primitives::LinearForm::Constant(LiteralOf(*view.lo()));
+          auto last =
+              primitives::LinearForm::Constant(LiteralOf(*view.hi()) - 1);
+          lo = lo.Substituted(*it, c > 0 ? first : last);
+          hi = hi.Substituted(*it, c > 0 ? last : first);
+        }
+        hi = hi.Plus(primitives::LinearForm::Constant(1));
+        selectors.push_back(ir::Build::Interval(module_, lo.Build(module_),
+                                                hi.Build(module_)));
+      }
+      if (by_rows || !by_lanes) continue;
+      packed.push_back(buffer);
+      ir::Node* window = ir::Build::Window(module_, *buffer, selectors);
+      std::string name = ir::FreshName(module_, proc_,
+                                       absl::StrCat(buffer->name(), "_packed"));
+      ir::Node* block = LoopNamed(*stmt.node(), rows_outer);
+      if (absl::Status status = primitives::StageMem(
+              module_, ir::Cursor(module_, block).as_block(), *window, name);
+          !status.ok()) {
+        return Rejected(*stmt.node(),
+                        absl::StrCat("packing '", buffer->name(), "'"),
+                        status);
+      }
+      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+        return status;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Divides the loop `name` around `stmt` by `quot` (divide_loop, its
+  // remainder cut off into a nest of its own, split from this one by
+  // fission); returns the names of the outer loop (empty when it was
+  // unrolled) and the inner one.
+  absl::StatusOr<std::pair<std::string, std::string>> Divide(
+      ir::Cursor& stmt, const std::string& name, int64_t quot,
+      std::vector<ir::Cursor>& pending) {
+    ir::Node* loop = LoopNamed(*stmt.node(), name);
+    std::string outer = ir::FreshName(module_, proc_, name + "o");
+    std::string inner = ir::FreshName(module_, proc_, name + "i");
+    if (inner == outer) inner = ir::FreshName(module_, proc_, name + "i_");
+    auto divided = primitives::DivideLoop(
+        module_, ir::Cursor(module_, loop), quot, outer, inner,
+        primitives::TailStrategy::kCut, /*perfect=*/false);
+    if (!divided.ok()) {
+      return Rejected(*stmt.node(), absl::StrCat("tiling loop '", name, "'"),
+                      divided.status());
+    }
+    if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+      return status;
+    }
+    if (divided->tail.is_valid()) {
+      ir::Node* tail = divided->tail.node();
+      pending.emplace_back(module_, BottomOf(*tail));
+      size_t lifts = LoopsOf(*tail).size();
+      if (lifts > 0) {
+        auto split = primitives::Fission(module_, divided->tail.before(),
+                                         static_cast<int64_t>(lifts));
+        if (!split.ok()) {
+          return Rejected(*stmt.node(),
+                          absl::StrCat("peeling loop '", name, "'"),
+                          split.status());
+        }
+        if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+          return status;
+        }
+      }
+    }
+    // A tile loop of one iteration (a loop no longer than its tile) is
+    // unrolled (unroll_loop): the tiles' index without it.
+    ir::Cursor outer_loop(module_, LoopNamed(*stmt.node(), outer));
+    if (TripOf(*outer_loop.node()) == 1) {
+      if (absl::Status status = primitives::UnrollLoop(module_, outer_loop);
+          !status.ok()) {
+        return Rejected(*stmt.node(), absl::StrCat("unrolling loop '", outer,
+                                                   "'"),
+                        status);
+      }
+      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+        return status;
+      }
+      // The cursor points at the copy of the body: the inner loop.
+      stmt = ir::Cursor(module_, BottomOf(*outer_loop.node()));
+      outer.clear();
+    }
+    return std::make_pair(outer, inner);
+  }
+
+  // Sorts the loops around `stmt` by `rank` (stably) with reorder_loops,
+  // which proves each swap.
+  template <typename Rank>
+  absl::Status Interchange(const ir::Cursor& stmt, const Rank& rank) {
+    for (bool swapped = true; swapped;) {
+      swapped = false;
+      std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
+      for (size_t i = 0; i + 1 < loops.size(); ++i) {
+        if (rank(*loops[i]) <= rank(*loops[i + 1])) continue;
+        auto reordered =
+            primitives::ReorderLoops(module_, ir::Cursor(module_, loops[i]));
+        if (!reordered.ok()) {
+          return Rejected(*stmt.node(),
+                          absl::StrCat("interchanging loops '",
+                                       loops[i]->name(), "' and '",
+                                       loops[i + 1]->name(), "'"),
+                          reordered.status());
+        }
+        if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+          return status;
+        }
+        swapped = true;
+        break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  ir::Module& module_;
+  ir::Node& proc_;
+  const Strategy& strategy_;
+};
+
+}  // namespace
+
+absl::StatusOr<std::vector<std::string>> VectorizeProc(
+    ir::Module& module, ir::Node& proc, const Strategy& strategy) {
+  if (absl::Status status = SplitIntoNests(module, proc); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = Reverify(module, proc); !status.ok()) {
+    return status;
+  }
+  std::vector<ir::Cursor> pending;
+  for (ir::Node* stmt : NestStatements(proc)) pending.emplace_back(module, stmt);
+  std::reverse(pending.begin(), pending.end());
+  NestVectorizer vectorizer(module, proc, strategy);
+  std::vector<std::string> notes;
+  while (!pending.empty()) {
+    ir::Cursor stmt = pending.back();
+    pending.pop_back();
+    std::vector<ir::Cursor> peeled;
+    if (absl::Status status = vectorizer.Run(stmt, peeled, notes);
+        !status.ok()) {
+      return status;
+    }
+    pending.insert(pending.end(), peeled.rbegin(), peeled.rend());
+  }
+  return notes;
+}
+
+}  // namespace tessel::vectorize

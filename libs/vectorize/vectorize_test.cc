@@ -1,0 +1,176 @@
+#include "libs/vectorize/vectorize.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "gtest/gtest.h"
+#include "libs/interp/testing.h"
+#include "libs/ir/syntax.h"
+
+namespace tessel::vectorize {
+namespace {
+
+using testing_util::F32;
+using testing_util::Floats;
+using testing_util::Runner;
+
+// Deterministic values in [-1, 1) for `count` elements.
+std::vector<float> Values(int count, int seed) {
+  std::vector<float> values;
+  uint32_t state = 12345u + seed;
+  for (int i = 0; i < count; ++i) {
+    state = state * 1103515245u + 12345u;
+    values.push_back(static_cast<float>(state >> 8) / (1u << 23) - 1.0f);
+  }
+  return values;
+}
+
+// Runs `text`'s entry on `inputs`, vectorizes it with `strategy`, runs it
+// again: the outputs before and after, by name.
+struct BeforeAfter {
+  TensorMap before;
+  TensorMap after;
+  std::string vectorized;
+};
+BeforeAfter RunBoth(const std::string& text, const TensorMap& inputs,
+                    const Strategy& strategy) {
+  BeforeAfter result;
+  Runner runner(text);
+  EXPECT_TRUE(runner.compile_status().ok()) << runner.compile_status();
+  auto before = runner.Run({}, inputs);
+  EXPECT_TRUE(before.ok()) << before.status();
+  result.before = *before;
+  runner.Edit([&](ir::Module& module, ir::Node& entry) {
+    auto notes = VectorizeProc(module, entry, strategy);
+    ASSERT_TRUE(notes.ok()) << notes.status();
+    EXPECT_TRUE(notes->empty());
+    result.vectorized = ir::PrintModule(module);
+  });
+  EXPECT_TRUE(runner.compile_status().ok()) << runner.compile_status();
+  auto after = runner.Run({}, inputs);
+  EXPECT_TRUE(after.ok()) << after.status();
+  if (after.ok()) result.after = *after;
+  return result;
+}
+
+constexpr char kMatmul[] = R"(
+(proc @matmul ((in A (f32 7 5)) (in B (f32 5 20)) (out C (f32 7 20)))
+  (for i 0 7
+    (for j 0 20
+      (assign (C i j) 0.0)
+      (for k 0 5 (reduce (C i j) (* (A i k) (B k j)))))))
+)";
+
+TensorMap MatmulInputs() {
+  return {{"A", F32({7, 5}, Values(35, 1))}, {"B", F32({5, 20}, Values(100, 2))}};
+}
+
+TEST(VectorizeTest, MulAddComputesTheLoopsBits) {
+  Strategy strategy{.width = 8, .vectors = 2, .rows = 3,
+                    .contraction = Contraction::kMulAdd};
+  BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_EQ(run.vectorized.find("fma"), std::string::npos);
+  EXPECT_NE(run.vectorized.find("(vector f32 8)"), std::string::npos);
+}
+
+TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
+  // k in blocks of 2 (and a partial one), B packed: each element of C
+  // still sums k in increasing order, so mul-add gives the loops' bits.
+  Strategy strategy{.width = 8, .vectors = 1, .rows = 2, .depth = 2,
+                    .contraction = Contraction::kMulAdd, .pack = true};
+  BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_NE(run.vectorized.find("(alloc B_packed (f32 2 8))"),
+            std::string::npos)
+      << run.vectorized;
+  strategy.pack = false;
+  run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
+}
+
+TEST(VectorizeTest, FmaRoundsOncePerStep) {
+  for (Tail tail : {Tail::kPad, Tail::kPeel}) {
+    Strategy strategy{.width = 16, .vectors = 1, .rows = 4, .tail = tail};
+    BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+    std::vector<float> before = Floats(run.before.at("C"));
+    std::vector<float> after = Floats(run.after.at("C"));
+    ASSERT_EQ(before.size(), after.size());
+    for (size_t i = 0; i < before.size(); ++i) {
+      EXPECT_NEAR(before[i], after[i], 1e-5) << i;
+    }
+    EXPECT_NE(run.vectorized.find("fma"), std::string::npos);
+    // Peeled: the 4 columns past 16 stay scalar; padded: none does.
+    bool scalar_left = run.vectorized.find("(reduce (C") != std::string::npos;
+    EXPECT_EQ(scalar_left, tail == Tail::kPeel) << run.vectorized;
+  }
+}
+
+TEST(VectorizeTest, InterchangesTheReductionOutward) {
+  // Column sums: the lanes are j, the reduction i is outside them after
+  // reorder_loops, with y's accumulator read before it and written after.
+  constexpr char kColumnSums[] = R"(
+(proc @colsum ((in A (f32 6 24)) (inout y (f32 24)))
+  (for j 0 24 (for i 0 6 (reduce (y j) (A i j)))))
+)";
+  TensorMap inputs = {{"A", F32({6, 24}, Values(144, 3))},
+                              {"y", F32({24}, Values(24, 4))}};
+  Strategy strategy{.width = 8, .vectors = 3, .rows = 1,
+                    .contraction = Contraction::kMulAdd};
+  BeforeAfter run = RunBoth(kColumnSums, inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  EXPECT_NE(run.vectorized.find("(for i 0 6"), std::string::npos)
+      << run.vectorized;
+  EXPECT_LT(run.vectorized.find("(transfer-read (vector f32 8) y 0"),
+            run.vectorized.find("(for i 0 6"));
+}
+
+TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
+  // The strided nest stays as it is; the next one is vectorized.
+  constexpr char kMixed[] = R"(
+(proc @mixed ((in x (f32 64)) (out y (f32 32)) (out z (f32 32)))
+  (for i 0 32 (assign (y i) (x (* 2 i))))
+  (for i 0 32 (assign (z i) (x i))))
+)";
+  Runner runner(kMixed);
+  ASSERT_TRUE(runner.compile_status().ok());
+  runner.Edit([&](ir::Module& module, ir::Node& entry) {
+    auto notes = VectorizeProc(module, entry, Strategy());
+    ASSERT_TRUE(notes.ok()) << notes.status();
+    ASSERT_EQ(notes->size(), 1u);
+    EXPECT_EQ((*notes)[0].rfind("m.tir:3:15: note: this nest stays scalar: "
+                                "no loop indexes",
+                                0),
+              0u)
+        << (*notes)[0];
+    std::string text = ir::PrintModule(module);
+    EXPECT_NE(text.find("(for i 0 32 (assign (y i) (x (* 2 i))))"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("(transfer-write"), std::string::npos);
+  });
+}
+
+TEST(VectorizeTest, RejectsWhatItCannotProve) {
+  constexpr char kPrefix[] = R"(
+(proc @prefix ((in y (f32 32)) (inout x (f32 32)))
+  (for i 1 32 (assign (x i) (+ (x (- i 1)) (y i)))))
+)";
+  Runner runner(kPrefix);
+  ASSERT_TRUE(runner.compile_status().ok());
+  runner.Edit([&](ir::Module& module, ir::Node& entry) {
+    absl::Status status = VectorizeProc(module, entry, Strategy()).status();
+    EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_NE(std::string(status.message())
+                  .find("m.tir:3:15: error: cannot vectorize: its instances "
+                        "do not commute"),
+              std::string::npos)
+        << status;
+  });
+}
+
+}  // namespace
+}  // namespace tessel::vectorize
