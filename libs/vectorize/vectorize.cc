@@ -7,18 +7,19 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
-#include "libs/ir/views.h"
 #include "libs/ir/verify/verifier.h"
+#include "libs/ir/views.h"
 #include "libs/primitives/divide_loop.h"
+#include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/fission.h"
+#include "libs/primitives/linear_form.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/reorder_loops.h"
 #include "libs/primitives/stage_mem.h"
 #include "libs/primitives/unroll_loop.h"
-#include "libs/primitives/linear_form.h"
-#include "libs/ir/build.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/nest.h"
@@ -30,8 +31,8 @@ namespace {
 absl::Status Rejected(const ir::Node& stmt, absl::string_view what,
                       const absl::Status& status) {
   return absl::FailedPreconditionError(FormatDiagnostic(
-      stmt.loc(), absl::StrCat("cannot vectorize: ", what, ": ",
-                               status.message())));
+      stmt.loc(),
+      absl::StrCat("cannot vectorize: ", what, ": ", status.message())));
 }
 
 absl::Status Reverify(ir::Module& module, ir::Node& proc) {
@@ -149,8 +150,8 @@ class NestVectorizer {
         break;
       }
     }
-    if (absl::Status status = EmitKernel(module_, proc_, *stmt.node(), *plan,
-                                         loops, strategy_);
+    if (absl::Status status =
+            EmitKernel(module_, proc_, *stmt.node(), *plan, loops, strategy_);
         !status.ok()) {
       return status;
     }
@@ -194,8 +195,8 @@ class NestVectorizer {
         for (auto it = inside; it != loops.end(); ++it) {
           int64_t c = lo.coefficient(*it);
           if (c == 0) continue;
-          by_rows = by_rows || (*it)->name() == rows ||
-                    (*it)->name() == rows_outer;
+          by_rows =
+              by_rows || (*it)->name() == rows || (*it)->name() == rows_outer;
           by_lanes = by_lanes || (*it)->name() == lanes;
           ir::ForView view(**it);
           auto first = primitives::LinearForm::Constant(LiteralOf(*view.lo()));
@@ -205,8 +206,8 @@ class NestVectorizer {
           hi = hi.Substituted(*it, c > 0 ? last : first);
         }
         hi = hi.Plus(primitives::LinearForm::Constant(1));
-        selectors.push_back(ir::Build::Interval(module_, lo.Build(module_),
-                                                hi.Build(module_)));
+        selectors.push_back(
+            ir::Build::Interval(module_, lo.Build(module_), hi.Build(module_)));
       }
       if (by_rows || !by_lanes) continue;
       packed.push_back(buffer);
@@ -218,8 +219,7 @@ class NestVectorizer {
               module_, ir::Cursor(module_, block).as_block(), *window, name);
           !status.ok()) {
         return Rejected(*stmt.node(),
-                        absl::StrCat("packing '", buffer->name(), "'"),
-                        status);
+                        absl::StrCat("packing '", buffer->name(), "'"), status);
       }
       if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
         return status;
@@ -249,7 +249,16 @@ class NestVectorizer {
     if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
       return status;
     }
-    if (divided->tail.is_valid()) {
+    // A cut whose trip count divides keeps a tail of no iterations (so that
+    // a schedule finds it at every size): dead code here.
+    if (divided->tail.is_valid() && TripOf(*divided->tail.node()) == 0) {
+      if (absl::Status status =
+              primitives::EliminateDeadCode(module_, divided->tail);
+          !status.ok()) {
+        return Rejected(*stmt.node(), absl::StrCat("tiling loop '", name, "'"),
+                        status);
+      }
+    } else if (divided->tail.is_valid()) {
       ir::Node* tail = divided->tail.node();
       pending.emplace_back(module_, BottomOf(*tail));
       size_t lifts = LoopsOf(*tail).size();
@@ -272,9 +281,8 @@ class NestVectorizer {
     if (TripOf(*outer_loop.node()) == 1) {
       if (absl::Status status = primitives::UnrollLoop(module_, outer_loop);
           !status.ok()) {
-        return Rejected(*stmt.node(), absl::StrCat("unrolling loop '", outer,
-                                                   "'"),
-                        status);
+        return Rejected(*stmt.node(),
+                        absl::StrCat("unrolling loop '", outer, "'"), status);
       }
       if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
         return status;
@@ -298,11 +306,11 @@ class NestVectorizer {
         auto reordered =
             primitives::ReorderLoops(module_, ir::Cursor(module_, loops[i]));
         if (!reordered.ok()) {
-          return Rejected(*stmt.node(),
-                          absl::StrCat("interchanging loops '",
-                                       loops[i]->name(), "' and '",
-                                       loops[i + 1]->name(), "'"),
-                          reordered.status());
+          return Rejected(
+              *stmt.node(),
+              absl::StrCat("interchanging loops '", loops[i]->name(), "' and '",
+                           loops[i + 1]->name(), "'"),
+              reordered.status());
         }
         if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
           return status;
@@ -330,7 +338,8 @@ absl::StatusOr<std::vector<std::string>> VectorizeProc(
     return status;
   }
   std::vector<ir::Cursor> pending;
-  for (ir::Node* stmt : NestStatements(proc)) pending.emplace_back(module, stmt);
+  for (ir::Node* stmt : NestStatements(proc))
+    pending.emplace_back(module, stmt);
   std::reverse(pending.begin(), pending.end());
   NestVectorizer vectorizer(module, proc, strategy);
   std::vector<std::string> notes;
