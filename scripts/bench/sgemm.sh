@@ -35,28 +35,15 @@ if ! grep -qw avx512f /proc/cpuinfo; then
   exit 1
 fi
 scripts/setup.sh
-if ! dpkg-query -W -f='${Status}' libopenblas-dev 2>/dev/null | grep -q "ok installed"; then
-  echo "bench: installing libopenblas-dev (the baseline)" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    libopenblas-dev >/dev/null
-fi
+. scripts/bench/openblas.sh
 scripts/bazel.sh build -c opt //tools/parse //tools/schedule-check \
   //tools/emit-c //tools/run-sim 2>/dev/null
 bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
 export PATH="$bin/emit-c:$bin/run-sim:$PATH"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# Debian's OpenBLAS (pthreads flavour) keeps its cblas.h apart from other
-# BLAS implementations' headers.
-openblas=/usr/include/x86_64-linux-gnu/openblas-pthread
-[ -d "$openblas" ] || openblas=/usr/include
-openblas_lib=/usr/lib/x86_64-linux-gnu/openblas-pthread
 cflags=(-std=gnu11 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
-# OpenBLAS at its best: these machines set OPENBLAS_CORETYPE and
-# OPENBLAS_L2_SIZE for old OpenBLAS builds, which hold it to its AVX2
-# kernels.
-unset OPENBLAS_CORETYPE OPENBLAS_L2_SIZE
 cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
 peak_line=$("$work/fma_peak")
 echo "$peak_line"

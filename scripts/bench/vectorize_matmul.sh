@@ -9,19 +9,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
-if ! dpkg-query -W -f='${Status}' libopenblas-dev 2>/dev/null | grep -q "ok installed"; then
-  echo "bench: installing libopenblas-dev (the baseline)" >&2
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
-    libopenblas-dev >/dev/null
-fi
+. scripts/bench/openblas.sh
 scripts/bazel.sh build -c opt //tools/parse //tools/vectorize //tools/emit-c 2>/dev/null
 bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cflags=(-std=c99 -O3 -march=native)
-openblas=/usr/include/x86_64-linux-gnu/openblas-pthread
-[ -d "$openblas" ] || openblas=/usr/include
-openblas_lib=/usr/lib/x86_64-linux-gnu/openblas-pthread
 strategy=()
 [ -n "${STRATEGY:-}" ] && strategy=(--strategy "$STRATEGY")
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
@@ -37,8 +30,5 @@ for size in "${@:-64 256 512 1024}"; do
   cc "${cflags[@]}" -DSIZE="$size" -DTESSEL_KERNEL="\"$work/kernel.c\"" \
     -I"$openblas" scripts/bench/matmul_bench.c -o "$work/bench" \
     -L"$openblas_lib" -Wl,-rpath,"$openblas_lib" -lopenblas -lm
-  # OpenBLAS at its best: these machines set OPENBLAS_CORETYPE and
-  # OPENBLAS_L2_SIZE for old OpenBLAS builds, which hold it to its AVX2
-  # kernels; unset for this command only.
-  env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE OPENBLAS_NUM_THREADS=1 "$work/bench"
+  "$work/bench"
 done
