@@ -89,8 +89,8 @@ absl::Status Merge(std::optional<LinearForm>& bound,
   return absl::OkStatus();
 }
 
-// Adds the selector [lo, hi] (inclusive; a point when lo == hi is the same
-// node) of one access to `extent`.
+// Adds one access's selector in a dimension to `extent`: the index `lo`
+// (`hi` null), or the interval [lo, hi) of a window.
 absl::Status AddRange(Extent& extent, OpaqueTerms& forms, const Node& lo,
                       const Node* hi, const std::vector<InnerLoop>& loops,
                       const Node& buffer) {
