@@ -174,15 +174,19 @@ absl::StatusOr<DividedLoop> DivideLoop(Module& module, const ir::Cursor& loop,
     Node* tail_loop =
         Build::For(module, inner_name, Build::Int(module, 0),
                    Simplified(module, Build::Mod(module, n(), q())), {});
-    std::vector<Node*> copies;
-    for (Node* stmt : body) copies.push_back(module.Clone(stmt));
+    // The loop's copy, so that a statement's references to an alloc of an
+    // earlier one follow the copies; its statements leave it.
+    Node* copy_loop = module.Clone(old);
+    std::vector<Node*> copies(ir::Body(*copy_loop).begin(),
+                              ir::Body(*copy_loop).end());
+    for (Node* copy : copies) module.Detach(copy);
     Node* start = Simplified(
         module, Build::Add(module,
                            Build::Add(module, module.Clone(lo),
                                       Build::Mul(module, q(),
                                                  Build::Div(module, n(), q()))),
                            Build::Ref(module, *tail_loop)));
-    SubstituteAll(module, copies, old, *start);
+    SubstituteAll(module, copies, copy_loop, *start);
     for (Node* copy : copies) module.Append(tail_loop, copy);
     tail_stmt = tail_loop;
     if (tail == TailStrategy::kCutAndGuard && !remainder.has_value()) {
