@@ -207,13 +207,9 @@ absl::StatusOr<ir::Cursor> BindExpr(ir::Module& module,
   }
   if (absl::Status status = CheckPlaces(places); !status.ok()) return status;
   Node& proc = *ir::FormOf(places[0]);
-  if (!IsIdentifier(new_name)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bind_expr: '", new_name, "' is not a name"));
-  }
-  if (ir::FreshName(module, proc, new_name) != new_name) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bind_expr: the new name '", new_name, "' is already used"));
+  if (absl::Status status = CheckNewName(module, proc, new_name, "bind_expr");
+      !status.ok()) {
+    return status;
   }
   std::vector<std::vector<Node*>> chains;
   for (Node* place : places) chains.push_back(StatementsAround(*place));

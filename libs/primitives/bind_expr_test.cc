@@ -234,7 +234,7 @@ TEST(BindExprTest, RejectsWhatIsNoValueToBind) {
   EXPECT_EQ(Bind(kProc, {{ir::Op::kLoad, 1}, {ir::Op::kMul, 0}}),
             "bind_expr: the expressions differ: '(x i)' and '(* (x i) 2.0)'");
   EXPECT_EQ(Bind(kProc, {{ir::Op::kLoad, 1}}, "x"),
-            "bind_expr: the new name 'x' is already used");
+            "bind_expr: the new name 'x' is already used in the proc");
   EXPECT_EQ(Bind(kProc, {{ir::Op::kLoad, 1}}, "2x"),
             "bind_expr: '2x' is not a name");
 }
