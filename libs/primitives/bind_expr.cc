@@ -98,17 +98,42 @@ bool AlwaysComputed(const Node& expr, const Node& stmt) {
   return true;
 }
 
-// Whether computing `expr` can fail at run time: an integer division (by
-// zero) or a float converted to an integer (out of its range, or NaN).
-bool MayFail(Node& expr) {
-  bool fails = false;
+// Whether the buffer declared by `decl` (a data parameter, an alloc, or a
+// let of a window of one) may hold elements not written yet: an alloc's
+// or an out parameter's.
+bool MayBeUnwritten(Node& decl) {
+  if (decl.is(Op::kLet)) {
+    Node& window = *ir::LetView(decl).window();
+    return !window.is(Op::kWindow) ||
+           MayBeUnwritten(*ir::WindowView(window).buffer());
+  }
+  return decl.is(Op::kAlloc) ||
+         (decl.is(Op::kParam) && decl.param_kind() == ir::ParamKind::kOut);
+}
+
+// Why computing `expr` where it was not always computed can fail at run
+// time, or "" when it cannot.
+std::string HowItCanFail(Node& expr) {
+  std::string how;
   ir::Walk(expr, [&](Node& node) {
+    if (!how.empty()) return;
+    if (node.is(Op::kLoad) || (node.is(Op::kRef) && node.type().is_elem())) {
+      Node& decl =
+          node.is(Op::kLoad) ? *ir::LoadView(node).buffer() : *node.def();
+      if (MayBeUnwritten(decl)) {
+        how =
+            absl::StrCat("reads '", decl.name(), "', which may not be written");
+      }
+      return;
+    }
     if (!node.type().is_elem() || IsFloat(node.type().elem())) return;
-    fails |= node.is(Op::kDiv) ||
-             (node.is(Op::kCast) &&
-              IsFloat(ir::CastView(node).value()->type().elem()));
+    if (node.is(Op::kDiv)) how = "can divide an integer by zero";
+    if (node.is(Op::kCast) &&
+        IsFloat(ir::CastView(node).value()->type().elem())) {
+      how = "can convert a float out of its integer type's range";
+    }
   });
-  return fails;
+  return how;
 }
 
 absl::Status CheckPlaces(absl::Span<Node* const> places) {
@@ -207,13 +232,9 @@ absl::StatusOr<ir::Cursor> BindExpr(ir::Module& module,
   }
   if (absl::Status status = CheckPlaces(places); !status.ok()) return status;
   Node& proc = *ir::FormOf(places[0]);
-  if (!IsIdentifier(new_name)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("bind_expr: '", new_name, "' is not a name"));
-  }
-  if (ir::FreshName(module, proc, new_name) != new_name) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "bind_expr: the new name '", new_name, "' is already used"));
+  if (absl::Status status = CheckNewName(module, proc, new_name, "bind_expr");
+      !status.ok()) {
+    return status;
   }
   std::vector<std::vector<Node*>> chains;
   for (Node* place : places) chains.push_back(StatementsAround(*place));
@@ -224,12 +245,11 @@ absl::StatusOr<ir::Cursor> BindExpr(ir::Module& module,
     computed_there |= chains[k].back() == point.stmt &&
                       AlwaysComputed(*places[k], *point.stmt);
   }
-  if (!computed_there && MayFail(*places[0])) {
+  if (std::string how = computed_there ? "" : HowItCanFail(*places[0]);
+      !how.empty()) {
     return absl::FailedPreconditionError(absl::StrCat(
-        "bind_expr: '", Text(*places[0]),
-        "' can fail (an integer division or a conversion to an integer) and "
-        "would be computed before '",
-        Text(*point.stmt), "', where it is not always computed"));
+        "bind_expr: '", Text(*places[0]), "' would be computed before '",
+        Text(*point.stmt), "', where it is not always computed, and it ", how));
   }
   if (absl::Status status = ValueUnchanged(proc, point, places, chains);
       !status.ok()) {

@@ -24,10 +24,11 @@ namespace tessel::primitives {
 // can be written between that assignment and any of the places (isl, on
 // every instance: Exo checks names in program order only, and misses
 // writes in later iterations of a loop around a place); when the
-// expression may fail (an integer division, a float converted to an
-// integer) it must already be computed unconditionally where it is bound;
-// and the procedure must verify (the expression's reads in bounds where
-// it is now computed). Returns the new allocation.
+// expression can fail at run time (an integer division, a float converted
+// to an integer, a read of an alloc or out parameter, which may not be
+// written yet) it must already be computed unconditionally where it is
+// bound; and the procedure must verify (the expression's reads in bounds
+// where it is now computed). Returns the new allocation.
 absl::StatusOr<ir::Cursor> BindExpr(ir::Module& module,
                                     absl::Span<const ir::Cursor> exprs,
                                     const std::string& new_name);

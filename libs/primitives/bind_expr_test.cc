@@ -194,10 +194,20 @@ TEST(BindExprTest, RejectsHoistingWhatCanFail) {
                  "  (for i 0 n (assign (y i)\n"
                  "    (select (!= (d i) 0) (/ (x i) (d i)) 0))))\n",
                  {{ir::Op::kDiv, 0}}),
-            "bind_expr: '(/ (x i) (d i))' can fail (an integer division or a "
-            "conversion to an integer) and would be computed before '(assign "
+            "bind_expr: '(/ (x i) (d i))' would be computed before '(assign "
             "(y i) (select (!= (d i) 0) (/ (x i) (d i)) 0))', where it is not "
-            "always computed");
+            "always computed, and it can divide an integer by zero");
+  // y[0] is written only when n > 1, and read only then.
+  EXPECT_EQ(Bind("(proc @p ((size n) (in x (f32 n)) (out y (f32 n))\n"
+                 "          (out z (f32 2)))\n"
+                 "  (for i 0 n (assign (y i) (x i)))\n"
+                 "  (assign (z 0) 0.0) (assign (z 1) 0.0)\n"
+                 "  (if (> n 1) (then (assign (z 0) (* (y 1) 2.0))))\n"
+                 "  (if (> n 1) (then (assign (z 1) (* (y 1) 2.0)))))\n",
+                 {{ir::Op::kMul, 0}, {ir::Op::kMul, 1}}),
+            "bind_expr: '(* (y 1) 2.0)' would be computed before '(if (> n "
+            "1) (then (assign (z 0) (* (y 1) 2.0))))', where it is not always "
+            "computed, and it reads 'y', which may not be written");
   // Computed unconditionally already: bound.
   EXPECT_EQ(Bind("(proc @p ((in x i32) (in d i32) (out y i32))\n"
                  "  (assign y (+ (/ x d) 1)))\n",
@@ -234,7 +244,7 @@ TEST(BindExprTest, RejectsWhatIsNoValueToBind) {
   EXPECT_EQ(Bind(kProc, {{ir::Op::kLoad, 1}, {ir::Op::kMul, 0}}),
             "bind_expr: the expressions differ: '(x i)' and '(* (x i) 2.0)'");
   EXPECT_EQ(Bind(kProc, {{ir::Op::kLoad, 1}}, "x"),
-            "bind_expr: the new name 'x' is already used");
+            "bind_expr: the new name 'x' is already used in the proc");
   EXPECT_EQ(Bind(kProc, {{ir::Op::kLoad, 1}}, "2x"),
             "bind_expr: '2x' is not a name");
 }

@@ -26,19 +26,6 @@ using ir::Build;
 using ir::Module;
 using ir::Node;
 
-absl::Status CheckNewName(const Module& module, const Node& proc,
-                          const std::string& name) {
-  if (!IsIdentifier(name)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("divide_loop: '", name, "' is not a name"));
-  }
-  if (ir::FreshName(module, proc, name) != name) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "divide_loop: the new name '", name, "' is already used in the proc"));
-  }
-  return absl::OkStatus();
-}
-
 // The first point where the trip count of `loop` (wherever it runs) is
 // in the set `fails` builds from it; nullopt when there is none.
 absl::StatusOr<std::optional<poly::Violation>> TripCountWhere(
@@ -123,10 +110,12 @@ absl::StatusOr<DividedLoop> DivideLoop(Module& module, const ir::Cursor& loop,
         absl::StrCat("divide_loop: div_const must be positive, not ", quot));
   }
   Node& proc = *loop.proc().node();
-  if (absl::Status s = CheckNewName(module, proc, outer_name); !s.ok())
-    return s;
-  if (absl::Status s = CheckNewName(module, proc, inner_name); !s.ok())
-    return s;
+  for (const std::string& name : {outer_name, inner_name}) {
+    if (absl::Status s = CheckNewName(module, proc, name, "divide_loop");
+        !s.ok()) {
+      return s;
+    }
+  }
   if (outer_name == inner_name) {
     return absl::InvalidArgumentError(
         "divide_loop: the two new names must differ");
@@ -174,15 +163,19 @@ absl::StatusOr<DividedLoop> DivideLoop(Module& module, const ir::Cursor& loop,
     Node* tail_loop =
         Build::For(module, inner_name, Build::Int(module, 0),
                    Simplified(module, Build::Mod(module, n(), q())), {});
-    std::vector<Node*> copies;
-    for (Node* stmt : body) copies.push_back(module.Clone(stmt));
+    // The loop's copy, so that a statement's references to an alloc of an
+    // earlier one follow the copies; its statements leave it.
+    Node* copy_loop = module.Clone(old);
+    std::vector<Node*> copies(ir::Body(*copy_loop).begin(),
+                              ir::Body(*copy_loop).end());
+    for (Node* copy : copies) module.Detach(copy);
     Node* start = Simplified(
         module, Build::Add(module,
                            Build::Add(module, module.Clone(lo),
                                       Build::Mul(module, q(),
                                                  Build::Div(module, n(), q()))),
                            Build::Ref(module, *tail_loop)));
-    SubstituteAll(module, copies, old, *start);
+    SubstituteAll(module, copies, copy_loop, *start);
     for (Node* copy : copies) module.Append(tail_loop, copy);
     tail_stmt = tail_loop;
     if (tail == TailStrategy::kCutAndGuard && !remainder.has_value()) {

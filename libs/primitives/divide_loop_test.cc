@@ -107,6 +107,23 @@ TEST(DivideLoop, CutKeepsAnEmptyTailOfALiteralCount) {
       "2.0)))))\n");
 }
 
+// The tail's copy of an alloc is the one its copied statements use.
+TEST(DivideLoop, CutsABodyWithATemporary) {
+  EXPECT_EQ(
+      Divided("(proc @f ((in x (f32 10)) (out y (f32 10)))\n"
+              "  (for i 0 10 (alloc t f32) (assign t (x i)) (assign (y i) "
+              "t)))\n",
+              4, TailStrategy::kCutAndGuard),
+      "(proc @f ((in x (f32 10)) (out y (f32 10)))\n"
+      "  (for io 0 2\n"
+      "    (for ii 0 4\n"
+      "      (alloc t f32)\n"
+      "      (assign t (x (+ (* 4 io) ii)))\n"
+      "      (assign (y (+ (* 4 io) ii)) t)))\n"
+      "  (for ii 0 2 (alloc t f32) (assign t (x (+ ii 8))) (assign (y (+ ii "
+      "8)) t)))\n");
+}
+
 TEST(DivideLoop, SymbolicSizes) {
   const std::vector<int64_t> sizes = {1, 7, 16, 17};
   EXPECT_EQ(Divided(kSized, 4, TailStrategy::kGuard, false, sizes),

@@ -21,20 +21,11 @@ namespace {
 absl::Status SameBounds(const poly::ProcModel& model, Node& first,
                         Node& second) {
   ir::ForView a(first), b(second);
-  std::vector<isl::pw_aff> bounds;
-  for (Node* bound : {a.lo(), b.lo(), a.hi(), b.hi()}) {
-    // Both as functions of the first loop's instances (the loops around
-    // them are the same).
-    auto value = model.Affine(*bound, first);
-    if (!value.ok()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("fuse: cannot prove the loops' bounds equal: ",
-                       value.status().message()));
-    }
-    bounds.push_back(*value);
-  }
-  auto differ =
-      model.FindViolation(first, bounds, [](const std::vector<isl::pw_aff>& v) {
+  auto bounds = AffineAt(model, {a.lo(), b.lo(), a.hi(), b.hi()}, first,
+                         "fuse: cannot prove the loops' bounds equal");
+  if (!bounds.ok()) return bounds.status();
+  auto differ = model.FindViolation(
+      first, *bounds, [](const std::vector<isl::pw_aff>& v) {
         return v[0].ne_set(v[1]).unite(v[2].ne_set(v[3]));
       });
   if (!differ.ok()) return differ.status();

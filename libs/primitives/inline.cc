@@ -83,11 +83,13 @@ absl::Status Inline(ir::Module& module, const ir::Cursor& call_cursor) {
   }
   const Node& callee = *ir::CallView(call).callee();
   Node& proc = *ir::FormOf(&call);
-  std::vector<Node*> params = ir::ProcView(const_cast<Node&>(callee)).params();
-  std::vector<Node*> body;
-  for (Node* stmt : ir::ProcView(const_cast<Node&>(callee)).body()) {
-    body.push_back(module.Clone(stmt));
-  }
+  // The callee's copy, so that a statement's references to an alloc of an
+  // earlier one follow the copies; its statements leave it.
+  Node* copy = module.Clone(&callee);
+  std::vector<Node*> params = ir::ProcView(*copy).params();
+  std::vector<Node*> body(ir::ProcView(*copy).body().begin(),
+                          ir::ProcView(*copy).body().end());
+  for (Node* stmt : body) module.Detach(stmt);
   RenameBinders(module, proc, body);
   for (size_t p = 0; p < params.size(); ++p) {
     const Node& param = *params[p];

@@ -42,6 +42,27 @@ TEST(InlineTest, SubstitutesSizesAndWindows) {
   EXPECT_TRUE(same.ok()) << same;
 }
 
+// The copy of the callee's alloc is the one its copied statements use.
+TEST(InlineTest, InlinesABodyWithATemporary) {
+  constexpr char kTemporary[] =
+      "(instr @twice ((in a f32) (out b f32))\n"
+      "  (c \"twice();\")\n"
+      "  (alloc t f32) (assign t (* 2.0 a)) (assign b t))\n"
+      "(proc @p ((in x f32) (out y f32)) (call @twice x y))\n";
+  ir::Module module = ReadVerified(kTemporary);
+  ir::Node& p = ProcNamed(module, "@p");
+  ASSERT_TRUE(Inline(module, testing::StmtAt(module, p, {0})).ok());
+  ASSERT_TRUE(ir::VerifyProc(module, p).ok());
+  std::string text = Print(module);
+  EXPECT_EQ(text.substr(text.find("(proc @p")),
+            "(proc @p ((in x f32) (out y f32))\n"
+            "  (alloc t f32)\n"
+            "  (assign t (* 2.0 x))\n"
+            "  (assign y t))\n");
+  absl::Status same = SameValues(kTemporary, module);
+  EXPECT_TRUE(same.ok()) << same;
+}
+
 TEST(InlineTest, RejectsWhatIsNoCall) {
   ir::Module module = ReadVerified(kText);
   ir::Node& p = ProcNamed(module, "@p");

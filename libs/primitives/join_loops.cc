@@ -46,18 +46,10 @@ absl::Status SameBodies(Node& first, Node& second) {
 // where it does not otherwise.
 absl::Status OneRange(const poly::ProcModel& model, Node& first, Node& second) {
   ir::ForView a(first), b(second);
-  std::vector<isl::pw_aff> bounds;
-  for (Node* bound : {a.lo(), a.hi(), b.lo(), b.hi()}) {
-    // All as functions of the first loop's instances (the loops around
-    // both are the same).
-    auto value = model.Affine(*bound, first);
-    if (!value.ok()) {
-      return absl::FailedPreconditionError(
-          absl::StrCat("join_loops: cannot prove the loops' bounds adjacent: ",
-                       value.status().message()));
-    }
-    bounds.push_back(*value);
-  }
+  auto values = AffineAt(model, {a.lo(), a.hi(), b.lo(), b.hi()}, first,
+                         "join_loops: cannot prove the loops' bounds adjacent");
+  if (!values.ok()) return values.status();
+  const std::vector<isl::pw_aff>& bounds = *values;
   auto ranges = [&](const poly::Violation& at) {
     return absl::StrCat(at.at.empty() ? "" : absl::StrCat(" at ", at.at), ": ",
                         a.var(), " in [", at.values[0], ", ", at.values[1],

@@ -81,6 +81,21 @@ bool Uses(const Node& root, const Node& binder) {
   return uses;
 }
 
+absl::StatusOr<std::vector<isl::pw_aff>> AffineAt(
+    const poly::ProcModel& model, const std::vector<Node*>& exprs,
+    const Node& at, const std::string& failure) {
+  std::vector<isl::pw_aff> values;
+  for (Node* expr : exprs) {
+    auto value = model.Affine(*expr, at);
+    if (!value.ok()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(failure, ": ", value.status().message()));
+    }
+    values.push_back(*value);
+  }
+  return values;
+}
+
 absl::Status BoundsCommute(const poly::ProcModel& model,
                            const std::vector<Node*>& loops,
                            const effects::Effects& body,

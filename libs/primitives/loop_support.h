@@ -42,6 +42,13 @@ absl::StatusOr<ir::Node*> LoopAt(const ir::Cursor& cursor,
 // Whether `root` refers to `binder`.
 bool Uses(const ir::Node& root, const ir::Node& binder);
 
+// The control expressions `exprs` as functions of the instances of `at`
+// (the bounds of loops of one body, which the same loops surround);
+// FailedPrecondition "FAILURE: ..." when one is not quasi-affine.
+absl::StatusOr<std::vector<isl::pw_aff>> AffineAt(
+    const poly::ProcModel& model, const std::vector<ir::Node*>& exprs,
+    const ir::Node& at, const std::string& failure);
+
 // The bounds of `loops` commute with `body` (section 5.8's first
 // condition): `body` writes no configuration field a bound reads.
 // FailedPrecondition with the witness otherwise.

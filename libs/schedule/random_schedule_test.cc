@@ -103,7 +103,7 @@ std::string Directive(Random& random) {
   const std::vector<std::string> loops = {"i", "j", "k", "l"};
   const std::string& loop = random.Pick(loops);
   const std::string pattern = absl::StrCat("\"for ", loop, " in _\"");
-  switch (random.Int(0, 11)) {
+  switch (random.Int(0, 13)) {
     case 0:
     case 1:
       return absl::StrCat("divide_loop(", pattern, ", ", random.Int(2, 4),
@@ -133,6 +133,19 @@ std::string Directive(Random& random) {
       return "fuse(\"for i in _\", \"for k in _\")";
     case 10:
       return "reorder_stmts(\"A[_] = _ ; B[_] += _\")";
+    case 11:
+      return absl::StrCat("bind_expr(\"",
+                          random.Pick(std::vector<std::string>{
+                              "A[_]", "X[_]", "A[_] + 1.0", "A[_] * 0.5"}),
+                          "\", \"v", random.Int(0, 9),
+                          "\", cse=", random.Chance(50) ? "True" : "False",
+                          ")");
+    case 12:
+      // Two loops to join, but for the cut point's bounds (a schedule of
+      // two directives, counted as its last).
+      return absl::StrCat("cut_loop(", pattern, ", ", random.Int(0, 4),
+                          ")\njoin_loops(", pattern, ", \"for ", loop,
+                          " in _ #1\")");
     default:
       return "simplify()";
   }
@@ -163,7 +176,8 @@ TEST(RandomScheduleTest, AcceptedSchedulesComputeTheSame) {
         continue;
       }
       ++accepted;
-      ++accepted_by_primitive[directive.substr(0, directive.find('('))];
+      std::string last = directive.substr(directive.rfind('\n') + 1);
+      ++accepted_by_primitive[last.substr(0, last.find('('))];
       applied.push_back(directive);
       absl::Status same = SameValues(program, module);
       ASSERT_TRUE(same.ok())
