@@ -228,7 +228,10 @@ absl::StatusOr<ir::Cursor> BindExpr(ir::Module& module,
   std::vector<Node*> places;
   for (const ir::Cursor& expr : exprs) {
     if (absl::Status status = expr.status(); !status.ok()) return status;
-    places.push_back(expr.node());
+    // A place given twice is bound once.
+    if (std::find(places.begin(), places.end(), expr.node()) == places.end()) {
+      places.push_back(expr.node());
+    }
   }
   if (absl::Status status = CheckPlaces(places); !status.ok()) return status;
   Node& proc = *ir::FormOf(places[0]);

@@ -249,6 +249,16 @@ TEST(BindExprTest, RejectsWhatIsNoValueToBind) {
             "bind_expr: '2x' is not a name");
 }
 
+// Given twice, a place is bound once.
+TEST(BindExprTest, BindsAPlaceGivenTwiceOnce) {
+  EXPECT_EQ(Bind("(proc @p ((in x (f32 4)) (out y (f32 4)))\n"
+                 "  (for i 0 4 (assign (y i) (* (x i) 2.0))))\n",
+                 {{ir::Op::kMul, 0}, {ir::Op::kMul, 0}}),
+            "(proc @p ((in x (f32 4)) (out y (f32 4)))\n"
+            "  (for i 0 4 (alloc t f32) (assign t (* (x i) 2.0)) (assign (y "
+            "i) t)))\n");
+}
+
 // Two loops over `i` with the same text: different binders, so not the
 // same value.
 TEST(BindExprTest, RejectsTheSameTextOfDifferentLoops) {
