@@ -42,11 +42,13 @@ absl::Status BindConfig(ir::Module& module, const ir::Cursor& var_cursor,
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckUnobservable(*write, read); !s.ok()) {
+  bool clobbers = false;
+  if (absl::Status s = CheckUnobservable(*write, read, &clobbers); !s.ok()) {
     return absl::FailedPreconditionError(
         absl::StrCat("cannot bind '", NodeText(*write->operand(0)), "' to ",
                      config.name(), ".", field, ": ", s.message()));
   }
+  if (clobbers) DeclareClobbered(tx, *write);
   return tx.Commit(*ir::FormOf(write),
                    absl::StrCat("cannot bind '", NodeText(*write->operand(0)),
                                 "' to ", config.name(), ".", field));

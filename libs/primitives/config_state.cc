@@ -4,6 +4,7 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/forms.h"
@@ -107,9 +108,79 @@ bool HoldsAlready(const Node& write, const ConfigField& field) {
   }
 }
 
-// OK when the field's value after `write` is never read (`ignore` aside).
+bool Declares(const Node& proc, const ConfigField& field) {
+  for (const Node* clobbers : ir::ClobbersOf(proc)) {
+    if (IsField(*clobbers, Op::kClobbers, field)) return true;
+  }
+  return false;
+}
+
+// What statements do with the value a field holds before them: whether
+// they may read it, and whether they certainly overwrite it first.
+struct Incoming {
+  bool reads = false;
+  bool kills = false;
+};
+
+Incoming OfBlock(absl::Span<Node* const> stmts, const ConfigField& field,
+                 const Node* ignore);
+
+Incoming OfStmt(const Node& stmt, const ConfigField& field,
+                const Node* ignore) {
+  auto reads = [&](const Node* node) {
+    return node != nullptr && ReadsField(*node, field, ignore);
+  };
+  if (IsField(stmt, Op::kWriteConfig, field)) {
+    return {reads(stmt.operand(0)), !reads(stmt.operand(0))};
+  }
+  switch (stmt.op()) {
+    case Op::kFor: {
+      ir::ForView loop(const_cast<Node&>(stmt));
+      Incoming body = OfBlock(loop.body(), field, ignore);
+      // The body overwrites the field only if the loop certainly runs.
+      bool runs = loop.lo()->is(Op::kConst) && loop.hi()->is(Op::kConst) &&
+                  loop.lo()->int_value() < loop.hi()->int_value();
+      return {reads(loop.lo()) || reads(loop.hi()) || body.reads,
+              !body.reads && runs && body.kills};
+    }
+    case Op::kIf: {
+      ir::IfView branch(const_cast<Node&>(stmt));
+      Incoming then = OfBlock(branch.then_body(), field, ignore);
+      Incoming orelse = OfBlock(branch.else_body(), field, ignore);
+      bool read = reads(branch.cond()) || then.reads || orelse.reads;
+      return {read, !read && branch.else_block() != nullptr && then.kills &&
+                        orelse.kills};
+    }
+    case Op::kCall: {
+      // The callee's assertions read the field before its body runs.
+      const Node& callee = *stmt.def();
+      bool read = false;
+      for (const Node* arg : stmt.operands()) read |= reads(arg);
+      for (const Node* assertion : ir::AssertsOf(callee)) {
+        read |= reads(assertion);
+      }
+      Incoming body = OfBlock(ir::BodyOf(callee), field, ignore);
+      return {read || body.reads, !read && body.kills};
+    }
+    default:
+      return {reads(&stmt), false};
+  }
+}
+
+Incoming OfBlock(absl::Span<Node* const> stmts, const ConfigField& field,
+                 const Node* ignore) {
+  for (const Node* stmt : stmts) {
+    Incoming incoming = OfStmt(*stmt, field, ignore);
+    if (incoming.reads || incoming.kills) return incoming;
+  }
+  return {};
+}
+
+// OK when the field's value after `write` is never read (`ignore` aside);
+// with `clobbers`, a value read only by the proc's callers is OK too, and
+// sets *clobbers.
 absl::Status DeadAfter(const Node& write, const ConfigField& field,
-                       const Node* ignore) {
+                       const Node* ignore, bool* clobbers) {
   auto seen_by = [&](const Node& s) {
     return absl::FailedPreconditionError(
         absl::StrCat("'", NodeText(s), "' reads ", field.config->name(), ".",
@@ -120,17 +191,26 @@ absl::Status DeadAfter(const Node& write, const ConfigField& field,
     size_t index = 0;
     absl::Span<Node* const> body = Siblings(*at, &index);
     for (size_t i = index + 1; i < body.size(); ++i) {
-      if (ReadsField(*body[i], field, ignore)) return seen_by(*body[i]);
-      if (IsField(*body[i], Op::kWriteConfig, field)) return absl::OkStatus();
+      Incoming incoming = OfStmt(*body[i], field, ignore);
+      if (incoming.reads) return seen_by(*body[i]);
+      if (incoming.kills) return absl::OkStatus();
     }
     const Node* owner = Owner(*at);
     if (owner->is(Op::kProc) || owner->is(Op::kInstr)) {
+      if (owner->is(Op::kProc) && Declares(*owner, field)) {
+        return absl::OkStatus();
+      }
+      if (owner->is(Op::kProc) && clobbers != nullptr) {
+        *clobbers = true;
+        return absl::OkStatus();
+      }
       return absl::FailedPreconditionError(absl::StrCat(
           "the value '", NodeText(write), "' writes is live at the end of ",
           owner->name(), ", whose callers see the configuration"));
     }
     // The next iteration runs the statements before it too.
-    if (owner->is(Op::kFor) && ReadsField(*owner, field, ignore)) {
+    if (owner->is(Op::kFor) &&
+        OfBlock(ir::StatementsOf(*owner), field, ignore).reads) {
       return seen_by(*owner);
     }
     at = owner;
@@ -166,11 +246,27 @@ absl::Status CheckConfigField(const ir::Node& config,
   return absl::OkStatus();
 }
 
-absl::Status CheckUnobservable(const Node& write, const Node* ignore) {
+absl::Status CheckUnobservable(const Node& write, const Node* ignore,
+                               bool* clobbers) {
   ir::WriteConfigView view(const_cast<Node&>(write));
   ConfigField field{view.config(), view.field()};
   if (HoldsAlready(write, field)) return absl::OkStatus();
-  return DeadAfter(write, field, ignore);
+  return DeadAfter(write, field, ignore, clobbers);
+}
+
+Node* ClobbersDeclaration(ir::Module& module, const Node& write,
+                          size_t* position) {
+  ir::WriteConfigView view(const_cast<Node&>(write));
+  ConfigField field{view.config(), view.field()};
+  const Node* proc = ir::FormOf(const_cast<Node*>(&write));
+  if (Declares(*proc, field)) return nullptr;
+  *position = 0;
+  while (*position < proc->num_operands() &&
+         (proc->operand(*position)->is(Op::kParam) ||
+          proc->operand(*position)->is(Op::kClobbers))) {
+    ++*position;
+  }
+  return ir::Build::Clobbers(module, *field.config, field.field);
 }
 
 }  // namespace tessel::primitives

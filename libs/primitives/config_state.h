@@ -9,6 +9,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "libs/ir/edit.h"
 #include "libs/ir/node.h"
 
 namespace tessel::primitives {
@@ -35,10 +36,35 @@ bool WritesField(const ir::Node& node, const ConfigField& field);
 // the value it writes (the last write before it, on every path, writes an
 // alpha-equivalent control value of names that do not change in between),
 // or its value is dead (no read after it, `ignore` aside, before a write
-// that certainly overwrites it, and not live at the end of the proc). The
-// error names the read that sees it, or the end of the proc.
+// that certainly overwrites it, and not live at the end of the proc unless
+// the proc declares the field clobbered). The error names the read that
+// sees it, or the end of the proc.
+//
+// With `clobbers` given, a value live at the end of the proc is accepted
+// too (Exo's equivalence modulo the configuration the proc writes), and
+// *clobbers tells whether it was, so that the caller declares the field
+// clobbered (DeclareClobbered).
 absl::Status CheckUnobservable(const ir::Node& write,
-                               const ir::Node* ignore = nullptr);
+                               const ir::Node* ignore = nullptr,
+                               bool* clobbers = nullptr);
+
+// A detached (clobbers ...) of the field `write` writes and its position
+// in the proc of `write` (after the parameters and other declarations,
+// before the assertions); null when the proc declares it already.
+ir::Node* ClobbersDeclaration(ir::Module& module, const ir::Node& write,
+                              size_t* position);
+
+// Declares in the proc of `write` that the proc clobbers the field `write`
+// writes, unless it does already, through `tx`: its Commit then verifies
+// the callers, none of which may read the field after a call before it
+// writes it.
+template <typename Tx>
+void DeclareClobbered(Tx& tx, const ir::Node& write) {
+  size_t position = 0;
+  if (ir::Node* clobbers = ClobbersDeclaration(tx.module(), write, &position)) {
+    tx.Insert(ir::FormOf(const_cast<ir::Node*>(&write)), position, clobbers);
+  }
+}
 
 }  // namespace tessel::primitives
 

@@ -42,6 +42,8 @@ std::optional<LinearForm> LinearForm::From(
     case Op::kRef:
       if (expr.def() == nullptr) return std::nullopt;
       return name(*expr.def());
+    case Op::kStride:
+      return name(expr);
     case Op::kNeg: {
       auto a = operand(0);
       if (!a) return std::nullopt;
@@ -107,7 +109,9 @@ Node* LinearForm::Build(ir::Module& module) const {
     }
   };
   for (const auto& [var, coefficient] : terms_) {
-    Node* ref = ir::Build::Ref(module, *static_cast<const Node*>(var));
+    const Node& atom = *static_cast<const Node*>(var);
+    Node* ref = atom.is(Op::kStride) ? module.Clone(&atom)
+                                     : ir::Build::Ref(module, atom);
     int64_t magnitude = std::abs(coefficient);
     term(magnitude == 1
              ? ref

@@ -22,9 +22,10 @@ class LinearForm {
   static LinearForm Constant(int64_t value);
   static LinearForm Of(Var var, int64_t coefficient = 1);
 
-  // `expr` (literals, names, +, -, neg, * by a literal) with each name's
-  // binder mapped to a form by `name` (nullopt: not linear); nullopt for
-  // any other operator.
+  // `expr` (literals, names, strides, +, -, neg, * by a literal) with each
+  // name's binder, and each stride (an opaque value, fixed for a buffer),
+  // mapped to a form by `name` (nullopt: not linear); nullopt for any
+  // other operator.
   static std::optional<LinearForm> From(
       const ir::Node& expr,
       absl::FunctionRef<std::optional<LinearForm>(const ir::Node& binder)>
@@ -42,7 +43,8 @@ class LinearForm {
   bool is_zero() const { return terms_.empty() && constant_ == 0; }
 
   // The form as a control expression, each variable (a binder) a
-  // reference to it: `(+ (* 16 io) 4)`, `(- n 1)`, `0`.
+  // reference to it, a stride a copy of it: `(+ (* 16 io) 4)`, `(- n 1)`,
+  // `(stride A 0)`, `0`.
   ir::Node* Build(ir::Module& module) const;
 
  private:

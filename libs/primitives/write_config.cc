@@ -24,10 +24,12 @@ absl::Status WriteConfig(ir::Module& module, const ir::GapCursor& gap_cursor,
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckUnobservable(*write); !s.ok()) {
+  bool clobbers = false;
+  if (absl::Status s = CheckUnobservable(*write, nullptr, &clobbers); !s.ok()) {
     return absl::FailedPreconditionError(
         absl::StrCat("cannot insert '", NodeText(*write), "': ", s.message()));
   }
+  if (clobbers) DeclareClobbered(tx, *write);
   return tx.Commit(*ir::FormOf(write),
                    absl::StrCat("cannot insert '", NodeText(*write), "'"));
 }
