@@ -232,8 +232,13 @@ bool ReadsField(const Node& node, const ConfigField& field,
 
 bool WritesField(const Node& node, const ConfigField& field) {
   absl::flat_hash_set<const Node*> seen;
+  // A proc that clobbers the field may leave any value in it.
   return AnyReached(
-      node, [&](const Node& n) { return IsField(n, Op::kWriteConfig, field); },
+      node,
+      [&](const Node& n) {
+        return IsField(n, Op::kWriteConfig, field) ||
+               IsField(n, Op::kClobbers, field);
+      },
       seen);
 }
 

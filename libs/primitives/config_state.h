@@ -28,7 +28,7 @@ absl::Status CheckConfigField(const ir::Node& config, const std::string& field);
 // not count.
 bool ReadsField(const ir::Node& node, const ConfigField& field,
                 const ir::Node* ignore = nullptr);
-// Whether `node` or a proc it calls writes the field.
+// Whether `node` or a proc it calls writes the field, or clobbers it.
 bool WritesField(const ir::Node& node, const ConfigField& field);
 
 // Whether the write-config `write` (in a proc) changes nothing observable,

@@ -111,5 +111,28 @@ TEST(DeleteConfigTest, DeletesAWriteInALoopOnceHoisted) {
   EXPECT_TRUE(SameValues(kHoisted, module).ok());
 }
 
+TEST(DeleteConfigTest, RejectsAWriteAfterACallThatClobbersTheField) {
+  // The write before the call wrote the same value, but @q may leave any.
+  ir::Module module = ReadVerified(R"((config @Cfg (scale f32))
+
+(proc @q ((out z (f32 4)))
+  (clobbers @Cfg scale)
+  (for i 0 4 (assign (z i) 0.0)))
+
+(proc @p ((out y (f32 4)) (out z (f32 4)))
+  (write-config @Cfg scale 2.0)
+  (call @q z)
+  (write-config @Cfg scale 2.0)
+  (for i 0 4 (assign (y i) (read-config @Cfg scale))))
+)");
+  ir::Node& p = ProcNamed(module, "@p");
+  absl::Status status = DeleteConfig(module, testing::StmtAt(module, p, {2}));
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "cannot delete '(write-config @Cfg scale 2.0)': '(for i 0 4 "
+            "(assign (y i) (read-config @Cfg scale)))' reads @Cfg.scale after "
+            "'(write-config @Cfg scale 2.0)'");
+}
+
 }  // namespace
 }  // namespace tessel::primitives
