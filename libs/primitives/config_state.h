@@ -57,7 +57,8 @@ ir::Node* ClobbersDeclaration(ir::Module& module, const ir::Node& write,
 // Declares in the proc of `write` that the proc clobbers the field `write`
 // writes, unless it does already, through `tx`: its Commit then verifies
 // the callers, none of which may read the field after a call before it
-// writes it.
+// writes it. (A template over primitives::Transaction, which this library
+// does not depend on.)
 template <typename Tx>
 void DeclareClobbered(Tx& tx, const ir::Node& write) {
   size_t position = 0;
