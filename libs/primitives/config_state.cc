@@ -5,6 +5,7 @@
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "libs/ir/build.h"
+#include "libs/ir/config_flow.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/forms.h"
@@ -115,65 +116,8 @@ bool Declares(const Node& proc, const ConfigField& field) {
   return false;
 }
 
-// What statements do with the value a field holds before them: whether
-// they may read it, and whether they certainly overwrite it first.
-struct Incoming {
-  bool reads = false;
-  bool kills = false;
-};
-
-Incoming OfBlock(absl::Span<Node* const> stmts, const ConfigField& field,
-                 const Node* ignore);
-
-Incoming OfStmt(const Node& stmt, const ConfigField& field,
-                const Node* ignore) {
-  auto reads = [&](const Node* node) {
-    return node != nullptr && ReadsField(*node, field, ignore);
-  };
-  if (IsField(stmt, Op::kWriteConfig, field)) {
-    return {reads(stmt.operand(0)), !reads(stmt.operand(0))};
-  }
-  switch (stmt.op()) {
-    case Op::kFor: {
-      ir::ForView loop(const_cast<Node&>(stmt));
-      Incoming body = OfBlock(loop.body(), field, ignore);
-      // The body overwrites the field only if the loop certainly runs.
-      bool runs = loop.lo()->is(Op::kConst) && loop.hi()->is(Op::kConst) &&
-                  loop.lo()->int_value() < loop.hi()->int_value();
-      return {reads(loop.lo()) || reads(loop.hi()) || body.reads,
-              !body.reads && runs && body.kills};
-    }
-    case Op::kIf: {
-      ir::IfView branch(const_cast<Node&>(stmt));
-      Incoming then = OfBlock(branch.then_body(), field, ignore);
-      Incoming orelse = OfBlock(branch.else_body(), field, ignore);
-      bool read = reads(branch.cond()) || then.reads || orelse.reads;
-      return {read, !read && branch.else_block() != nullptr && then.kills &&
-                        orelse.kills};
-    }
-    case Op::kCall: {
-      // The callee's assertions read the field before its body runs.
-      const Node& callee = *stmt.def();
-      bool read = false;
-      for (const Node* arg : stmt.operands()) read |= reads(arg);
-      for (const Node* assertion : ir::AssertsOf(callee)) {
-        read |= reads(assertion);
-      }
-      Incoming body = OfBlock(ir::BodyOf(callee), field, ignore);
-      return {read || body.reads, !read && body.kills};
-    }
-    default:
-      return {reads(&stmt), false};
-  }
-}
-
-Incoming OfBlock(absl::Span<Node* const> stmts, const ConfigField& field,
-                 const Node* ignore) {
-  for (const Node* stmt : stmts) {
-    Incoming incoming = OfStmt(*stmt, field, ignore);
-    if (incoming.reads || incoming.kills) return incoming;
-  }
-  return {};
+ir::ConfigFieldRef Ref(const ConfigField& field) {
+  return {field.config, field.field};
 }
 
 // OK when the field's value after `write` is never read (`ignore` aside);
@@ -191,9 +135,9 @@ absl::Status DeadAfter(const Node& write, const ConfigField& field,
     size_t index = 0;
     absl::Span<Node* const> body = Siblings(*at, &index);
     for (size_t i = index + 1; i < body.size(); ++i) {
-      Incoming incoming = OfStmt(*body[i], field, ignore);
-      if (incoming.reads) return seen_by(*body[i]);
-      if (incoming.kills) return absl::OkStatus();
+      ir::ConfigFlow flow = ir::FlowOfStmt(*body[i], Ref(field), ignore);
+      if (flow.reads) return seen_by(*body[i]);
+      if (flow.kills) return absl::OkStatus();
     }
     const Node* owner = Owner(*at);
     if (owner->is(Op::kProc) || owner->is(Op::kInstr)) {
@@ -210,7 +154,7 @@ absl::Status DeadAfter(const Node& write, const ConfigField& field,
     }
     // The next iteration runs the statements before it too.
     if (owner->is(Op::kFor) &&
-        OfBlock(ir::StatementsOf(*owner), field, ignore).reads) {
+        ir::FlowOfBlock(ir::StatementsOf(*owner), Ref(field), ignore).reads) {
       return seen_by(*owner);
     }
     at = owner;
@@ -221,13 +165,7 @@ absl::Status DeadAfter(const Node& write, const ConfigField& field,
 
 bool ReadsField(const Node& node, const ConfigField& field,
                 const Node* ignore) {
-  absl::flat_hash_set<const Node*> seen;
-  return AnyReached(
-      node,
-      [&](const Node& n) {
-        return &n != ignore && IsField(n, Op::kReadConfig, field);
-      },
-      seen);
+  return ir::ReadsConfigField(node, Ref(field), ignore);
 }
 
 bool WritesField(const Node& node, const ConfigField& field) {
@@ -259,19 +197,40 @@ absl::Status CheckUnobservable(const Node& write, const Node* ignore,
   return DeadAfter(write, field, ignore, clobbers);
 }
 
-Node* ClobbersDeclaration(ir::Module& module, const Node& write,
-                          size_t* position) {
+std::vector<ClobbersDeclaration> ClobbersDeclarations(ir::Module& module,
+                                                      const Node& write) {
   ir::WriteConfigView view(const_cast<Node&>(write));
   ConfigField field{view.config(), view.field()};
-  const Node* proc = ir::FormOf(const_cast<Node*>(&write));
-  if (Declares(*proc, field)) return nullptr;
-  *position = 0;
-  while (*position < proc->num_operands() &&
-         (proc->operand(*position)->is(Op::kParam) ||
-          proc->operand(*position)->is(Op::kClobbers))) {
-    ++*position;
+  std::vector<ClobbersDeclaration> declarations;
+  absl::flat_hash_set<const Node*> declared;
+  std::vector<Node*> pending = {ir::FormOf(const_cast<Node*>(&write))};
+  while (!pending.empty()) {
+    Node* proc = pending.back();
+    pending.pop_back();
+    if (Declares(*proc, field) || !declared.insert(proc).second) continue;
+    size_t position = 0;
+    while (position < proc->num_operands() &&
+           (proc->operand(position)->is(Op::kParam) ||
+            proc->operand(position)->is(Op::kClobbers))) {
+      ++position;
+    }
+    declarations.push_back(
+        {proc, position,
+         ir::Build::Clobbers(module, *field.config, field.field)});
+    // A caller whose call leaves the field so at its end clobbers it too;
+    // one that reads it after the call is the verifier's rejection.
+    for (Node* form : module.forms()) {
+      if (!form->is(Op::kProc)) continue;
+      ir::Walk(*form, [&](Node& node) {
+        if (!node.is(Op::kCall) || node.def() != proc) return;
+        bool clobbers = false;
+        if (DeadAfter(node, field, nullptr, &clobbers).ok() && clobbers) {
+          pending.push_back(form);
+        }
+      });
+    }
   }
-  return ir::Build::Clobbers(module, *field.config, field.field);
+  return declarations;
 }
 
 }  // namespace tessel::primitives

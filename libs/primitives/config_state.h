@@ -7,8 +7,10 @@
 #define TESSEL_LIBS_PRIMITIVES_CONFIG_STATE_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/string_view.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/node.h"
 
@@ -48,23 +50,37 @@ absl::Status CheckUnobservable(const ir::Node& write,
                                const ir::Node* ignore = nullptr,
                                bool* clobbers = nullptr);
 
-// A detached (clobbers ...) of the field `write` writes and its position
-// in the proc of `write` (after the parameters and other declarations,
-// before the assertions); null when the proc declares it already.
-ir::Node* ClobbersDeclaration(ir::Module& module, const ir::Node& write,
-                              size_t* position);
+// A detached (clobbers ...) for `proc`, at `position` (after the
+// parameters and other declarations, before the assertions).
+struct ClobbersDeclaration {
+  ir::Node* proc;
+  size_t position;
+  ir::Node* clobbers;
+};
 
-// Declares in the proc of `write` that the proc clobbers the field `write`
-// writes, unless it does already, through `tx`: its Commit then verifies
-// the callers, none of which may read the field after a call before it
-// writes it. (A template over primitives::Transaction, which this library
-// does not depend on.)
+// What makes the proc of `write` clobber the field `write` writes: a
+// declaration in that proc, unless it has one, and in each proc (callers
+// of callers too) whose call of a proc that clobbers the field leaves the
+// field so at its end.
+std::vector<ClobbersDeclaration> ClobbersDeclarations(ir::Module& module,
+                                                      const ir::Node& write);
+
+// Makes the proc of `write` clobber the field, through `tx`, and verifies
+// every proc that gets a declaration with its callers: none may read the
+// field after a call before it writes it. (A template over
+// primitives::Transaction, which this library does not depend on.)
 template <typename Tx>
-void DeclareClobbered(Tx& tx, const ir::Node& write) {
-  size_t position = 0;
-  if (ir::Node* clobbers = ClobbersDeclaration(tx.module(), write, &position)) {
-    tx.Insert(ir::FormOf(const_cast<ir::Node*>(&write)), position, clobbers);
+absl::Status DeclareClobbered(Tx& tx, const ir::Node& write,
+                              absl::string_view what) {
+  std::vector<ClobbersDeclaration> declarations =
+      ClobbersDeclarations(tx.module(), write);
+  for (const ClobbersDeclaration& d : declarations) {
+    tx.Insert(d.proc, d.position, d.clobbers);
   }
+  for (const ClobbersDeclaration& d : declarations) {
+    if (absl::Status s = tx.Verify(*d.proc, what); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace tessel::primitives

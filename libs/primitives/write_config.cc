@@ -29,9 +29,11 @@ absl::Status WriteConfig(ir::Module& module, const ir::GapCursor& gap_cursor,
     return absl::FailedPreconditionError(
         absl::StrCat("cannot insert '", NodeText(*write), "': ", s.message()));
   }
-  if (clobbers) DeclareClobbered(tx, *write);
-  return tx.Commit(*ir::FormOf(write),
-                   absl::StrCat("cannot insert '", NodeText(*write), "'"));
+  std::string what = absl::StrCat("cannot insert '", NodeText(*write), "'");
+  if (clobbers) {
+    if (absl::Status s = DeclareClobbered(tx, *write, what); !s.ok()) return s;
+  }
+  return tx.Commit(*ir::FormOf(write), what);
 }
 
 PrimitiveSpec WriteConfigSpec() {

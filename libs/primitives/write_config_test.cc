@@ -110,6 +110,44 @@ TEST(WriteConfigTest, AValueLiveAtTheEndMakesTheProcClobberTheField) {
             text.rfind("(clobbers @Cfg scale)"));
 }
 
+TEST(WriteConfigTest, ACallerTheClobberReachesTheEndOfClobbersItToo) {
+  // @mid leaves what @p leaves, and so does @inner (through a loop that
+  // certainly runs); @top writes the field after its calls.
+  std::string with_callers = std::string(kText) + R"(
+(proc @mid ((in x (f32 4)) (out y (f32 4)))
+  (call @p x y))
+
+(proc @inner ((in x (f32 4)) (out y (f32 4)))
+  (for i 0 2 (call @mid x y)))
+
+(proc @top ((in x (f32 4)) (out y (f32 4)))
+  (call @inner x y)
+  (write-config @Cfg scale 1.0))
+)";
+  ir::Module module = ReadVerified(with_callers);
+  ir::Node& p = ProcNamed(module, "@p");
+  ASSERT_TRUE(WriteConfig(module, testing::StmtAt(module, p, {2}).after(),
+                          *module.Find("@Cfg"), "scale",
+                          *Build::Float(module, 3.0))
+                  .ok());
+  std::string text = Print(module);
+  EXPECT_EQ(text.substr(text.find("(proc @mid")),
+            R"((proc @mid ((in x (f32 4)) (out y (f32 4))) (clobbers @Cfg scale) (call @p x y))
+
+(proc @inner ((in x (f32 4)) (out y (f32 4)))
+  (clobbers @Cfg scale)
+  (for i 0 2 (call @mid x y)))
+
+(proc @top ((in x (f32 4)) (out y (f32 4)))
+  (call @inner x y)
+  (write-config @Cfg scale 1.0))
+)");
+  for (const char* proc : {"@p", "@mid", "@inner", "@top"}) {
+    EXPECT_TRUE(ir::VerifyProc(module, ProcNamed(module, proc)).ok());
+  }
+  EXPECT_TRUE(SameValues(with_callers, module).ok());
+}
+
 TEST(WriteConfigTest, RejectsAClobberACallerReads) {
   std::string with_caller = std::string(kText) + R"(
 (proc @caller ((in x (f32 4)) (out y (f32 4)) (out z (f32 4)))

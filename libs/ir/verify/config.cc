@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "libs/ir/config_flow.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/proc.h"
@@ -24,30 +25,22 @@ const Node* FieldOf(const Node& write) {
   return nullptr;
 }
 
-// The fields the forms of kind `op` under `node` name, through the
-// procedures it calls too.
-void CollectConfigFields(const Node& node, Op op,
+// The fields `node` may write, through the procedures it calls too.
+void CollectConfigWrites(const Node& node,
                          absl::flat_hash_set<const Node*>& fields,
                          absl::flat_hash_set<const Node*>& visited) {
-  if (node.is(op)) {
+  if (node.is(Op::kWriteConfig)) {
     if (const Node* field = FieldOf(node)) fields.insert(field);
   }
   const Node* callee = node.def();
   if (node.is(Op::kCall) && callee != nullptr &&
       (callee->is(Op::kProc) || callee->is(Op::kInstr)) &&
       visited.insert(callee).second) {
-    CollectConfigFields(*callee, op, fields, visited);
+    CollectConfigWrites(*callee, fields, visited);
   }
   for (const Node* operand : node.operands()) {
-    CollectConfigFields(*operand, op, fields, visited);
+    CollectConfigWrites(*operand, fields, visited);
   }
-}
-
-// The fields `node` may write, through the procedures it calls too.
-void CollectConfigWrites(const Node& node,
-                         absl::flat_hash_set<const Node*>& fields,
-                         absl::flat_hash_set<const Node*>& visited) {
-  CollectConfigFields(node, Op::kWriteConfig, fields, visited);
 }
 
 // The fields the calls under `node` (not in their callees: a callee that
@@ -143,10 +136,8 @@ absl::Status ProcVerifier::CheckNotClobbered(const Node& read,
 }
 
 absl::Status ProcVerifier::CheckCalleeReadsNoClobbered(const Node& call) const {
-  absl::flat_hash_set<const Node*> fields;
-  absl::flat_hash_set<const Node*> visited;
-  CollectConfigFields(*call.def(), Op::kReadConfig, fields, visited);
-  for (const Node* field : fields) {
+  for (const auto& [field, at] : clobbered_) {
+    if (!FlowOfStmt(call, {field->parent(), field->name()}).reads) continue;
     if (auto status = CheckNotClobbered(call, field); !status.ok()) {
       return status;
     }

@@ -183,6 +183,17 @@ TEST(VerifierConfigTest, NoOneReadsAFieldACallClobbers) {
       "which the call to '@q' before it clobbers: write it first");
 }
 
+TEST(VerifierConfigTest, ACalleeThatWritesAClobberedFieldFirstDoesNotReadIt) {
+  // @q configures the stride before its load: a second call of it, in a
+  // loop too, reads nothing the first left.
+  EXPECT_EQ(FirstError(kClobbering +
+                       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                       "  (clobbers @Load stride)\n"
+                       "  (call @q A B)\n"
+                       "  (for i 0 3 (call @q A B)))"),
+            "ok");
+}
+
 TEST(VerifierConfigTest, AProcLeavesClobberedOnlyWhatItDeclares) {
   const std::string caller =
       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
