@@ -300,12 +300,14 @@ absl::Status ProcCompiler::Param(const ir::Node& param) {
 }
 
 absl::Status ProcCompiler::Compile() {
-  // [Param..., (Template,) Assert..., statements...]
+  // [Param..., (Template,) Clobbers..., Assert..., statements...]
   absl::Span<ir::Node* const> operands = out_.proc->operands();
   size_t next = 0;
   for (; next < operands.size(); ++next) {
     const ir::Node& operand = *operands[next];
-    if (operand.is(ir::Op::kTemplate)) continue;
+    if (operand.is(ir::Op::kTemplate) || operand.is(ir::Op::kClobbers)) {
+      continue;
+    }
     if (operand.is(ir::Op::kParam)) {
       if (auto status = Param(operand); !status.ok()) return status;
     } else if (operand.is(ir::Op::kAssert)) {

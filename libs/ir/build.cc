@@ -187,6 +187,13 @@ Node* Build::WriteConfig(Module& module, const Node& config,
   return WithOperands(module, write, {value});
 }
 
+Node* Build::Clobbers(Module& module, const Node& config,
+                      absl::string_view field) {
+  Node* clobbers = Named(module, Op::kClobbers, field);
+  clobbers->set_def(const_cast<Node*>(&config));
+  return clobbers;
+}
+
 Node* Build::Int(Module& module, int64_t value) {
   Node* node = module.Create(Op::kConst);
   node->set_int(value);

@@ -73,6 +73,9 @@ class Build {
                     absl::Span<Node* const> args);
   static Node* WriteConfig(Module& module, const Node& config,
                            absl::string_view field, Node* value);
+  // A proc's declaration (formats/tir/README.md, "Target level").
+  static Node* Clobbers(Module& module, const Node& config,
+                        absl::string_view field);
 
   // Leaves.
   static Node* Int(Module& module, int64_t value);

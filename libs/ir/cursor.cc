@@ -57,7 +57,7 @@ bool IsBodyStatement(const Node& node) {
   const Node* parent = node.parent();
   return parent != nullptr && HasBody(*parent) &&
          node.info().op_class == OpClass::kStmt && !node.is(Op::kAssert) &&
-         node.position() >= BodyStart(*parent);
+         !node.is(Op::kClobbers) && node.position() >= BodyStart(*parent);
 }
 
 // Cursor.

@@ -22,24 +22,38 @@ std::vector<Node*> ParamsOf(const Node& proc) {
   return params;
 }
 
-std::vector<Node*> AssertsOf(const Node& proc) {
-  std::vector<Node*> asserts;
+namespace {
+
+// The operands of a proc or instr before its statements.
+bool InPreamble(const Node& operand) {
+  return operand.is(Op::kParam) || operand.is(Op::kTemplate) ||
+         operand.is(Op::kClobbers) || operand.is(Op::kAssert);
+}
+
+// The preamble's operands of kind `op`.
+std::vector<Node*> PreambleOf(const Node& proc, Op op) {
+  std::vector<Node*> found;
   for (Node* operand : proc.operands()) {
-    if (operand->is(Op::kParam) || operand->is(Op::kTemplate)) continue;
-    if (!operand->is(Op::kAssert)) break;
-    asserts.push_back(operand);
+    if (!InPreamble(*operand)) break;
+    if (operand->is(op)) found.push_back(operand);
   }
-  return asserts;
+  return found;
+}
+
+}  // namespace
+
+std::vector<Node*> AssertsOf(const Node& proc) {
+  return PreambleOf(proc, Op::kAssert);
+}
+
+std::vector<Node*> ClobbersOf(const Node& proc) {
+  return PreambleOf(proc, Op::kClobbers);
 }
 
 absl::Span<Node* const> BodyOf(const Node& proc) {
   absl::Span<Node* const> operands = proc.operands();
   size_t first = 0;
-  while (first < operands.size() && (operands[first]->is(Op::kParam) ||
-                                     operands[first]->is(Op::kTemplate) ||
-                                     operands[first]->is(Op::kAssert))) {
-    ++first;
-  }
+  while (first < operands.size() && InPreamble(*operands[first])) ++first;
   return operands.subspan(first);
 }
 

@@ -17,8 +17,10 @@ namespace tessel::ir {
 std::vector<Node*> ParamsOf(const Node& proc);
 // The (assert COND) operands that open a proc's or instr's statements.
 std::vector<Node*> AssertsOf(const Node& proc);
+// The (clobbers @CFG FIELD) declarations of a proc, before its assertions.
+std::vector<Node*> ClobbersOf(const Node& proc);
 // The statements of a proc or instr: the operands after its parameters,
-// template and assertions.
+// template, clobbers declarations and assertions.
 absl::Span<Node* const> BodyOf(const Node& proc);
 // The statements of a block: a For's after its bounds, a Then's or an
 // Else's.

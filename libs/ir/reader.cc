@@ -214,8 +214,27 @@ absl::StatusOr<Node*> Reader::ReadProcedure(const Sexpr& form, Op op) {
     module_.Append(proc, templ);
     next = 4;
   }
+  // (clobbers ...) declarations first, then (assert ...) preconditions.
+  bool in_clobbers = true;
+  for (size_t i = next; i < form.size(); ++i) {
+    if (!form[i].is_form("clobbers")) {
+      in_clobbers = false;
+      continue;
+    }
+    if (op != Op::kProc || !in_clobbers) {
+      return ErrorAt(form[i].loc(),
+                     op != Op::kProc
+                         ? "only a proc declares what it clobbers"
+                         : "clobbers is a declaration: it must come before "
+                           "the assertions and statements");
+    }
+    if (form[i].size() != 3) {
+      return ErrorAt(form[i].loc(), "expected (clobbers @CONFIG FIELD)");
+    }
+  }
   bool in_preamble = true;
   for (size_t i = next; i < form.size(); ++i) {
+    if (form[i].is_form("clobbers")) continue;
     bool is_assert = form[i].is_form("assert");
     if (is_assert && !in_preamble) {
       return ErrorAt(form[i].loc(),

@@ -35,21 +35,20 @@ absl::Status BindConfig(ir::Module& module, const ir::Cursor& var_cursor,
   Node* read = ir::Build::ReadConfig(module, config, field);
   tx.Insert(stmt->parent(), stmt->position(), write);
   tx.Replace(expr, read);
-  if (absl::Status s =
-          tx.Verify(*ir::FormOf(write),
-                    absl::StrCat("cannot bind '", NodeText(*write->operand(0)),
-                                 "' to ", config.name(), ".", field));
-      !s.ok()) {
+  std::string what = absl::StrCat("cannot bind '", NodeText(*write->operand(0)),
+                                  "' to ", config.name(), ".", field);
+  if (absl::Status s = tx.Verify(*ir::FormOf(write), what); !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckUnobservable(*write, read); !s.ok()) {
+  bool clobbers = false;
+  if (absl::Status s = CheckUnobservable(*write, read, &clobbers); !s.ok()) {
     return absl::FailedPreconditionError(
-        absl::StrCat("cannot bind '", NodeText(*write->operand(0)), "' to ",
-                     config.name(), ".", field, ": ", s.message()));
+        absl::StrCat(what, ": ", s.message()));
   }
-  return tx.Commit(*ir::FormOf(write),
-                   absl::StrCat("cannot bind '", NodeText(*write->operand(0)),
-                                "' to ", config.name(), ".", field));
+  if (clobbers) {
+    if (absl::Status s = DeclareClobbered(tx, *write, what); !s.ok()) return s;
+  }
+  return tx.Commit(*ir::FormOf(write), what);
 }
 
 PrimitiveSpec BindConfigSpec() {

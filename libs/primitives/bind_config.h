@@ -15,8 +15,9 @@ namespace tessel::primitives {
 // `s[e]` becomes `(write-config config field e) s[(read-config config
 // field)]`, for the expression `var_cursor` in statement s. Checked: s
 // writes the field nowhere (the read sees e), and the new write is
-// unobservable but for that read (config_state.h). The verifier checks the
-// field's type.
+// unobservable but for that read (config_state.h), or live only at the end
+// of the proc, which then declares the field clobbered (as write_config
+// does). The verifier checks the field's type.
 absl::Status BindConfig(ir::Module& module, const ir::Cursor& var_cursor,
                         const ir::Node& config, const std::string& field);
 

@@ -4,6 +4,8 @@
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
+#include "libs/ir/build.h"
+#include "libs/ir/config_flow.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/forms.h"
@@ -107,9 +109,22 @@ bool HoldsAlready(const Node& write, const ConfigField& field) {
   }
 }
 
-// OK when the field's value after `write` is never read (`ignore` aside).
+bool Declares(const Node& proc, const ConfigField& field) {
+  for (const Node* clobbers : ir::ClobbersOf(proc)) {
+    if (IsField(*clobbers, Op::kClobbers, field)) return true;
+  }
+  return false;
+}
+
+ir::ConfigFieldRef Ref(const ConfigField& field) {
+  return {field.config, field.field};
+}
+
+// OK when the field's value after `write` is never read (`ignore` aside);
+// with `clobbers`, a value read only by the proc's callers is OK too, and
+// sets *clobbers.
 absl::Status DeadAfter(const Node& write, const ConfigField& field,
-                       const Node* ignore) {
+                       const Node* ignore, bool* clobbers) {
   auto seen_by = [&](const Node& s) {
     return absl::FailedPreconditionError(
         absl::StrCat("'", NodeText(s), "' reads ", field.config->name(), ".",
@@ -120,17 +135,26 @@ absl::Status DeadAfter(const Node& write, const ConfigField& field,
     size_t index = 0;
     absl::Span<Node* const> body = Siblings(*at, &index);
     for (size_t i = index + 1; i < body.size(); ++i) {
-      if (ReadsField(*body[i], field, ignore)) return seen_by(*body[i]);
-      if (IsField(*body[i], Op::kWriteConfig, field)) return absl::OkStatus();
+      ir::ConfigFlow flow = ir::FlowOfStmt(*body[i], Ref(field), ignore);
+      if (flow.reads) return seen_by(*body[i]);
+      if (flow.kills) return absl::OkStatus();
     }
     const Node* owner = Owner(*at);
     if (owner->is(Op::kProc) || owner->is(Op::kInstr)) {
+      if (owner->is(Op::kProc) && Declares(*owner, field)) {
+        return absl::OkStatus();
+      }
+      if (owner->is(Op::kProc) && clobbers != nullptr) {
+        *clobbers = true;
+        return absl::OkStatus();
+      }
       return absl::FailedPreconditionError(absl::StrCat(
           "the value '", NodeText(write), "' writes is live at the end of ",
           owner->name(), ", whose callers see the configuration"));
     }
     // The next iteration runs the statements before it too.
-    if (owner->is(Op::kFor) && ReadsField(*owner, field, ignore)) {
+    if (owner->is(Op::kFor) &&
+        ir::FlowOfBlock(ir::StatementsOf(*owner), Ref(field), ignore).reads) {
       return seen_by(*owner);
     }
     at = owner;
@@ -141,19 +165,18 @@ absl::Status DeadAfter(const Node& write, const ConfigField& field,
 
 bool ReadsField(const Node& node, const ConfigField& field,
                 const Node* ignore) {
-  absl::flat_hash_set<const Node*> seen;
-  return AnyReached(
-      node,
-      [&](const Node& n) {
-        return &n != ignore && IsField(n, Op::kReadConfig, field);
-      },
-      seen);
+  return ir::ReadsConfigField(node, Ref(field), ignore);
 }
 
 bool WritesField(const Node& node, const ConfigField& field) {
   absl::flat_hash_set<const Node*> seen;
+  // A proc that clobbers the field may leave any value in it.
   return AnyReached(
-      node, [&](const Node& n) { return IsField(n, Op::kWriteConfig, field); },
+      node,
+      [&](const Node& n) {
+        return IsField(n, Op::kWriteConfig, field) ||
+               IsField(n, Op::kClobbers, field);
+      },
       seen);
 }
 
@@ -166,11 +189,48 @@ absl::Status CheckConfigField(const ir::Node& config,
   return absl::OkStatus();
 }
 
-absl::Status CheckUnobservable(const Node& write, const Node* ignore) {
+absl::Status CheckUnobservable(const Node& write, const Node* ignore,
+                               bool* clobbers) {
   ir::WriteConfigView view(const_cast<Node&>(write));
   ConfigField field{view.config(), view.field()};
   if (HoldsAlready(write, field)) return absl::OkStatus();
-  return DeadAfter(write, field, ignore);
+  return DeadAfter(write, field, ignore, clobbers);
+}
+
+std::vector<ClobbersDeclaration> ClobbersDeclarations(ir::Module& module,
+                                                      const Node& write) {
+  ir::WriteConfigView view(const_cast<Node&>(write));
+  ConfigField field{view.config(), view.field()};
+  std::vector<ClobbersDeclaration> declarations;
+  absl::flat_hash_set<const Node*> declared;
+  std::vector<Node*> pending = {ir::FormOf(const_cast<Node*>(&write))};
+  while (!pending.empty()) {
+    Node* proc = pending.back();
+    pending.pop_back();
+    if (Declares(*proc, field) || !declared.insert(proc).second) continue;
+    size_t position = 0;
+    while (position < proc->num_operands() &&
+           (proc->operand(position)->is(Op::kParam) ||
+            proc->operand(position)->is(Op::kClobbers))) {
+      ++position;
+    }
+    declarations.push_back(
+        {proc, position,
+         ir::Build::Clobbers(module, *field.config, field.field)});
+    // A caller whose call leaves the field so at its end clobbers it too;
+    // one that reads it after the call is the verifier's rejection.
+    for (Node* form : module.forms()) {
+      if (!form->is(Op::kProc)) continue;
+      ir::Walk(*form, [&](Node& node) {
+        if (!node.is(Op::kCall) || node.def() != proc) return;
+        bool clobbers = false;
+        if (DeadAfter(node, field, nullptr, &clobbers).ok() && clobbers) {
+          pending.push_back(form);
+        }
+      });
+    }
+  }
+  return declarations;
 }
 
 }  // namespace tessel::primitives

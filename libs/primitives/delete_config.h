@@ -12,7 +12,8 @@ namespace tessel::primitives {
 
 // Deletes the write-config `stmt_cursor` when it is unobservable
 // (config_state.h: the field already holds the value, or the value is
-// never read before it is written again and is not live at the end).
+// never read before it is written again and is not live at the end, or
+// only there and the proc declares the field clobbered).
 absl::Status DeleteConfig(ir::Module& module, const ir::Cursor& stmt_cursor);
 
 PrimitiveSpec DeleteConfigSpec();

@@ -32,9 +32,9 @@ class LinearForm {
       const ir::Node& expr,
       absl::FunctionRef<std::optional<LinearForm>(const ir::Node& binder)>
           name);
-  // As above, with each subexpression of another operator (`(/ n 4)`)
-  // mapped to a form by `other` (nullopt: not linear), which may make it
-  // a variable of its own.
+  // As above, with each subexpression of another operator (`(/ n 4)`, a
+  // stride `(stride A 0)`) mapped to a form by `other` (nullopt: not
+  // linear), which may make it a variable of its own (OpaqueTerms).
   static std::optional<LinearForm> From(
       const ir::Node& expr,
       absl::FunctionRef<std::optional<LinearForm>(const ir::Node& binder)> name,
@@ -68,9 +68,9 @@ class LinearForm {
 
 // Subexpressions that linear forms take whole, as variables of their own:
 // a term that names none of the binders that vary where the forms are
-// compared (`(/ N 64)`, a size's tile count, in a block whose loops are
-// the unknowns), one variable per text, so that two occurrences compare
-// equal.
+// compared (`(/ N 64)`, a size's tile count, or `(stride A 0)`, in a block
+// whose loops are the unknowns), one variable per text, so that two
+// occurrences compare equal.
 class OpaqueTerms {
  public:
   // `varying`: the binders (loops) a term may not name.

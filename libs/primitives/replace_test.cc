@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "libs/ir/cursor.h"
@@ -38,6 +39,17 @@ constexpr char kLibrary[] = R"((memory @SCRATCHPAD
 
 (instr @ld_spad ((in src (window f32 4 16)) (out dst (window f32 4 16) @SCRATCHPAD))
   (c "mvin({src_data}, {dst_data});")
+  (for i 0 4 (for j 0 16 (assign (dst i j) (src i j)))))
+
+(config @Load (stride stride))
+
+(instr @config_ld ((stride s))
+  (c "config_ld({s});")
+  (write-config @Load stride s))
+
+(instr @ld_cfg ((in src (window f32 4 16)) (out dst (window f32 4 16)))
+  (c "mvin({src_data}, {dst_data});")
+  (assert (== (read-config @Load stride) (stride src 0)))
   (for i 0 4 (for j 0 16 (assign (dst i j) (src i j)))))
 
 )";
@@ -115,9 +127,8 @@ TEST_F(ReplaceTest, ChecksTheCalleesAssertions) {
   absl::Status status = Run(Block(p, {0}), "@ld");
   EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(status.message(),
-            "the call of @ld that replaces the block is wrong: the call "
-            "'(call @ld 2 K (window A (: 0 2) (: 0 K)) (window B (: 0 2) (: 0 "
-            "16)))' violates the assertion '(<= m 16)' of @ld (at K = 17)");
+            "the call of @ld that replaces the block is wrong: error: call "
+            "to '@ld' does not establish its assertion (<= m 16) (at K = 17)");
   EXPECT_EQ(Print(module_), before);
 }
 
@@ -197,6 +208,63 @@ TEST_F(ReplaceTest, PassesAWindowOfAnAlloc) {
     (alloc t (f32 16))
     (call @row (window A i (: 0 16)) (window t (: 0 16)))
     (for j 0 16 (assign (B i j) (t j)))))
+)");
+}
+
+TEST_F(ReplaceTest, PassesAStrideToAConfigurationInstruction) {
+  Node& p = Read(R"((proc @p ((in A (f32 4 16)) (out B (f32 4 16)))
+  (write-config @Load stride (stride A 0))
+  (for i 0 4 (for j 0 16 (assign (B i j) (A i j)))))
+)");
+  absl::Status status = Run(Block(p, {0}), "@config_ld");
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Proc(), R"((proc @p ((in A (f32 4 16)) (out B (f32 4 16)))
+  (call @config_ld (stride A 0))
+  (for i 0 4 (for j 0 16 (assign (B i j) (A i j)))))
+)");
+}
+
+TEST_F(ReplaceTest, ProvesAnAssertionOnTheConfigurationAtTheCall) {
+  // Configured with A's row stride: the loads of A's rows are proven.
+  Node& p = Read(R"((proc @p ((in A (f32 4 16)) (out B (f32 4 16)))
+  (write-config @Load stride (stride A 0))
+  (for i 0 4 (for j 0 16 (assign (B i j) (A i j)))))
+)");
+  absl::Status status = Run(Block(p, {1}), "@ld_cfg");
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Proc(), R"((proc @p ((in A (f32 4 16)) (out B (f32 4 16)))
+  (write-config @Load stride (stride A 0))
+  (call @ld_cfg (window A (: 0 4) (: 0 16)) (window B (: 0 4) (: 0 16))))
+)");
+  // Configured with another stride, or not at all: the witness is the
+  // configuration's value.
+  for (const char* config : {"  (write-config @Load stride 3)\n", ""}) {
+    Node& q = Read(absl::StrCat(
+        "(proc @p ((in A (f32 4 16)) (out B (f32 4 16)))\n", config,
+        "  (for i 0 4 (for j 0 16 (assign (B i j) (A i "
+        "j)))))\n"));
+    std::string before = Print(module_);
+    status = Run(Block(q, {*config == '\0' ? 0u : 1u}), "@ld_cfg");
+    EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_NE(status.message().find(
+                  "does not establish its assertion (== (read-config @Load "
+                  "stride) (stride src 0))"),
+              std::string::npos)
+        << status;
+    EXPECT_EQ(Print(module_), before);
+  }
+}
+
+TEST_F(ReplaceTest, PassesAStrideOfAnAllocBeforeTheBlock) {
+  Node& p = Read(R"((proc @p ((in A (f32 4 16)))
+  (alloc t (f32 16))
+  (write-config @Load stride (stride t 0)))
+)");
+  absl::Status status = Run(Block(p, {1}), "@config_ld");
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(
+      Proc(),
+      R"((proc @p ((in A (f32 4 16))) (alloc t (f32 16)) (call @config_ld (stride t 0)))
 )");
 }
 

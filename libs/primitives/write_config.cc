@@ -24,12 +24,16 @@ absl::Status WriteConfig(ir::Module& module, const ir::GapCursor& gap_cursor,
       !s.ok()) {
     return s;
   }
-  if (absl::Status s = CheckUnobservable(*write); !s.ok()) {
+  bool clobbers = false;
+  if (absl::Status s = CheckUnobservable(*write, nullptr, &clobbers); !s.ok()) {
     return absl::FailedPreconditionError(
         absl::StrCat("cannot insert '", NodeText(*write), "': ", s.message()));
   }
-  return tx.Commit(*ir::FormOf(write),
-                   absl::StrCat("cannot insert '", NodeText(*write), "'"));
+  std::string what = absl::StrCat("cannot insert '", NodeText(*write), "'");
+  if (clobbers) {
+    if (absl::Status s = DeclareClobbered(tx, *write, what); !s.ok()) return s;
+  }
+  return tx.Commit(*ir::FormOf(write), what);
 }
 
 PrimitiveSpec WriteConfigSpec() {

@@ -5,7 +5,12 @@
 // write between them see the same value.
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/str_cat.h"
+#include "libs/ir/config_flow.h"
+#include "libs/ir/forms.h"
+#include "libs/ir/verify/common.h"
 #include "libs/ir/verify/proc.h"
+#include "libs/support/source.h"
 
 namespace tessel::ir {
 namespace {
@@ -36,6 +41,24 @@ void CollectConfigWrites(const Node& node,
   for (const Node* operand : node.operands()) {
     CollectConfigWrites(*operand, fields, visited);
   }
+}
+
+// The fields the calls under `node` (not in their callees: a callee that
+// calls a clobbering proc declares what it leaves clobbered) may clobber,
+// each with the first such call.
+void CollectClobbers(const Node& node,
+                     absl::flat_hash_map<const Node*, const Node*>& fields) {
+  if (node.is(Op::kCall) && node.def() != nullptr &&
+      node.def()->is(Op::kProc)) {
+    for (const Node* clobbers : ClobbersOf(*node.def())) {
+      if (const Node* field = FieldOf(*clobbers)) fields.emplace(field, &node);
+    }
+  }
+  for (const Node* operand : node.operands()) CollectClobbers(*operand, fields);
+}
+
+std::string FieldText(const Node& field) {
+  return absl::StrCat(field.parent()->name(), ".", field.name());
 }
 
 }  // namespace
@@ -78,7 +101,71 @@ void ProcVerifier::RememberConfigWrittenByCall(const Node& call) {
   }
   for (const auto& [field, value] : written) {
     RememberConfig(field, ConfigValue{.written = value});
+    clobbered_.erase(field);
   }
+  absl::flat_hash_map<const Node*, const Node*> clobbers;
+  CollectClobbers(call, clobbers);
+  for (const auto& [field, at] : clobbers) clobbered_[field] = at;
+}
+
+absl::Status ProcVerifier::CheckClobbersDeclarations() {
+  absl::flat_hash_set<const Node*> declared;
+  for (const Node* clobbers : ClobbersOf(proc_)) {
+    auto field = FindConfigField(*clobbers);
+    if (!field.ok()) return field.status();
+    if (!declared.insert(*field).second) {
+      return ErrorAt(clobbers->loc(),
+                     absl::StrCat(FieldText(**field), " is declared twice"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ProcVerifier::CheckNotClobbered(const Node& read,
+                                             const Node* field) const {
+  auto it = clobbered_.find(field);
+  if (it == clobbered_.end()) return absl::OkStatus();
+  std::string what = read.is(Op::kCall) ? absl::StrCat("the call to '",
+                                                       read.def()->name(), "'")
+                                        : absl::StrCat("'", Text(read), "'");
+  return ErrorAt(
+      read.loc(),
+      absl::StrCat(what, " reads ", FieldText(*field), ", which the call to '",
+                   it->second->def()->name(),
+                   "' before it clobbers: write it first"));
+}
+
+absl::Status ProcVerifier::CheckCalleeReadsNoClobbered(const Node& call) const {
+  for (const auto& [field, at] : clobbered_) {
+    if (!FlowOfStmt(call, {field->parent(), field->name()}).reads) continue;
+    if (auto status = CheckNotClobbered(call, field); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
+void ProcVerifier::ClobberConfigMaybeBy(const Node& stmt) {
+  absl::flat_hash_map<const Node*, const Node*> clobbers;
+  CollectClobbers(stmt, clobbers);
+  for (const auto& [field, at] : clobbers) clobbered_.emplace(field, at);
+}
+
+absl::Status ProcVerifier::CheckClobberedAtEnd() const {
+  absl::flat_hash_set<const Node*> declared;
+  for (const Node* clobbers : ClobbersOf(proc_))
+    declared.insert(FieldOf(*clobbers));
+  for (const auto& [field, at] : clobbered_) {
+    if (declared.contains(field)) continue;
+    return ErrorAt(
+        at->loc(),
+        absl::StrCat("the call to '", at->def()->name(), "' clobbers ",
+                     FieldText(*field), ", which '", proc_.name(),
+                     "' leaves so to its callers: declare (clobbers ",
+                     field->parent()->name(), " ", field->name(),
+                     ") or write it after the call"));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace tessel::ir

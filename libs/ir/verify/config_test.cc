@@ -109,5 +109,105 @@ TEST(VerifierConfigTest, BranchesStartFromTheStateBeforeThem) {
       "ok");
 }
 
+// A proc that declares (clobbers ...) leaves the field's value to no one:
+// its callers may not read the field after a call before they write it.
+const std::string kClobbering =
+    kTarget +
+    "(proc @q ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+    "  (clobbers @Load stride)\n"
+    "  (call @set_stride (stride A 0))\n"
+    "  (call @load 4 (window A (: 0 4) (: 0 8)) B))\n";
+
+TEST(VerifierConfigTest, AClobbersDeclarationNamesAFieldOnce) {
+  EXPECT_EQ(FirstError(kClobbering), "ok");
+  EXPECT_EQ(FirstError(kTarget + "(proc @p ((in A (f32 16 8)))\n"
+                                 "  (clobbers @Load stride)\n"
+                                 "  (clobbers @Load stride))"),
+            "10:3: error: @Load.stride is declared twice");
+  EXPECT_EQ(FirstError(kTarget + "(proc @p ((in A (f32 16 8)))\n"
+                                 "  (clobbers @Load nope))"),
+            "9:19: error: '@Load' has no field 'nope'");
+}
+
+TEST(VerifierConfigTest, AClobbersDeclarationComesFirstInAProc) {
+  EXPECT_EQ(FirstError(kTarget + "(proc @p ((size n))\n"
+                                 "  (assert (< n 4))\n"
+                                 "  (clobbers @Load stride))"),
+            "10:3: error: clobbers is a declaration: it must come before the "
+            "assertions and statements");
+  EXPECT_EQ(FirstError(kTarget + "(instr @i ((size n)) (c \"\")\n"
+                                 "  (clobbers @Load stride))"),
+            "9:3: error: only a proc declares what it clobbers");
+  EXPECT_EQ(FirstError(kTarget + "(proc @p ((size n))\n"
+                                 "  (for i 0 n (clobbers @Load stride)))"),
+            "9:14: error: clobbers is a declaration of a proc: it must come "
+            "before its assertions and statements");
+}
+
+TEST(VerifierConfigTest, NoOneReadsAFieldACallClobbers) {
+  // A read-config, or a callee's assertion, after the call.
+  EXPECT_EQ(FirstError(kClobbering +
+                       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                       "  (clobbers @Load stride)\n"
+                       "  (call @q A B)\n"
+                       "  (call @load 4 (window A (: 0 4) (: 0 8)) B))"),
+            "15:3: error: the call to '@load' reads @Load.stride, which the "
+            "call to '@q' before it clobbers: write it first");
+  // A write in between gives the field a value again.
+  EXPECT_EQ(FirstError(kClobbering +
+                       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                       "  (clobbers @Load stride)\n"
+                       "  (call @q A B)\n"
+                       "  (write-config @Load stride (stride A 0))\n"
+                       "  (call @load 4 (window A (: 0 4) (: 0 8)) B))"),
+            "ok");
+  // A later iteration sees what an earlier one clobbered.
+  EXPECT_EQ(FirstError(kClobbering +
+                       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                       "  (clobbers @Load stride)\n"
+                       "  (write-config @Load stride (stride A 0))\n"
+                       "  (for i 0 2\n"
+                       "    (call @load 4 (window A (: 0 4) (: 0 8)) B)\n"
+                       "    (call @q A B)))"),
+            "16:5: error: the call to '@load' reads @Load.stride, which the "
+            "call to '@q' before it clobbers: write it first");
+  // Either branch may have clobbered it.
+  EXPECT_EQ(
+      FirstError(kClobbering +
+                 "(proc @p ((size n) (in A (f32 16 8)) (out B (f32 4 8)))\n"
+                 "  (clobbers @Load stride)\n"
+                 "  (if (< n 2) (then (call @q A B)))\n"
+                 "  (if (> (read-config @Load stride) 0)\n"
+                 "    (then (assign (B 0 0) 1.0))))"),
+      "15:10: error: '(read-config @Load stride)' reads @Load.stride, "
+      "which the call to '@q' before it clobbers: write it first");
+}
+
+TEST(VerifierConfigTest, ACalleeThatWritesAClobberedFieldFirstDoesNotReadIt) {
+  // @q configures the stride before its load: a second call of it, in a
+  // loop too, reads nothing the first left.
+  EXPECT_EQ(FirstError(kClobbering +
+                       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                       "  (clobbers @Load stride)\n"
+                       "  (call @q A B)\n"
+                       "  (for i 0 3 (call @q A B)))"),
+            "ok");
+}
+
+TEST(VerifierConfigTest, AProcLeavesClobberedOnlyWhatItDeclares) {
+  const std::string caller =
+      "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+      "  (call @q A B))";
+  EXPECT_EQ(FirstError(kClobbering + caller),
+            "13:3: error: the call to '@q' clobbers @Load.stride, which '@p' "
+            "leaves so to its callers: declare (clobbers @Load stride) or "
+            "write it after the call");
+  EXPECT_EQ(FirstError(kClobbering +
+                       "(proc @p ((in A (f32 16 8)) (out B (f32 4 8)))\n"
+                       "  (call @q A B)\n"
+                       "  (write-config @Load stride 1))"),
+            "ok");
+}
+
 }  // namespace
 }  // namespace tessel::ir

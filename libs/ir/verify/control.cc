@@ -225,6 +225,9 @@ absl::StatusOr<Type> ProcVerifier::ReadControlConfig(Node& expr) {
                      "' is data (", TypeText(type),
                      "), but control expressions cannot depend on data"));
   }
+  if (auto status = CheckNotClobbered(expr, *field); !status.ok()) {
+    return status;
+  }
   expr.set_type(type);
   // Until the field is written, every read sees the unknown value that the
   // first one saw.

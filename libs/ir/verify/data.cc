@@ -480,6 +480,9 @@ absl::StatusOr<ScalarType> ProcVerifier::InferData(
                                                 "' is a control value (",
                                                 TypeText(type), "), not data"));
       }
+      if (auto status = CheckNotClobbered(expr, *field); !status.ok()) {
+        return status;
+      }
       expr.set_type(type);
       return Conform(expr, ScalarType::Of(type.elem()), expected);
     }

@@ -84,6 +84,7 @@ absl::Status ProcVerifier::CheckSignature() {
   for (Node* param : params) {
     if (auto status = BindParam(*param); !status.ok()) return status;
   }
+  if (auto status = CheckClobbersDeclarations(); !status.ok()) return status;
   std::vector<Node*> asserts = AssertsOf(proc_);
   for (Node* assertion : asserts) {
     auto condition = ControlCondition(*assertion->operand(0));
@@ -110,7 +111,10 @@ absl::Status ProcVerifier::CheckSignature() {
   return absl::OkStatus();
 }
 
-absl::Status ProcVerifier::CheckBody() { return CheckBlock(BodyOf(proc_)); }
+absl::Status ProcVerifier::CheckBody() {
+  if (auto status = CheckBlock(BodyOf(proc_)); !status.ok()) return status;
+  return CheckClobberedAtEnd();
+}
 
 absl::Status ProcVerifier::BindParam(Node& param) {
   LoopName entry;

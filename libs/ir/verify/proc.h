@@ -176,6 +176,19 @@ class ProcVerifier {
   // that literal or the call's argument (a configuration instruction such
   // as Gemmini's config_ld, hoisted out of the loops it configures).
   void RememberConfigWrittenByCall(const Node& call);
+  // Clobbered fields (formats/tir/README.md, "Target level"): after a call
+  // of a proc that declares (clobbers @CFG FIELD), the field's value is no
+  // part of what the callee computes, so nothing may read it (a read-config,
+  // a callee that reads it, the end of this proc unless it declares the
+  // field too) before a write-config writes it again. Each field maps to
+  // the call that clobbered it.
+  absl::Status CheckClobbersDeclarations();
+  absl::Status CheckNotClobbered(const Node& read, const Node* field) const;
+  absl::Status CheckCalleeReadsNoClobbered(const Node& call) const;
+  // The fields the calls under `stmt` may clobber become clobbered (a loop's
+  // later iterations, an `if`'s branch).
+  void ClobberConfigMaybeBy(const Node& stmt);
+  absl::Status CheckClobberedAtEnd() const;
 
   // vector.cc
   // A vector lives in addressable memory (it is read and written whole).
@@ -244,6 +257,7 @@ class ProcVerifier {
   std::vector<std::vector<const Node*>> blocks_;
   // The value of each control field (by its Field node) where it is known.
   absl::flat_hash_map<const Node*, ConfigValue> config_values_;
+  absl::flat_hash_map<const Node*, const Node*> clobbered_;
 };
 
 // The type a reference to `binder` (a Param, For, Alloc or Let) has.

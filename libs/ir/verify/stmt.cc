@@ -30,6 +30,11 @@ absl::Status ProcVerifier::CheckStmt(Node& stmt) {
     case Op::kLet:
       return CheckLet(stmt);
     case Op::kCall:
+      // Before the callee's assertions are checked: a clobbered field is
+      // an error at the call, not an unknown value.
+      if (auto status = CheckCalleeReadsNoClobbered(stmt); !status.ok()) {
+        return status;
+      }
       if (auto status = CheckCall(stmt); !status.ok()) return status;
       ForgetConfigWrittenBy(stmt);
       RememberConfigWrittenByCall(stmt);
@@ -43,6 +48,10 @@ absl::Status ProcVerifier::CheckStmt(Node& stmt) {
                      "assert is a precondition: it must come "
                      "before the other statements of a proc or "
                      "instr");
+    case Op::kClobbers:
+      return ErrorAt(stmt.loc(),
+                     "clobbers is a declaration of a proc: it must come "
+                     "before its assertions and statements");
     default:
       // The reader reads statements only where statements go.
       return ErrorAt(stmt.item_loc(0), absl::StrCat("unknown statement '",
@@ -58,13 +67,19 @@ absl::Status ProcVerifier::CheckFor(Node& stmt) {
   LoopName var;
   var.control = ControlType::kIndex;
   if (auto status = Bind(stmt, std::move(var)); !status.ok()) return status;
-  // What the body writes differs from one iteration to the next.
+  // What the body writes differs from one iteration to the next; a later
+  // iteration sees what an earlier one clobbered.
   ForgetConfigWrittenBy(stmt);
+  auto clobbered_before = clobbered_;
+  ClobberConfigMaybeBy(stmt);
   for (Node* body : stmt.operands().subspan(2)) {
     if (auto status = CheckStmt(*body); !status.ok()) return status;
   }
   LeaveBlock();
   ForgetConfigWrittenBy(stmt);
+  // The loop may run no iteration, or end on one that clobbers.
+  clobbered_.insert(clobbered_before.begin(), clobbered_before.end());
+  ClobberConfigMaybeBy(stmt);
   return absl::OkStatus();
 }
 
@@ -74,13 +89,20 @@ absl::Status ProcVerifier::CheckIf(Node& stmt) {
   }
   // Each branch starts from the configuration before the `if`.
   auto config_before = config_values_;
+  auto clobbered_before = clobbered_;
+  // What either branch (or no branch) leaves clobbered.
+  auto clobbered_after =
+      stmt.num_operands() < 3 ? clobbered_before : decltype(clobbered_before)();
   for (size_t i = 1; i < stmt.num_operands(); ++i) {
     config_values_ = config_before;
+    clobbered_ = clobbered_before;
     if (auto status = CheckBlock(stmt.operand(i)->operands()); !status.ok()) {
       return status;
     }
+    clobbered_after.insert(clobbered_.begin(), clobbered_.end());
   }
   config_values_ = std::move(config_before);
+  clobbered_ = std::move(clobbered_after);
   ForgetConfigWrittenBy(stmt);
   return absl::OkStatus();
 }
@@ -125,6 +147,7 @@ absl::Status ProcVerifier::CheckLet(Node& stmt) {
 absl::Status ProcVerifier::CheckWriteConfig(Node& stmt) {
   auto field = FindConfigField(stmt);
   if (!field.ok()) return field.status();
+  clobbered_.erase(*field);
   const Type& type = (*field)->declared_type();
   if (type.is_elem()) return InferData(*stmt.operand(0), type.elem()).status();
   bool is_bool = type.is_control(ControlType::kBool);
