@@ -50,6 +50,9 @@ std::string PrintModule(const Module& module);
 // `write` ends it.
 using TextSink = absl::FunctionRef<absl::Status(absl::string_view)>;
 absl::Status PrintModule(const Module& module, TextSink write);
+// A tool's output: the module written to `path` ("-": stdout) a form at a
+// time, as libs/support/file.h's WriteOutput does.
+absl::Status WriteModule(const std::string& path, const Module& module);
 // Form `i` of the module as PrintModule writes it, with the blank line
 // that separates it from the previous one.
 std::string PrintForm(const Module& module, size_t i);

@@ -2,6 +2,7 @@
 #include "absl/strings/str_split.h"
 #include "libs/ir/syntax.h"
 #include "libs/sexpr/printer.h"
+#include "libs/support/file.h"
 
 namespace tessel::ir {
 namespace {
@@ -266,6 +267,11 @@ absl::Status PrintModule(const Module& module, TextSink write) {
     if (auto status = write(PrintForm(module, i)); !status.ok()) return status;
   }
   return absl::OkStatus();
+}
+
+absl::Status WriteModule(const std::string& path, const Module& module) {
+  return WriteOutput(
+      path, [&](TextSink write) { return PrintModule(module, write); });
 }
 
 std::string PrintModule(const Module& module) {

@@ -29,10 +29,9 @@ absl::Status Reject(const ir::Node& node, absl::string_view message) {
 // status (Unimplemented) is the note that says why.
 absl::Status Unsupported(const ir::Node& node, absl::string_view message) {
   Location loc = node.loc();
-  std::string where =
-      loc.known() ? absl::StrCat(loc.source->name(), ":", loc.line, ":",
-                                 loc.col, ": ")
-                  : std::string();
+  std::string where = loc.known() ? absl::StrCat(loc.source->name(), ":",
+                                                 loc.line, ":", loc.col, ": ")
+                                  : std::string();
   return absl::UnimplementedError(
       absl::StrCat(where, "note: this nest stays scalar: ", message));
 }
@@ -58,25 +57,19 @@ absl::Status CheckVectorizable(const ir::Node& expr) {
         return Unsupported(expr, "a loop variable used as data");
       }
       return absl::OkStatus();
-    case ir::Op::kAdd:
-    case ir::Op::kSub:
-    case ir::Op::kMul:
-    case ir::Op::kDiv:
-    case ir::Op::kMax:
-    case ir::Op::kMin:
-    case ir::Op::kNeg:
-    case ir::Op::kCast:
-      for (const ir::Node* operand : expr.operands()) {
-        if (absl::Status status = CheckVectorizable(*operand); !status.ok()) {
-          return status;
-        }
-      }
-      return absl::OkStatus();
     default:
-      return Unsupported(expr, absl::StrCat("vectorize does not handle '",
-                                            ir::Spelling(expr.op()),
-                                            "' yet"));
+      break;
   }
+  if (!ir::IsArithmetic(expr.op()) && !expr.is(ir::Op::kCast)) {
+    return Unsupported(expr, absl::StrCat("vectorize does not handle '",
+                                          ir::Spelling(expr.op()), "' yet"));
+  }
+  for (const ir::Node* operand : expr.operands()) {
+    if (absl::Status status = CheckVectorizable(*operand); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
 }
 
 // The indices of an element read or written (none for a scalar).
@@ -123,8 +116,8 @@ bool EndsWithTensor(ir::Node& access, const ir::Node& loop) {
       !type.dims().back().is_constant()) {
     return false;
   }
-  return form->constant() + LiteralOf(*ir::ForView(
-                                const_cast<ir::Node&>(loop)).hi()) ==
+  return form->constant() +
+             LiteralOf(*ir::ForView(const_cast<ir::Node&>(loop)).hi()) ==
          type.dims().back().value;
 }
 
@@ -160,21 +153,20 @@ bool HasDivision(const ir::Node& expr) {
 // another access of its location; two reductions of one location
 // commute), so that tiling, interchange and vectorization may run them in
 // any order.
-absl::Status CheckAnyOrder(const ir::Node& proc, ir::Node& stmt,
-                           size_t depth) {
+absl::Status CheckAnyOrder(const ir::Node& proc, ir::Node& stmt, size_t depth) {
   effects::ProcAnalysis analysis(proc);
   auto effects = effects::EffectsOf(analysis.model(), {&stmt});
   if (!effects.ok()) return Reject(stmt, effects.status().message());
   for (size_t d = 0; d < depth; ++d) {
-    auto pairs = effects::InstancePairs(analysis.model(), *effects, *effects,
-                                        d, {{d, effects::Cmp::kLess}});
+    auto pairs = effects::InstancePairs(analysis.model(), *effects, *effects, d,
+                                        {{d, effects::Cmp::kLess}});
     if (!pairs.ok()) return Reject(stmt, pairs.status().message());
     auto conflict =
         effects::FindConflict(analysis.model(), *effects, *effects, *pairs);
     if (!conflict.ok()) return Reject(stmt, conflict.status().message());
     if (conflict->has_value()) {
-      return Reject(stmt, absl::StrCat("its instances do not commute: ",
-                                       **conflict));
+      return Reject(stmt,
+                    absl::StrCat("its instances do not commute: ", **conflict));
     }
   }
   return absl::OkStatus();
@@ -230,9 +222,8 @@ absl::Status SplitIntoNests(ir::Module& module, ir::Node& proc) {
     if (imperfect == nullptr) return absl::OkStatus();
     ir::Node* first = ir::ForView(*imperfect).body()[0];
     size_t lifts = LoopsOf(*first).size();
-    auto split = primitives::Fission(
-        module, ir::Cursor(module, first).after(),
-        static_cast<int64_t>(lifts));
+    auto split = primitives::Fission(module, ir::Cursor(module, first).after(),
+                                     static_cast<int64_t>(lifts));
     if (!split.ok()) {
       return Reject(*first,
                     absl::StrCat("its loops cannot be split from the next "
@@ -356,15 +347,14 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
   }
   if (plan.mode == Mode::kLanes) {
     plan.paddable = lhs.is(ir::Op::kLoad) &&
-                    EndsWithTensor(lhs, *plan.vector_loop) &&
-                    !HasDivision(rhs);
+                    EndsWithTensor(lhs, *plan.vector_loop) && !HasDivision(rhs);
   } else {
     plan.paddable = ZeroWhenPadded(rhs, *plan.vector_loop);
     for (ir::Node* load : reads) {
       auto use = UseOf(*load, *plan.vector_loop);
       if (use.ok() && !use->absent) {
-        plan.paddable = plan.paddable && EndsWithTensor(*load,
-                                                        *plan.vector_loop);
+        plan.paddable =
+            plan.paddable && EndsWithTensor(*load, *plan.vector_loop);
       }
     }
   }

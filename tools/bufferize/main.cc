@@ -5,7 +5,6 @@
 #include "libs/cli/command_line.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
-#include "libs/support/file.h"
 
 namespace {
 
@@ -25,10 +24,8 @@ absl::Status Run(const tessel::CommandLine& command_line) {
           report.stats, bufferized->reports.size() > 1 ? report.name : "");
     }
   }
-  return tessel::WriteOutput(
-      command_line.Get("output", "-"), [&](tessel::TextSink write) {
-        return tessel::ir::PrintModule(bufferized->module, write);
-      });
+  return tessel::ir::WriteModule(command_line.Get("output", "-"),
+                                 bufferized->module);
 }
 
 }  // namespace

@@ -13,7 +13,6 @@
 #include "libs/schedule/apply.h"
 #include "libs/schedule/equiv.h"
 #include "libs/schedule/reader.h"
-#include "libs/support/file.h"
 #include "libs/support/source.h"
 
 namespace {
@@ -93,10 +92,7 @@ absl::Status Run(const tessel::CommandLine& command_line) {
       !status.ok()) {
     return status;
   }
-  return tessel::WriteOutput(command_line.Get("output", "-"),
-                             [&](tessel::TextSink write) {
-                               return tessel::ir::PrintModule(*module, write);
-                             });
+  return tessel::ir::WriteModule(command_line.Get("output", "-"), *module);
 }
 
 }  // namespace

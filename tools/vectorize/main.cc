@@ -8,7 +8,6 @@
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/verify/read.h"
-#include "libs/support/file.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/strategy.h"
 #include "libs/vectorize/vectorize.h"
@@ -24,8 +23,8 @@ absl::StatusOr<tessel::vectorize::Strategy> StrategyOf(
   if (!command_line.Has("strategy")) return strategy;
   auto source = tessel::ReadSource(command_line.Get("strategy"));
   if (!source.ok()) return source.status();
-  return tessel::vectorize::ParseStrategy((*source)->text(),
-                                          (*source)->name(), *strategy);
+  return tessel::vectorize::ParseStrategy((*source)->text(), (*source)->name(),
+                                          *strategy);
 }
 
 absl::Status Run(const tessel::CommandLine& command_line) {
@@ -50,18 +49,14 @@ absl::Status Run(const tessel::CommandLine& command_line) {
     if (!notes.ok()) return notes.status();
     for (const std::string& note : *notes) std::cerr << note << "\n";
   }
-  return tessel::WriteOutput(command_line.Get("output", "-"),
-                             [&](tessel::TextSink write) {
-                               return tessel::ir::PrintModule(*module, write);
-                             });
+  return tessel::ir::WriteModule(command_line.Get("output", "-"), *module);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   tessel::CommandLine command_line(
-      "vectorize",
-      "[FILE|-] [--target avx2|avx512] [--strategy FILE] [-o OUT]",
+      "vectorize", "[FILE|-] [--target avx2|avx512] [--strategy FILE] [-o OUT]",
       "Reads a loop-level TIR module (stdin without FILE or with '-') and\n"
       "writes it at the vector level: every loop nest of every proc tiled\n"
       "into a register tile of vectors of the target's width under its\n"
