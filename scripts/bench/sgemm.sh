@@ -5,8 +5,9 @@
 # written as C by emit-c (`void matmul(const float *A, const float *B,
 # float *C)`), compiled apart, checked bit for bit against run-sim on the
 # same inputs (scripts/check-c.sh, up to --check-max), and timed against
-# single-thread OpenBLAS in the same run, with the core's FMA peak measured
-# beside it. Prints figures; asserts nothing.
+# single-thread OpenBLAS and MLIR's simple CPU recipe (scripts/bench/mlir/
+# matmul.sh) in the same run, with the core's FMA peak measured beside it.
+# Prints figures; asserts nothing.
 #   scripts/bench/sgemm.sh [--sweep] [--check-max N] [SIZE...]
 # SIZE is a square size or MxNxK (default: 64 128 256 512 1024 2048).
 # --sweep adds the fixed-work aspect-ratio sweep of Exo's Fig. 5b: M x N
@@ -36,6 +37,7 @@ if ! grep -qw avx512f /proc/cpuinfo; then
 fi
 scripts/setup.sh
 . scripts/bench/openblas.sh
+. scripts/bench/mlir/matmul.sh
 scripts/bazel.sh build -c opt //tools/parse //tools/schedule-check \
   //tools/emit-c //tools/run-sim 2>/dev/null
 bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
@@ -68,9 +70,10 @@ for size in "${sizes[@]}"; do
     check="the C equals run-sim bit for bit"
   fi
   emit-c "$work/sgemm.tir" -o "$work/kernel.c"
+  mlir_matmul_object "$m" "$n" "$k" "$work/mlir.o"
   cc "${cflags[@]}" -DSIZE_M="$m" -DSIZE_N="$n" -DSIZE_K="$k" -DPEAK="$peak" \
     -DTESSEL_KERNEL="\"$work/kernel.c\"" -I"$openblas" -Iscripts/bench \
-    scripts/bench/sgemm_bench.c -o "$work/bench" \
+    scripts/bench/sgemm_bench.c "$work/mlir.o" -o "$work/bench" \
     -L"$openblas_lib" -Wl,-rpath,"$openblas_lib" -lopenblas -lm
   "$work/bench"
   printf '  scheduled in %.2f s; %s\n' "$scheduled" "$check"

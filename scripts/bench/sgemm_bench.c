@@ -1,12 +1,14 @@
 /* Times the scheduled SGEMM (schedule-check with scripts/bench/sgemm/
- * matmul.sched, then emit-c) against OpenBLAS's cblas_sgemm on the same
- * inputs, in one run, and prints GFLOP/s, each as a share of the core's
- * FMA peak (-DPEAK, GFLOP/s, measured by fma_peak.c in the same run), and
- * the time ratio.
+ * matmul.sched, then emit-c) against OpenBLAS's cblas_sgemm and MLIR's
+ * simple CPU recipe (scripts/bench/mlir/matmul.sh) on the same inputs, in
+ * one run, and prints GFLOP/s, each as a share of the core's FMA peak
+ * (-DPEAK, GFLOP/s, measured by fma_peak.c in the same run), and the time
+ * ratios.
  *
  * Built by scripts/bench/sgemm.sh with -DTESSEL_KERNEL="kernel.c" (whose
  * entry is `void matmul(const float *A, const float *B, float *C)`),
- * -DSIZE_M=, -DSIZE_N=, -DSIZE_K= and -DPEAK=. */
+ * -DSIZE_M=, -DSIZE_N=, -DSIZE_K= and -DPEAK=, and linked with the MLIR
+ * kernel's object. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <cblas.h>
@@ -17,6 +19,11 @@
 
 #include "bench_common.h"
 #include TESSEL_KERNEL
+
+#define MLIR_M SIZE_M
+#define MLIR_N SIZE_N
+#define MLIR_K SIZE_K
+#include "mlir/mlir_matmul.h"
 
 enum { M = SIZE_M, N = SIZE_N, K = SIZE_K };
 
@@ -43,21 +50,27 @@ int main(void) {
   float *B = malloc(sizeof(float) * larger);
   float *C = malloc(sizeof(float) * M * N);
   float *O = malloc(sizeof(float) * M * N);
+  float *L = malloc(sizeof(float) * M * N);
   fill_inputs(A, B, larger);
   /* Single thread, as the scheduled kernel runs. */
   openblas_set_num_threads(1);
   double tessel = best_seconds(matmul, A, B, C);
   double openblas = best_seconds(openblas_matmul, A, B, O);
+  double mlir = best_seconds(mlir_matmul, A, B, L);
   double gflops = 2.0 * M * N * K * 1e-9;
   printf("sgemm %4dx%4dx%4d: tessel %6.1f GFLOP/s (%3.0f%% of peak), "
-         "OpenBLAS %6.1f GFLOP/s (%3.0f%%, %s), tessel/OpenBLAS speed %.2fx "
-         "(relative diff %.1e)\n",
+         "OpenBLAS %6.1f (%3.0f%%, %s), MLIR %6.1f (%3.0f%%); "
+         "tessel/OpenBLAS speed %.2fx, tessel/MLIR %.2fx "
+         "(relative diff to OpenBLAS: tessel %.1e, MLIR %.1e)\n",
          M, N, K, gflops / tessel, 100.0 * gflops / tessel / PEAK,
          gflops / openblas, 100.0 * gflops / openblas / PEAK,
-         openblas_get_corename(), openblas / tessel, relative_diff(C, O));
+         openblas_get_corename(), gflops / mlir, 100.0 * gflops / mlir / PEAK,
+         openblas / tessel, mlir / tessel, relative_diff(C, O),
+         relative_diff(L, O));
   free(A);
   free(B);
   free(C);
   free(O);
+  free(L);
   return 0;
 }
