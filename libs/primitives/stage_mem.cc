@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -498,11 +499,21 @@ absl::Status StageMem(ir::Module& module, const ir::BlockCursor& block_cursor,
       return s;
     }
   }
-  bool copy_in = reads || accum;
-  if (writes && !copy_in) {
-    auto cover = WritesCover(module, model, *accesses, *window, first);
-    if (!cover.ok()) return cover.status();
-    copy_in = !*cover;
+  // The window's old values are copied in unless the block writes all of
+  // them before it reads any: where it reads, its first statement must
+  // write the whole window and read none of it (a tile zeroed, then
+  // accumulated into).
+  bool copy_in = true;
+  if (!accum && writes) {
+    std::vector<Access> leading;
+    for (const Access& access : *accesses) {
+      if (!reads || ir::IsInside(access.node, &first)) leading.push_back(access);
+    }
+    if (absl::c_none_of(leading, [](const Access& a) { return a.reads; })) {
+      auto cover = WritesCover(module, model, leading, *window, first);
+      if (!cover.ok()) return cover.status();
+      copy_in = !*cover;
+    }
   }
   std::vector<Node*> extents;
   for (const Selector& sel : window->selectors) {

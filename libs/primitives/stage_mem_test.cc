@@ -154,6 +154,71 @@ TEST_F(StageMemTest, WritesCoveringTheWindowNeedNoCopyIn) {
 )");
 }
 
+// A row of C zeroed, then accumulated into: the block's first statement
+// writes the whole window before anything reads it.
+constexpr char kZeroedRows[] =
+    R"((proc @p ((in A (f32 8 8)) (in B (f32 8 8)) (out C (f32 8 8)))
+  (for i 0 8
+    (for j 0 ZEROED (assign (C i j) 0.0))
+    (for k 0 8 (for j 0 8 (reduce (C i j) (* (A i k) (B k j)))))))
+)";
+
+// kZeroedRows with the first loop's bound `zeroed`.
+std::string ZeroedRows(const std::string& zeroed) {
+  std::string text = kZeroedRows;
+  text.replace(text.find("ZEROED"), 6, zeroed);
+  return text;
+}
+
+TEST_F(StageMemTest, AWindowWrittenFirstNeedsNoCopyIn) {
+  Node& p = Read(ZeroedRows("8"));
+  ir::Cursor i = At(module_, p, {0});
+  Node* window = Build::Window(
+      module_, Binder(i.body()[0], p, "C"),
+      {Ref(Binder(i.body()[0], p, "i")), Interval(Int(0), Int(8))});
+  ASSERT_TRUE(StageMem(module_, i.body(), *window, "C_row", false).ok());
+  EXPECT_TRUE(SameValues(text_, module_, {}).ok());
+  EXPECT_EQ(Print(module_),
+            R"((proc @p ((in A (f32 8 8)) (in B (f32 8 8)) (out C (f32 8 8)))
+  (for i 0 8
+    (alloc C_row (f32 8))
+    (for j 0 8 (assign (C_row j) 0.0))
+    (for k 0 8 (for j 0 8 (reduce (C_row j) (* (A i k) (B k j)))))
+    (for i0 0 8 (assign (C i i0) (C_row i0)))))
+)");
+}
+
+TEST_F(StageMemTest, AWindowWrittenFirstInPartCopiesIn) {
+  // C's last column keeps its value from before: C is inout.
+  std::string text = ZeroedRows("7");
+  text.replace(text.find("(out C"), 4, "(inout");
+  Node& p = Read(text);
+  ir::Cursor i = At(module_, p, {0});
+  Node* window = Build::Window(
+      module_, Binder(i.body()[0], p, "C"),
+      {Ref(Binder(i.body()[0], p, "i")), Interval(Int(0), Int(8))});
+  ASSERT_TRUE(StageMem(module_, i.body(), *window, "C_row", false).ok());
+  EXPECT_TRUE(SameValues(text_, module_, {}).ok());
+  EXPECT_NE(Print(module_).find("(for i0 0 8 (assign (C_row i0) (C i i0)))"),
+            std::string::npos)
+      << Print(module_);
+}
+
+TEST_F(StageMemTest, AFirstStatementThatReadsCopiesIn) {
+  Node& p = Read(R"((proc @p ((inout y (f32 8)))
+  (for i 0 8 (assign (y i) (* 2.0 (y i))))
+  (for i 0 8 (reduce (y i) 1.0)))
+)");
+  Node* window = Build::Window(module_, Binder(At(module_, p, {0}), p, "y"),
+                               {Interval(Int(0), Int(8))});
+  ASSERT_TRUE(StageMem(module_, ir::BlockCursor::BodyOf(module_, p), *window,
+                       "t", false)
+                  .ok());
+  EXPECT_TRUE(SameValues(text_, module_, {}).ok());
+  EXPECT_NE(Print(module_).find("(assign (t i0) (y i0))"), std::string::npos)
+      << Print(module_);
+}
+
 TEST_F(StageMemTest, PartialWritesCopyIn) {
   Node& p = Read(R"((proc @p ((in x (f32 8)) (inout y (f32 8)))
   (for i 0 8 (if (< i 5) (then (assign (y i) (x i))))))
