@@ -1,8 +1,11 @@
 /* Times Tessel's emit-c matmul against OpenBLAS's cblas_sgemm and a
- * hand-written reference C kernel, on the same inputs, in one run.
+ * hand-written reference C kernel, on the same inputs, in one run; with
+ * -DWITH_MLIR (and the object of scripts/bench/mlir/matmul.sh linked in),
+ * MLIR's simple CPU recipe as well.
  *
- * Built by scripts/bench/matmul.sh with -DTESSEL_KERNEL="kernel.c" (the
- * output of emit-c for testdata/kernels/matmul.tk) and -DSIZE=<size>. */
+ * Built by scripts/bench/matmul.sh and vectorize_matmul.sh with
+ * -DTESSEL_KERNEL="kernel.c" (the output of emit-c for
+ * testdata/kernels/matmul.tk) and -DSIZE=<size>. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <cblas.h>
@@ -12,6 +15,13 @@
 
 #include "bench_common.h"
 #include TESSEL_KERNEL
+
+#ifdef WITH_MLIR
+#define MLIR_M SIZE
+#define MLIR_N SIZE
+#define MLIR_K SIZE
+#include "mlir/mlir_matmul.h"
+#endif
 
 /* The reference C kernel: the textbook triple loop, as a C programmer would
  * write it for row-major data (i-k-j order, so the inner loop is unit
@@ -59,6 +69,14 @@ int main(void) {
          "(max abs diff vs OpenBLAS %.2g, vs reference %.2g)\n",
          tessel / openblas, tessel / reference, max_abs_diff(C, O),
          max_abs_diff(C, R));
+#ifdef WITH_MLIR
+  float *L = malloc(sizeof(float) * SIZE * SIZE);
+  double mlir = best_seconds(mlir_matmul, A, B, L);
+  printf("  MLIR's recipe %.2f GFLOP/s, time ratio tessel/MLIR %.2f "
+         "(max abs diff vs OpenBLAS %.2g)\n",
+         flops / mlir * 1e-9, tessel / mlir, max_abs_diff(L, O));
+  free(L);
+#endif
   free(A);
   free(B);
   free(C);

@@ -2,14 +2,16 @@
 # Benchmark: the matmul kernel through parse, vectorize (the default
 # strategy of --target avx512, or of $TARGET) and emit-c, compiled with the
 # system C compiler, against OpenBLAS's sgemm and a hand-written reference
-# C kernel in the same run (scripts/bench/matmul_bench.c), with the core's
-# FMA peak measured first. Prints figures and ratios; asserts nothing.
+# C kernel and MLIR's simple CPU recipe (scripts/bench/mlir/matmul.sh) in
+# the same run (scripts/bench/matmul_bench.c), with the core's FMA peak
+# measured first. Prints figures and ratios; asserts nothing.
 #   scripts/bench/vectorize_matmul.sh [SIZE...]   (default: 64 256 512 1024)
 #   TARGET=avx2 STRATEGY=FILE scripts/bench/vectorize_matmul.sh 256
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
 . scripts/bench/openblas.sh
+. scripts/bench/mlir/matmul.sh
 scripts/bazel.sh build -c opt //tools/parse //tools/vectorize //tools/emit-c 2>/dev/null
 bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
 work=$(mktemp -d)
@@ -27,8 +29,10 @@ for size in "${@:-64 256 512 1024}"; do
   "$bin/vectorize/vectorize" "$work/matmul.tir" --target "${TARGET:-avx512}" \
     ${strategy[@]+"${strategy[@]}"} -o "$work/vector.tir"
   "$bin/emit-c/emit-c" "$work/vector.tir" -o "$work/kernel.c"
+  mlir_matmul_object "$size" "$size" "$size" "$work/mlir.o"
   cc "${cflags[@]}" -DSIZE="$size" -DTESSEL_KERNEL="\"$work/kernel.c\"" \
-    -I"$openblas" scripts/bench/matmul_bench.c -o "$work/bench" \
+    -DWITH_MLIR -I"$openblas" -Iscripts/bench scripts/bench/matmul_bench.c \
+    "$work/mlir.o" -o "$work/bench" \
     -L"$openblas_lib" -Wl,-rpath,"$openblas_lib" -lopenblas -lm
   "$work/bench"
 done
