@@ -133,7 +133,11 @@ absl::StatusOr<DividedLoop> DivideLoop(Module& module, const ir::Cursor& loop,
       Build::Sub(module, module.Clone(old->operand(1)), module.Clone(lo)));
   std::optional<int64_t> remainder;
   if (trip->is(ir::Op::kConst)) remainder = trip->int_value() % quot;
-  bool exact = perfect || remainder == 0;
+  // A guard is left out where a literal trip count divides exactly, except
+  // a count of 0: as a cut keeps its tail of 0 iterations, a guarded loop
+  // that never runs keeps its guard, so that a schedule finds the same
+  // code at every size (a tail of the columns that a size leaves none of).
+  bool exact = perfect || (remainder == 0 && trip->int_value() > 0);
   auto q = [&] { return Build::Int(module, quot); };
   auto n = [&] { return module.Clone(trip); };
 

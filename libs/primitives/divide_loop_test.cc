@@ -75,6 +75,19 @@ TEST(DivideLoop, NoGuardWhenALiteralCountDivides) {
       "2.0)))))\n");
 }
 
+// A guarded loop that never runs keeps its guard, as a cut keeps its empty
+// tail: a schedule finds the same guarded loop at every size.
+TEST(DivideLoop, GuardKeptOnALoopOfNoIterations) {
+  EXPECT_EQ(Divided(R"((proc @f ((inout y (f32 10)))
+  (for i 0 0 (assign (y (+ i 10)) 2.0))))",
+                    4, TailStrategy::kGuard),
+            "(proc @f ((inout y (f32 10)))\n"
+            "  (for io 0 0\n"
+            "    (for ii 0 4\n"
+            "      (if (< (+ (* 4 io) ii) 0) (then (assign (y (+ (+ (* 4 io) "
+            "ii) 10)) 2.0))))))\n");
+}
+
 TEST(DivideLoop, CutsALiteralRemainder) {
   // A literal remainder needs no guard around the tail: both cut it so.
   const std::string cut =

@@ -116,6 +116,24 @@ class Unifier {
                      ": '", Text(block), "' against '", Text(callee), "'"));
   }
 
+  static bool IsControlInt(const Node& expr) {
+    return expr.type().is_control() &&
+           !expr.type().is_control(ControlType::kBool);
+  }
+
+  // Asks that the callee's form `fc` of `c` equal the block's form `fb` of
+  // `b`.
+  absl::Status Equate(const Node& c, std::optional<LinearForm> fc,
+                      const Node& b, std::optional<LinearForm> fb) {
+    if (!fc || !fb) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("replace compares linear control expressions; '",
+                       Text(c), "' against '", Text(b), "' is not one"));
+    }
+    equations_.push_back({fc->Plus(fb->Times(-1)), &c, &b});
+    return absl::OkStatus();
+  }
+
   absl::Status MatchStmt(const Node& c, const Node& b) {
     if (c.op() != b.op()) return Mismatch(c, b);
     switch (c.op()) {
@@ -158,23 +176,28 @@ class Unifier {
     }
   }
 
-  // Two values: control expressions equal as linear forms, data
-  // expressions of the same operators on matching accesses.
+  // Two values: control expressions equal as linear forms, comparisons of
+  // them by the same operator whose two sides differ by equal forms (so
+  // `i < N` matches `16 * io + i < 4`: N = 4 - 16 io), data expressions of
+  // the same operators on matching accesses.
   absl::Status MatchValue(const Node& c, const Node& b) {
-    bool control =
-        c.type().is_control() && !c.type().is_control(ControlType::kBool);
-    if (control) {
-      auto fc = CalleeForm(c);
-      auto fb = BlockForm(b);
-      if (!fc || !fb) {
-        return absl::FailedPreconditionError(
-            absl::StrCat("replace compares linear control expressions; '",
-                         Text(c), "' against '", Text(b), "' is not one"));
-      }
-      equations_.push_back({fc->Plus(fb->Times(-1)), &c, &b});
-      return absl::OkStatus();
+    if (IsControlInt(c)) {
+      return Equate(c, CalleeForm(c), b, BlockForm(b));
     }
     if (c.op() != b.op()) return Mismatch(c, b);
+    if (ir::IsComparison(c.op()) && IsControlInt(*c.operand(0))) {
+      auto difference = [](std::optional<LinearForm> lhs,
+                           std::optional<LinearForm> rhs) {
+        return lhs && rhs ? std::optional(lhs->Plus(rhs->Times(-1)))
+                          : std::nullopt;
+      };
+      return Equate(c,
+                    difference(CalleeForm(*c.operand(0)),
+                               CalleeForm(*c.operand(1))),
+                    b,
+                    difference(BlockForm(*b.operand(0)),
+                               BlockForm(*b.operand(1))));
+    }
     if (c.is(Op::kLoad) || c.is(Op::kRef)) return MatchAccess(c, b);
     if (c.num_operands() != b.num_operands()) return Mismatch(c, b);
     switch (c.op()) {

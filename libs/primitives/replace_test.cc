@@ -22,7 +22,8 @@ using testing::ReadVerified;
 using testing::SameValues;
 
 // The library the tests replace blocks with: Exo's section 2 load, a row
-// copy, and a load into a memory only instructions may touch.
+// copy, a row copy under a mask, and a load into a memory only
+// instructions may touch.
 constexpr char kLibrary[] = R"((memory @SCRATCHPAD
   (alloc "static {type} {name}[{size}];")
   (free "")
@@ -36,6 +37,10 @@ constexpr char kLibrary[] = R"((memory @SCRATCHPAD
 (instr @row ((in src (window f32 16)) (out dst (window f32 16)))
   (c "row({src_data}, {dst_data});")
   (for j 0 16 (assign (dst j) (src j))))
+
+(instr @masked_row ((size N) (in src (window f32 16)) (out dst (window f32 16)))
+  (c "masked_row({src_data}, {dst_data}, {N});")
+  (for j 0 16 (if (< j N) (then (assign (dst j) (src j))))))
 
 (instr @ld_spad ((in src (window f32 4 16)) (out dst (window f32 4 16) @SCRATCHPAD))
   (c "mvin({src_data}, {dst_data});")
@@ -143,6 +148,37 @@ TEST_F(ReplaceTest, AcceptsWhenTheAssertionsHold) {
   EXPECT_EQ(Proc().substr(Proc().find("  (call")),
             "  (call @ld 2 K (window A (: 0 2) (: 0 K)) (window B (: 0 2) (: 0 "
             "16))))\n");
+}
+
+// A guard from divide_loop's tail="guard" against a mask's condition:
+// comparisons match when their sides differ by equal forms.
+TEST_F(ReplaceTest, SolvesAComparisonForItsBound) {
+  Node& p = Read(R"((proc @p ((in x (f32 32)) (inout y (f32 32)))
+  (for o 0 2
+    (for j 0 16
+      (if (< (+ (* 16 o) j) 20)
+        (then (assign (y (+ (* 16 o) j)) (x (+ (* 16 o) j))))))))
+)");
+  absl::Status status = Run(Block(p, {0, 0}), "@masked_row");
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_EQ(Proc(), R"((proc @p ((in x (f32 32)) (inout y (f32 32)))
+  (for o 0 2
+    (call @masked_row
+      (+ (neg (* 16 o)) 20)
+      (window x (: (* 16 o) (+ (* 16 o) 16)))
+      (window y (: (* 16 o) (+ (* 16 o) 16))))))
+)");
+}
+
+TEST_F(ReplaceTest, RejectsAnotherComparison) {
+  Node& p = Read(R"((proc @p ((in x (f32 16)) (out y (f32 16)))
+  (for j 0 16 (if (<= j 9) (then (assign (y j) (x j))))))
+)");
+  absl::Status status = Run(Block(p, {0}), "@masked_row");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "the block does not match the body of @masked_row: '(<= j 9)' "
+            "against '(< j N)'");
 }
 
 TEST_F(ReplaceTest, RejectsADifferentComputation) {

@@ -1,5 +1,6 @@
 #include "libs/primitives/stage_mem.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -19,6 +20,7 @@
 #include "libs/ir/types.h"
 #include "libs/ir/views.h"
 #include "libs/poly/model.h"
+#include "libs/primitives/linear_form.h"
 #include "libs/poly/poly.h"
 #include "libs/sexpr/printer.h"
 
@@ -250,8 +252,9 @@ absl::Status CheckInside(const poly::ProcModel& model, const Access& access,
                    ", where it selects ", absl::StrJoin(indices, ", "), ")"));
 }
 
-// Checks that the window is a non-empty part of its buffer wherever the
-// block runs, so that the copies stay in bounds.
+// Checks that the window is a part of its buffer wherever the block runs,
+// so that the copies stay in bounds. It may be empty (a tail of no
+// elements at this size).
 absl::Status CheckWindowInBounds(const poly::ProcModel& model,
                                  const Window& window, const Node& win_expr,
                                  const Node& first) {
@@ -276,7 +279,7 @@ absl::Status CheckWindowInBounds(const poly::ProcModel& model,
             at += 1;
           } else {
             const isl::pw_aff& hi = v[at + 1];
-            fails = fails.unite(hi.gt_set(extent)).unite(hi.le_set(lo));
+            fails = fails.unite(hi.gt_set(extent)).unite(hi.lt_set(lo));
             at += 2;
           }
         }
@@ -289,7 +292,7 @@ absl::Status CheckWindowInBounds(const poly::ProcModel& model,
   std::vector<std::string> dims((*violation)->values.begin() + num_bounds,
                                 (*violation)->values.end());
   return absl::FailedPreconditionError(absl::StrCat(
-      "the window '", Text(win_expr), "' is not a non-empty part of '",
+      "the window '", Text(win_expr), "' is not a part of '",
       window.buffer->name(), "' (at ", (*violation)->at, ", its bounds are ",
       absl::StrJoin(shown, ", "), " in dimensions of ",
       absl::StrJoin(dims, ", "), ")"));
@@ -335,47 +338,70 @@ absl::StatusOr<bool> WritesCover(ir::Module& module,
   });
 }
 
-// The extent of an interval selector as a dimension of the new buffer: a
-// literal when it is constant where the block runs, else `hi` when `lo` is
-// 0 and `hi` is an expression of sizes.
-absl::StatusOr<Node*> ExtentOf(ir::Module& module, const poly::ProcModel& model,
-                               const Selector& sel, const Node& first) {
+// The extent of an interval selector: a literal when it is constant where
+// the block runs, else `hi - lo` when that names sizes only (the loops in
+// `lo` and `hi` cancel: `(% N 16)` for a tail). `may_be_empty` when it is
+// 0 somewhere the block runs: a window over a tail of no elements, which
+// the block's accesses (in loops of no iterations) never touch.
+struct Extent {
+  Node* value;
+  bool may_be_empty;
+};
+
+absl::StatusOr<Extent> ExtentOf(ir::Module& module,
+                                const poly::ProcModel& model,
+                                const Selector& sel, const Node& first) {
   auto lo = model.Affine(*sel.lo, first);
   if (!lo.ok()) return lo.status();
   auto hi = model.Affine(*sel.hi, first);
   if (!hi.ok()) return hi.status();
   auto domain = model.Domain(first);
   if (!domain.ok()) return domain.status();
-  auto constant = poly::Ask<std::optional<int64_t>>(
-      model.ctx(), [&]() -> absl::StatusOr<std::optional<int64_t>> {
-        isl::pw_aff difference = hi->sub(*lo);
-        isl::pw_aff extent = difference.intersect_domain(*domain);
-        // A block that never runs (a tail of 0 iterations at this size):
-        // the extent as written, wherever the block would be.
-        if (extent.domain().is_empty()) extent = difference;
-        isl::val max = extent.max_val();
-        isl::val min = extent.min_val();
-        if (!max.is_int() || !min.is_int() || !max.eq(min)) {
-          return std::nullopt;
-        }
-        return static_cast<int64_t>(max.get_num_si());
-      });
-  if (!constant.ok()) return constant.status();
-  if (constant->has_value()) return Build::Int(module, **constant);
-  bool of_sizes = sel.lo->is(Op::kConst) && sel.lo->int_value() == 0;
-  ir::Walk(*sel.hi, [&](Node& node) {
-    if (node.is(Op::kRef) &&
-        (node.def() == nullptr || !node.def()->is(Op::kParam) ||
-         node.def()->param_kind() != ir::ParamKind::kSize)) {
-      of_sizes = false;
+  struct Range {
+    std::optional<int64_t> constant;
+    bool may_be_empty;
+  };
+  auto range = poly::Ask<Range>(model.ctx(), [&]() -> absl::StatusOr<Range> {
+    isl::pw_aff difference = hi->sub(*lo);
+    isl::pw_aff extent = difference.intersect_domain(*domain);
+    // A block that never runs (a tail of 0 iterations at this size): the
+    // extent as written, wherever the block would be.
+    if (extent.domain().is_empty()) extent = difference;
+    isl::val max = extent.max_val();
+    isl::val min = extent.min_val();
+    Range r{std::nullopt, !min.is_int() || min.get_num_si() <= 0};
+    if (max.is_int() && min.is_int() && max.eq(min)) {
+      r.constant = static_cast<int64_t>(max.get_num_si());
     }
+    return r;
   });
+  if (!range.ok()) return range.status();
+  if (range->constant.has_value()) {
+    return Extent{Build::Int(module, *range->constant), range->may_be_empty};
+  }
+  OpaqueTerms terms({});
+  std::optional<LinearForm> lo_form = terms.Form(*sel.lo);
+  std::optional<LinearForm> hi_form = terms.Form(*sel.hi);
+  Node* extent = nullptr;
+  if (lo_form && hi_form) {
+    extent = terms.Build(module, hi_form->Plus(lo_form->Times(-1)));
+  }
+  bool of_sizes = extent != nullptr;
+  if (extent != nullptr) {
+    ir::Walk(*extent, [&](Node& node) {
+      if (node.is(Op::kRef) &&
+          (node.def() == nullptr || !node.def()->is(Op::kParam) ||
+           node.def()->param_kind() != ir::ParamKind::kSize)) {
+        of_sizes = false;
+      }
+    });
+  }
   if (!of_sizes) {
     return absl::InvalidArgumentError(absl::StrCat(
         "the extent of '(: ", Text(*sel.lo), " ", Text(*sel.hi),
-        ")' is neither constant nor an expression of sizes from 0"));
+        ")' is neither constant nor an expression of sizes"));
   }
-  return module.Clone(sel.hi);
+  return Extent{extent, range->may_be_empty};
 }
 
 // `lo + k`, or `k` when lo is 0.
@@ -515,18 +541,27 @@ absl::Status StageMem(ir::Module& module, const ir::BlockCursor& block_cursor,
       copy_in = !*cover;
     }
   }
-  std::vector<Node*> extents;
+  // The copies run over the window's extents; the buffer's dimensions are
+  // positive, so an extent that may be 0 is at least 1 there.
+  std::vector<Node*> extents, dims;
   for (const Selector& sel : window->selectors) {
     if (sel.is_point()) continue;
     auto extent = ExtentOf(module, model, sel, first);
     if (!extent.ok()) return extent.status();
-    extents.push_back(*extent);
+    extents.push_back(extent->value);
+    Node* dim = module.Clone(extent->value);
+    if (extent->may_be_empty) {
+      dim = dim->is(Op::kConst)
+                ? Build::Int(module, std::max<int64_t>(dim->int_value(), 1))
+                : Build::Binary(module, Op::kMax, Build::Int(module, 1), dim);
+    }
+    dims.push_back(dim);
   }
 
   // Checked: edit.
   ElemType elem = type.elem();
   ir::Type new_type =
-      scalar ? ir::Type::Elem(elem) : Build::Tensor(elem, extents);
+      scalar ? ir::Type::Elem(elem) : Build::Tensor(elem, dims);
   Node* alloc = Build::Alloc(module, new_buf_name, new_type);
   // The new buffer's element k, and the window's element it stages.
   auto staged = [&](const std::vector<Node*>& vars) {

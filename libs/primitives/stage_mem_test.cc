@@ -219,6 +219,49 @@ TEST_F(StageMemTest, AFirstStatementThatReadsCopiesIn) {
       << Print(module_);
 }
 
+// A tail of N % 4 elements: its extent is the difference of the window's
+// bounds, an expression of sizes, and it may be 0, where the buffer keeps
+// one element that no access touches.
+TEST_F(StageMemTest, StagesATailThatMayBeEmpty) {
+  constexpr char kTail[] = R"((proc @p ((size N) (inout y (f32 N)))
+  (for j 0 (% N 4) (reduce (y (+ (* 4 (/ N 4)) j)) 1.0)))
+)";
+  for (int64_t n : {7, 8}) {
+    Node& p = Read(kTail);
+    ir::Cursor loop = At(module_, p, {0});
+    auto lo = [&] {
+      return Build::Mul(module_, Int(4),
+                        Build::Div(module_, Ref(Binder(loop, p, "N")), Int(4)));
+    };
+    Node* window = Build::Window(
+        module_, Binder(loop, p, "y"),
+        {Interval(lo(), Build::Add(module_, lo(),
+                                   Build::Mod(module_,
+                                              Ref(Binder(loop, p, "N")),
+                                              Int(4))))});
+    ASSERT_TRUE(Stage(loop, *window, "t", false, {{"N", n}}).ok());
+    EXPECT_NE(Print(module_).find("(alloc t (f32 (max 1 (% N 4))))"),
+              std::string::npos)
+        << Print(module_);
+  }
+}
+
+TEST_F(StageMemTest, StagesAnEmptyWindowInOneElement) {
+  Node& p = Read(R"((proc @p ((inout y (f32 8)))
+  (for j 0 0 (reduce (y (+ 8 j)) 1.0)))
+)");
+  ir::Cursor loop = At(module_, p, {0});
+  Node* window = Build::Window(module_, Binder(loop, p, "y"),
+                               {Interval(Int(8), Int(8))});
+  ASSERT_TRUE(Stage(loop, *window, "t", false).ok());
+  EXPECT_EQ(Print(module_), R"((proc @p ((inout y (f32 8)))
+  (alloc t (f32 1))
+  (for i0 0 0 (assign (t i0) (y (+ 8 i0))))
+  (for j 0 0 (reduce (t (- (+ 8 j) 8)) 1.0))
+  (for i0_1 0 0 (assign (y (+ 8 i0_1)) (t i0_1))))
+)");
+}
+
 TEST_F(StageMemTest, PartialWritesCopyIn) {
   Node& p = Read(R"((proc @p ((in x (f32 8)) (inout y (f32 8)))
   (for i 0 8 (if (< i 5) (then (assign (y i) (x i))))))
@@ -300,7 +343,7 @@ TEST_F(StageMemTest, RejectsAWindowOutOfBounds) {
   absl::Status status = StageMem(module_, j.as_block(), *window, "t", false);
   EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(status.message(),
-            "the window '(window A i (: 0 9))' is not a non-empty part of "
+            "the window '(window A i (: 0 9))' is not a part of "
             "'A' (at i = 0, its bounds are 0, 0, 9 in dimensions of 8, 8)");
 }
 
