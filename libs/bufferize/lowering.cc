@@ -98,6 +98,29 @@ std::string Where(const Node* node) {
   return absl::StrCat(node->loc().line, ":", node->loc().col);
 }
 
+// Where `term` returns the value of the variable `depth` binders above it
+// as a part of its result: the path through its tuples (0 the first part,
+// 1 the second), looking through the bodies of `app`s; nullopt when it
+// returns no such part.
+std::optional<std::vector<int>> ReturnedAt(const Node& term, int64_t depth) {
+  if (term.is(Op::kVar)) {
+    if (term.int_value() != depth) return std::nullopt;
+    return std::vector<int>();
+  }
+  if (term.is(Op::kApp)) {
+    return ReturnedAt(*term.operand(0)->operand(0), depth + 1);
+  }
+  if (term.is(Op::kTuple)) {
+    for (int part = 0; part < 2; ++part) {
+      if (auto path = ReturnedAt(*term.operand(part), depth)) {
+        path->insert(path->begin(), part);
+        return path;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 class Lowering {
  public:
   Lowering(const Node& func, const absl::flat_hash_set<std::string>& writable)
@@ -630,6 +653,27 @@ absl::Status Lowering::EmitInto(const Node& term, const Value& dest) {
   switch (term.op()) {
     case Op::kApp: {
       const Node& lam = *term.operand(0);
+      // A bound tensor that is returned is computed in its result's
+      // buffer (MLIR's empty-tensor elimination): no buffer of its own and
+      // no copy. Nothing else is written into a result's buffer, so the
+      // value stays as computed while the body reads it.
+      if (auto path = ReturnedAt(*lam.operand(0), 0);
+          path.has_value() && !term.operand(1)->type().is_elem()) {
+        const Value* slot = &dest;
+        for (int part : *path) {
+          if (slot->kind != Value::Kind::kTuple) break;
+          slot = part == 0 ? slot->first.get() : slot->second.get();
+        }
+        if (slot->kind == Value::Kind::kTensor) {
+          if (auto status = EmitInto(*term.operand(1), *slot); !status.ok()) {
+            return status;
+          }
+          Push(lam, *slot);
+          absl::Status status = EmitInto(*lam.operand(0), dest);
+          Pop();
+          return status;
+        }
+      }
       if (auto status = Bind(lam, *term.operand(1)); !status.ok()) {
         return status;
       }

@@ -56,7 +56,8 @@ for k in "${kernels[@]}"; do
     "$bin/saturate/saturate" - --target blas |
     "$bin/bufferize/bufferize" - -o "$work/$k.loops.tir"
   "$bin/emit-c/emit-c" "$work/$k.loops.tir" -o "$work/$k.blas.c"
-  python3 scripts/bench/liar_driver.py "$work/$k.loops.tir" > "$work/$k.driver.c"
+  python3 scripts/bench/liar_driver.py "$work/$k.loops.tir" "$work/$k.blas.c" \
+    > "$work/$k.driver.c"
   for variant in plain blas; do
     # shellcheck disable=SC2086  # the flags are words
     cc $flags -I"$openblas" -Iscripts/bench \
