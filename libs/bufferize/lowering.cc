@@ -661,10 +661,13 @@ absl::Status Lowering::EmitInto(const Node& term, const Value& dest) {
           path.has_value() && !term.operand(1)->type().is_elem()) {
         const Value* slot = &dest;
         for (int part : *path) {
-          if (slot->kind != Value::Kind::kTuple) break;
+          if (slot->kind != Value::Kind::kTuple) {
+            slot = nullptr;
+            break;
+          }
           slot = part == 0 ? slot->first.get() : slot->second.get();
         }
-        if (slot->kind == Value::Kind::kTensor) {
+        if (slot != nullptr && slot->kind == Value::Kind::kTensor) {
           if (auto status = EmitInto(*term.operand(1), *slot); !status.ok()) {
             return status;
           }
