@@ -52,10 +52,13 @@ bool ReturnsScalar(const ir::Node& instr) {
 }
 
 const ir::Node* InstrForCall(const ir::Node& call) {
+  return InstrWithKeys(call, ir::Keywords(call));
+}
+
+const ir::Node* InstrWithKeys(const ir::Node& call,
+                              const std::vector<std::string>& keys) {
   std::vector<std::string> words = {absl::StrCat("@", call.name())};
-  for (const std::string& keyword : ir::Keywords(call)) {
-    words.push_back(keyword);
-  }
+  words.insert(words.end(), keys.begin(), keys.end());
   const ir::Node* instr = ImportedInstr(absl::StrJoin(words, "."));
   if (instr == nullptr) return nullptr;
   // One parameter per value operand (and the result's), of its rank and

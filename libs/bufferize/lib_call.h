@@ -22,6 +22,12 @@ namespace tessel::bufferize {
 // (no instr of that name, or one for another element type or shape).
 const ir::Node* InstrForCall(const ir::Node& call);
 
+// The instr for `call` with other TRANS keywords (`keys`, one per matrix
+// operand in order): where an operand is the transpose of a window, the
+// instr with the other keyword takes the window itself.
+const ir::Node* InstrWithKeys(const ir::Node& call,
+                              const std::vector<std::string>& keys);
+
 // Whether the instr returns its result in a scalar `out` parameter of its
 // own rather than in its last operand.
 bool ReturnsScalar(const ir::Node& instr);

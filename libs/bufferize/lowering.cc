@@ -16,6 +16,7 @@
 #include "libs/bufferize/lib_call.h"
 #include "libs/bufferize/view.h"
 #include "libs/ir/keywords.h"
+#include "libs/ir/library.h"
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/type.h"
@@ -162,9 +163,10 @@ class Lowering {
   absl::StatusOr<std::vector<Value>> CallOperands(const Node& call,
                                                   size_t count);
   absl::StatusOr<std::string> ScalarName(const Value& value, ElemType elem);
-  // Calls `instr` on `operands` (the result's scalar last, if any).
-  absl::Status EmitInstrCall(const Node& instr, const Node& call,
-                             const std::vector<Value>& operands,
+  // Calls `call_instr` (or its instr with other TRANS keywords) on
+  // `operands` (the result's scalar last, if any).
+  absl::Status EmitInstrCall(const Node& call_instr, const Node& call,
+                             const std::vector<Value>& call_operands,
                              const std::string& result);
 
   // Binders.
@@ -914,9 +916,39 @@ absl::StatusOr<std::vector<Value>> Lowering::CallOperands(const Node& call,
   return operands;
 }
 
-absl::Status Lowering::EmitInstrCall(const Node& instr, const Node& call,
-                                     const std::vector<Value>& operands,
+absl::Status Lowering::EmitInstrCall(const Node& call_instr, const Node& call,
+                                     const std::vector<Value>& call_operands,
                                      const std::string& result) {
+  // A matrix operand that is the transpose of a window is passed as that
+  // window, to the instr with the other TRANS keyword (BLAS's transpose
+  // flag): no copy.
+  const size_t written =
+      result.empty() ? call_operands.size() - 1 : call_operands.size();
+  const std::vector<std::string> call_keys = ir::Keywords(call);
+  std::vector<std::string> keys = call_keys;
+  std::vector<Value> operands = call_operands;
+  size_t key = 0;
+  for (size_t i = 0; i < written && key < keys.size(); ++i) {
+    Value& operand = operands[i];
+    if (operand.kind != Value::Kind::kTensor || operand.view.rank() != 2) {
+      continue;
+    }
+    View flipped = operand.view.Transpose({1, 0});
+    if (!operand.view.WindowText(true).has_value() &&
+        flipped.WindowText(true).has_value()) {
+      operand.view = std::move(flipped);
+      static const std::string kNoTrans = "N", kTrans = "T";
+      keys[key] = keys[key] == kNoTrans ? kTrans : kNoTrans;
+    }
+    ++key;
+  }
+  const Node* chosen = &call_instr;
+  if (keys != call_keys) chosen = InstrWithKeys(call, keys);
+  if (chosen == nullptr) {
+    chosen = &call_instr;
+    operands = call_operands;
+  }
+  const Node& instr = *chosen;
   std::vector<std::vector<int64_t>> extents;
   for (const Value& operand : operands) {
     extents.push_back(operand.kind == Value::Kind::kTensor
@@ -930,7 +962,6 @@ absl::Status Lowering::EmitInstrCall(const Node& instr, const Node& call,
   }
   std::vector<std::string> args = {std::string(instr.name())};
   for (int64_t size : *sizes) args.push_back(absl::StrCat(size));
-  const size_t written = result.empty() ? operands.size() - 1 : operands.size();
   for (size_t i = 0; i < operands.size(); ++i) {
     const Value& operand = operands[i];
     if (operand.kind != Value::Kind::kTensor) {
