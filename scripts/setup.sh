@@ -1,13 +1,14 @@
 #!/bin/bash
 # Installs what Tessel needs from Debian's packages, once: the compiler, Bazel
 # (bazel-bootstrap) and its rule packages, the libraries, LLVM's lit and
-# FileCheck, and NumPy for the tests. Quiet and fast when all is installed.
+# FileCheck, NumPy and OpenBLAS (the BLAS calls' compiled C) for the tests.
+# Quiet and fast when all is installed.
 set -euo pipefail
 
 packages=(
   g++ bazel-bootstrap bazel-rules-java bazel-rules-proto
   libabsl-dev libre2-dev libz3-dev libisl-dev libgtest-dev
-  llvm-14-tools python3 python3-numpy
+  llvm-14-tools python3 python3-numpy libopenblas-dev
 )
 
 missing=()

@@ -1,8 +1,10 @@
 // The targets' instruction libraries as data: the memories, configurations
 // and instructions of targets/x86/avx2.tir, targets/x86/avx512.tir,
-// targets/gemmini/gemmini.tir and targets/cs1/cs1.tir, compiled into the
-// tools (//targets:target_form_sources), so that a schedule's
-// `@mm512_fmadd_ps` finds its instruction though no module defines it yet.
+// targets/gemmini/gemmini.tir, targets/cs1/cs1.tir and
+// targets/blas/cblas.tir, compiled into the tools
+// (//targets:target_form_sources), so that a schedule's `@mm512_fmadd_ps`
+// (or bufferize's `@blas.gemv.N`) finds its instruction though no module
+// defines it yet.
 #ifndef TESSEL_TARGETS_TARGET_FORMS_H_
 #define TESSEL_TARGETS_TARGET_FORMS_H_
 

@@ -33,7 +33,7 @@ std::vector<std::string> FormNames(const ir::Module& module) {
 }
 
 TEST(TargetFormsTest, EveryLibraryReadsAndVerifies) {
-  ASSERT_EQ(TargetFormFiles().size(), 4u);
+  ASSERT_EQ(TargetFormFiles().size(), 5u);
   for (const EmbeddedFile& file : TargetFormFiles()) {
     auto module = ir::ReadText(MakeSource(file.path, file.text));
     ASSERT_TRUE(module.ok()) << module.status();

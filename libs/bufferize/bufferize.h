@@ -25,8 +25,17 @@ struct Bufferized {
   std::vector<FuncReport> reports;  // in the order of the funcs
 };
 
-// `module` is verified; every form must be a func.
-absl::StatusOr<Bufferized> Bufferize(const ir::Module& module);
+struct Options {
+  // The funcs' tensor arguments that may be written in place (MLIR's
+  // writable function arguments), by name; "all" for every one. A
+  // written argument is an `inout` parameter of the proc.
+  std::vector<std::string> writable_args;
+};
+
+// `module` is verified; every form must be a func. A writable argument
+// that names no tensor argument of any func is an error.
+absl::StatusOr<Bufferized> Bufferize(const ir::Module& module,
+                                     const Options& options = {});
 
 // `FILE:LINE:COL: note: MESSAGE`, one line per conflict.
 std::string FormatConflicts(const FuncReport& report);

@@ -1,5 +1,6 @@
 #include "libs/bufferize/lowering.h"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -7,12 +8,15 @@
 
 #include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/bufferize/eval_order.h"
 #include "libs/bufferize/in_place.h"
+#include "libs/bufferize/lib_call.h"
 #include "libs/bufferize/view.h"
 #include "libs/ir/keywords.h"
+#include "libs/ir/library.h"
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/type.h"
@@ -56,7 +60,9 @@ struct Value {
 
 struct Buffer {
   ElemType elem;
-  bool writable = false;  // an alloc of the rewrite's own
+  // An alloc of the rewrite's own, or an argument marked writable.
+  bool writable = false;
+  bool written = false;  // an argument written in place (made `inout`)
   int loop_depth = 0;     // how many loops enclose it
   // The binders (`lam`s, parameters) of the values that live in it.
   std::vector<const Node*> binders;
@@ -93,9 +99,33 @@ std::string Where(const Node* node) {
   return absl::StrCat(node->loc().line, ":", node->loc().col);
 }
 
+// Where `term` returns the value of the variable `depth` binders above it
+// as a part of its result: the path through its tuples (0 the first part,
+// 1 the second), looking through the bodies of `app`s; nullopt when it
+// returns no such part.
+std::optional<std::vector<int>> ReturnedAt(const Node& term, int64_t depth) {
+  if (term.is(Op::kVar)) {
+    if (term.int_value() != depth) return std::nullopt;
+    return std::vector<int>();
+  }
+  if (term.is(Op::kApp)) {
+    return ReturnedAt(*term.operand(0)->operand(0), depth + 1);
+  }
+  if (term.is(Op::kTuple)) {
+    for (int part = 0; part < 2; ++part) {
+      if (auto path = ReturnedAt(*term.operand(part), depth)) {
+        path->insert(path->begin(), part);
+        return path;
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 class Lowering {
  public:
-  explicit Lowering(const Node& func) : func_(func), order_(func) {}
+  Lowering(const Node& func, const absl::flat_hash_set<std::string>& writable)
+      : func_(func), order_(func), writable_args_(writable) {}
 
   absl::StatusOr<LoweredFunc> Run();
 
@@ -126,6 +156,19 @@ class Lowering {
   absl::Status EmitCompute(const Node& compute, const View& dest);
   absl::StatusOr<Value> View_(const Node& term);
 
+  // Named calls kept as calls of their instrs (lib_call.h).
+  absl::StatusOr<Value> EvalCall(const Node& call);
+  absl::Status EmitCall(const Node& call, const View& dest);
+  // The first `count` operands of `call`, scalars named.
+  absl::StatusOr<std::vector<Value>> CallOperands(const Node& call,
+                                                  size_t count);
+  absl::StatusOr<std::string> ScalarName(const Value& value, ElemType elem);
+  // Calls `call_instr` (or its instr with other TRANS keywords) on
+  // `operands` (the result's scalar last, if any).
+  absl::Status EmitInstrCall(const Node& call_instr, const Node& call,
+                             const std::vector<Value>& call_operands,
+                             const std::string& result);
+
   // Binders.
   absl::Status Bind(const Node& lam, const Node& argument);
   void Push(const Node& lam, Value value);
@@ -144,6 +187,7 @@ class Lowering {
 
   const Node& func_;
   EvalOrder order_;
+  const absl::flat_hash_set<std::string>& writable_args_;
   Tracker tracker_;
   Block* block_ = nullptr;
   int loop_depth_ = 0;
@@ -382,7 +426,7 @@ absl::StatusOr<Value> Lowering::Eval(const Node& term) {
     case Op::kWindows:
       return View_(term);
     case Op::kLibCall:
-      return ErrorAt(term.loc(), "bufferize: named calls are expanded first");
+      return EvalCall(term);
     default:
       break;
   }
@@ -449,6 +493,7 @@ absl::StatusOr<Value> Lowering::Materialize(const Node& term) {
       const Node* later = LaterReadOf(init->view.buffer,
                                       order_.SpanOf(*term.operand(1)).last);
       if (later == nullptr) {
+        buffers_[init->view.buffer].written = true;
         if (auto status = EmitFold(term, init->view); !status.ok()) {
           return status;
         }
@@ -472,9 +517,14 @@ absl::StatusOr<Value> Lowering::Materialize(const Node& term) {
     return Value::Tensor(acc);
   }
   if (term.is(Op::kBuild)) {
-    // Candidates: the values the build reads, innermost binder first.
-    for (size_t i = env_.size(); i-- > 0;) {
-      const Value& value = env_[i];
+    // Candidates: the values the build reads, innermost binder first, then
+    // the arguments (writable ones only pass Candidate).
+    std::vector<Value> candidates(env_.rbegin(), env_.rend());
+    for (const Node* decl : func_.operands()) {
+      auto it = params_.find(decl);
+      if (it != params_.end()) candidates.push_back(it->second);
+    }
+    for (const Value& value : candidates) {
       if (value.kind != Value::Kind::kTensor ||
           !Candidate(value.view, elem, dims)) {
         continue;
@@ -501,7 +551,10 @@ absl::StatusOr<Value> Lowering::Materialize(const Node& term) {
         return EmitInto(term, Value::Tensor(dest));
       });
       if (!broken.ok()) return broken.status();
-      if (!broken->has_value()) return Value::Tensor(dest);
+      if (!broken->has_value()) {
+        buffers_[buffer].written = true;
+        return Value::Tensor(dest);
+      }
       NoteConflict(term,
                    absl::StrCat("build does not write into '", buffer,
                                 "' in place: ", Where(**broken),
@@ -602,6 +655,30 @@ absl::Status Lowering::EmitInto(const Node& term, const Value& dest) {
   switch (term.op()) {
     case Op::kApp: {
       const Node& lam = *term.operand(0);
+      // A bound tensor that is returned is computed in its result's
+      // buffer (MLIR's empty-tensor elimination): no buffer of its own and
+      // no copy. Nothing else is written into a result's buffer, so the
+      // value stays as computed while the body reads it.
+      if (auto path = ReturnedAt(*lam.operand(0), 0);
+          path.has_value() && !term.operand(1)->type().is_elem()) {
+        const Value* slot = &dest;
+        for (int part : *path) {
+          if (slot->kind != Value::Kind::kTuple) {
+            slot = nullptr;
+            break;
+          }
+          slot = part == 0 ? slot->first.get() : slot->second.get();
+        }
+        if (slot != nullptr && slot->kind == Value::Kind::kTensor) {
+          if (auto status = EmitInto(*term.operand(1), *slot); !status.ok()) {
+            return status;
+          }
+          Push(lam, *slot);
+          absl::Status status = EmitInto(*lam.operand(0), dest);
+          Pop();
+          return status;
+        }
+      }
       if (auto status = Bind(lam, *term.operand(1)); !status.ok()) {
         return status;
       }
@@ -667,6 +744,9 @@ absl::Status Lowering::EmitInto(const Node& term, const Value& dest) {
     }
     case Op::kCompute:
       return EmitCompute(term, dest.view);
+    case Op::kLibCall:
+      if (dest.kind == Value::Kind::kTensor) return EmitCall(term, dest.view);
+      break;
     default:
       break;
   }
@@ -798,8 +878,221 @@ absl::Status Lowering::EmitCompute(const Node& compute, const View& dest) {
   return status;
 }
 
+absl::StatusOr<std::string> Lowering::ScalarName(const Value& value,
+                                                 ElemType elem) {
+  // A data argument is a name: a parameter's or a scalar of the rewrite's
+  // (a literal or an expression is computed into one).
+  const std::string& expr = value.expr;
+  if (!expr.empty() && (absl::ascii_isalpha(expr[0]) || expr[0] == '_') &&
+      expr.find_first_of(" ()") == std::string::npos) {
+    return expr;
+  }
+  std::string name = Fresh("s");
+  Emit(absl::StrCat("(alloc ", name, " ", ir::TypeText(ir::Type::Elem(elem)),
+                    ")"));
+  Emit(absl::StrCat("(assign ", name, " ", expr, ")"));
+  return name;
+}
+
+absl::StatusOr<std::vector<Value>> Lowering::CallOperands(const Node& call,
+                                                          size_t count) {
+  std::vector<Value> operands;
+  for (size_t i = 0; i < count; ++i) {
+    const Node& operand = *call.operand(i);
+    auto value = Eval(operand);
+    if (!value.ok()) return value.status();
+    if (value->kind == Value::Kind::kScalar) {
+      // Named now, before a write in place could change what it reads.
+      auto name = ScalarName(*value, operand.type().elem());
+      if (!name.ok()) return name.status();
+      value->expr = *std::move(name);
+    } else if (value->kind != Value::Kind::kTensor) {
+      return ErrorAt(operand.loc(),
+                     "bufferize: a library call's operand is a scalar or a "
+                     "tensor");
+    }
+    operands.push_back(*std::move(value));
+  }
+  return operands;
+}
+
+absl::Status Lowering::EmitInstrCall(const Node& call_instr, const Node& call,
+                                     const std::vector<Value>& call_operands,
+                                     const std::string& result) {
+  // A matrix operand that is the transpose of a window is passed as that
+  // window, to the instr with the other TRANS keyword (BLAS's transpose
+  // flag): no copy.
+  const size_t written =
+      result.empty() ? call_operands.size() - 1 : call_operands.size();
+  const std::vector<std::string> call_keys = ir::Keywords(call);
+  std::vector<std::string> keys = call_keys;
+  std::vector<Value> operands = call_operands;
+  size_t key = 0;
+  for (size_t i = 0; i < written && key < keys.size(); ++i) {
+    Value& operand = operands[i];
+    if (operand.kind != Value::Kind::kTensor || operand.view.rank() != 2) {
+      continue;
+    }
+    View flipped = operand.view.Transpose({1, 0});
+    if (!operand.view.WindowText(true).has_value() &&
+        flipped.WindowText(true).has_value()) {
+      operand.view = std::move(flipped);
+      static const std::string kNoTrans = "N", kTrans = "T";
+      keys[key] = keys[key] == kNoTrans ? kTrans : kNoTrans;
+    }
+    ++key;
+  }
+  const Node* chosen = &call_instr;
+  if (keys != call_keys) chosen = InstrWithKeys(call, keys);
+  if (chosen == nullptr) {
+    chosen = &call_instr;
+    operands = call_operands;
+  }
+  const Node& instr = *chosen;
+  std::vector<std::vector<int64_t>> extents;
+  for (const Value& operand : operands) {
+    extents.push_back(operand.kind == Value::Kind::kTensor
+                          ? operand.view.dims
+                          : std::vector<int64_t>());
+  }
+  auto sizes = InstrSizes(instr, extents);
+  if (!sizes.ok()) {
+    return ErrorAt(call.loc(),
+                   absl::StrCat("bufferize: ", sizes.status().message()));
+  }
+  std::vector<std::string> args = {std::string(instr.name())};
+  for (int64_t size : *sizes) args.push_back(absl::StrCat(size));
+  for (size_t i = 0; i < operands.size(); ++i) {
+    const Value& operand = operands[i];
+    if (operand.kind != Value::Kind::kTensor) {
+      args.push_back(operand.expr);
+      continue;
+    }
+    std::optional<std::string> window = operand.view.WindowText(true);
+    if (i != written) {
+      // The call reads any element of its operands: no write in place
+      // into their buffers may be under way.
+      tracker_.Read(operand.view.buffer, {"*"}, &call);
+      if (!window.has_value()) {
+        // A view no window expresses (a transpose, a reshape): its
+        // elements in a buffer of their own.
+        View copy = Alloc(call.operand(i)->type().elem(), operand.view.dims);
+        if (auto status = Copy(operand.view, copy, true); !status.ok()) {
+          return status;
+        }
+        window = copy.WindowText(true);
+      }
+    }
+    if (!window.has_value()) {
+      return absl::InternalError(absl::StrCat(
+          "bufferize: no window for the destination of ", instr.name()));
+    }
+    args.push_back(*std::move(window));
+  }
+  if (!result.empty()) args.push_back(result);
+  Emit(absl::StrCat("(call ", absl::StrJoin(args, " "), ")"));
+  if (std::find(result_.instrs.begin(), result_.instrs.end(), &instr) ==
+      result_.instrs.end()) {
+    result_.instrs.push_back(&instr);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Value> Lowering::EvalCall(const Node& call) {
+  const Node* instr = InstrForCall(call);
+  if (instr == nullptr) {
+    return ErrorAt(call.loc(), "bufferize: a named call without an instr "
+                               "is expanded first");
+  }
+  const size_t count = call.num_operands();
+  if (ReturnsScalar(*instr)) {
+    auto operands = CallOperands(call, count);
+    if (!operands.ok()) return operands.status();
+    std::string name = Fresh("s");
+    Emit(absl::StrCat("(alloc ", name, " ",
+                      ir::TypeText(ir::Type::Elem(call.type().elem())), ")"));
+    if (auto status = EmitInstrCall(*instr, call, *operands, name);
+        !status.ok()) {
+      return status;
+    }
+    return Value::Expr(Value::Kind::kScalar, name);
+  }
+  // The result is the last operand updated: in its own buffer when the
+  // analysis allows it (as an ifold's init), else in a copy.
+  auto operands = CallOperands(call, count);
+  if (!operands.ok()) return operands.status();
+  const View init = operands->back().view;
+  const ElemType elem = call.type().elem();
+  const std::vector<int64_t> dims = DimsOf(call.type());
+  if (Candidate(init, elem, dims)) {
+    bool aliased = false;
+    for (size_t i = 0; i + 1 < operands->size(); ++i) {
+      const Value& operand = (*operands)[i];
+      aliased |= operand.kind == Value::Kind::kTensor &&
+                 operand.view.buffer == init.buffer;
+    }
+    const Node* later =
+        LaterReadOf(init.buffer, order_.SpanOf(*call.operand(count - 1)).last);
+    if (!aliased && later == nullptr) {
+      buffers_[init.buffer].written = true;
+      if (auto status = EmitInstrCall(*instr, call, *operands, "");
+          !status.ok()) {
+        return status;
+      }
+      return Value::Tensor(init);
+    }
+    NoteConflict(call,
+                 absl::StrCat(call.name(), " does not update '", init.buffer,
+                              "' in place: ",
+                              aliased ? "another operand of the call is in it"
+                                      : absl::StrCat("its old value is read "
+                                                     "at ",
+                                                     Where(later),
+                                                     " (read after write)")));
+  }
+  View acc = Alloc(elem, dims);
+  if (auto status = Copy(init, acc, true); !status.ok()) return status;
+  operands->back() = Value::Tensor(acc);
+  if (auto status = EmitInstrCall(*instr, call, *operands, ""); !status.ok()) {
+    return status;
+  }
+  return Value::Tensor(acc);
+}
+
+absl::Status Lowering::EmitCall(const Node& call, const View& dest) {
+  const Node* instr = InstrForCall(call);
+  if (instr == nullptr || ReturnsScalar(*instr)) {
+    return ErrorAt(call.loc(), "bufferize: expected a library call with an "
+                               "instr and a tensor result");
+  }
+  const size_t count = call.num_operands();
+  auto operands = CallOperands(call, count - 1);
+  if (!operands.ok()) return operands.status();
+  // The last operand is written into the destination, which the call then
+  // updates: unless an operand is in the destination's buffer (writing it
+  // would change the operand), or no window reaches the destination.
+  bool aliased = false;
+  for (const Value& operand : *operands) {
+    aliased |= operand.kind == Value::Kind::kTensor &&
+               operand.view.buffer == dest.buffer;
+  }
+  View target = dest;
+  if (aliased || !dest.WindowText(true).has_value()) {
+    target = Alloc(call.type().elem(), dest.dims);
+  }
+  if (auto status = EmitInto(*call.operand(count - 1), Value::Tensor(target));
+      !status.ok()) {
+    return status;
+  }
+  operands->push_back(Value::Tensor(target));
+  if (auto status = EmitInstrCall(*instr, call, *operands, ""); !status.ok()) {
+    return status;
+  }
+  return target.buffer == dest.buffer ? absl::OkStatus()
+                                      : Copy(target, dest, true);
+}
+
 absl::StatusOr<LoweredFunc> Lowering::Run() {
-  std::vector<std::string> params;
   std::vector<View> results;
   for (const Node* decl : func_.operands()) {
     if (!decl->is(Op::kValue)) continue;
@@ -809,8 +1102,6 @@ absl::StatusOr<LoweredFunc> Lowering::Run() {
     if (!decl->is(Op::kValue)) continue;
     const ir::Type& type = decl->declared_type();
     const bool result = decl->param_kind() == ir::ParamKind::kOut;
-    params.push_back(absl::StrCat("(", result ? "out " : "in ", decl->name(),
-                                  " ", ir::TypeText(type), ")"));
     View view = View::Whole(decl->name(), DimsOf(type));
     buffers_[decl->name()].elem = type.elem();
     if (result) {
@@ -818,7 +1109,9 @@ absl::StatusOr<LoweredFunc> Lowering::Run() {
     } else if (type.is_elem()) {
       params_[decl] = Value::Expr(Value::Kind::kScalar, decl->name());
     } else {
-      buffers_[decl->name()].binders.push_back(decl);
+      Buffer& buffer = buffers_[decl->name()];
+      buffer.binders.push_back(decl);
+      buffer.writable = writable_args_.contains(decl->name());
       params_[decl] = Value::Tensor(view);
     }
   }
@@ -833,6 +1126,17 @@ absl::StatusOr<LoweredFunc> Lowering::Run() {
       !status.ok()) {
     return status;
   }
+  // A writable argument the proc writes is `inout`: the caller's tensor
+  // is changed (MLIR's writable function arguments).
+  std::vector<std::string> params;
+  for (const Node* decl : func_.operands()) {
+    if (!decl->is(Op::kValue)) continue;
+    const char* kind = decl->param_kind() == ir::ParamKind::kOut ? "out"
+                       : buffers_[decl->name()].written      ? "inout"
+                                                              : "in";
+    params.push_back(absl::StrCat("(", kind, " ", decl->name(), " ",
+                                  ir::TypeText(decl->declared_type()), ")"));
+  }
   result_.proc = absl::StrCat("(proc ", func_.name(), " (",
                               absl::StrJoin(params, " "), ") ",
                               absl::StrJoin(body, " "), ")");
@@ -841,8 +1145,10 @@ absl::StatusOr<LoweredFunc> Lowering::Run() {
 
 }  // namespace
 
-absl::StatusOr<LoweredFunc> LowerFunc(const ir::Node& func) {
-  return Lowering(func).Run();
+absl::StatusOr<LoweredFunc> LowerFunc(
+    const ir::Node& func,
+    const absl::flat_hash_set<std::string>& writable_args) {
+  return Lowering(func, writable_args).Run();
 }
 
 }  // namespace tessel::bufferize

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "libs/bufferize/stats.h"
 #include "libs/ir/node.h"
@@ -26,12 +27,18 @@ struct Conflict {
 
 struct LoweredFunc {
   std::string proc;  // TIR text of the proc, not yet verified
+  // The instrs it calls (lib_call.h), which the module must define.
+  std::vector<const ir::Node*> instrs;
   Stats stats;
   std::vector<Conflict> conflicts;
 };
 
-// `func` is a verified Func without named calls.
-absl::StatusOr<LoweredFunc> LowerFunc(const ir::Node& func);
+// `func` is a verified Func whose named calls all have instrs
+// (lib_call.h): the others are expanded first.
+// The tensor arguments named in `writable_args` may be written in place
+// (the proc takes them `inout` if it does); the others are never written.
+absl::StatusOr<LoweredFunc> LowerFunc(
+    const ir::Node& func, const absl::flat_hash_set<std::string>& writable_args);
 
 }  // namespace tessel::bufferize
 

@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -70,6 +71,42 @@ bool View::IsWhole() const {
 bool View::SameAs(const View& other) const {
   return buffer == other.buffer && dims == other.dims &&
          map(Symbols(rank())) == other.map(Symbols(rank()));
+}
+
+std::optional<std::string> View::WindowText(bool unit_last) const {
+  const Indices at = map(Symbols(rank()));
+  std::vector<std::string> selectors;
+  int next = 0;  // the view dimension the next interval must be
+  for (size_t k = 0; k < at.size(); ++k) {
+    const std::string& index = at[k];
+    if (index.find('?') == std::string::npos) {
+      selectors.push_back(index);
+      continue;
+    }
+    // `?d`, `(+ ?d LO)` or `(+ LO ?d)` with d the next view dimension.
+    const std::string symbol = absl::StrCat("?", next);
+    std::string lo;
+    if (index == symbol) {
+      lo = "0";
+    } else if (absl::StartsWith(index, absl::StrCat("(+ ", symbol, " "))) {
+      lo = index.substr(symbol.size() + 4, index.size() - symbol.size() - 5);
+    } else if (absl::StartsWith(index, "(+ ") &&
+               absl::EndsWith(index, absl::StrCat(" ", symbol, ")"))) {
+      lo = index.substr(3, index.size() - symbol.size() - 5);
+    } else {
+      return std::nullopt;
+    }
+    if (lo.find('?') != std::string::npos) return std::nullopt;
+    if (unit_last && rank() >= 2 && next == rank() - 1 && k + 1 != at.size()) {
+      return std::nullopt;
+    }
+    selectors.push_back(
+        absl::StrCat("(: ", lo, " ", Add(lo, dims[next]), ")"));
+    ++next;
+  }
+  if (next != rank()) return std::nullopt;
+  return absl::StrCat("(window ", buffer, " ", absl::StrJoin(selectors, " "),
+                      ")");
 }
 
 View View::Fix(int dim, std::string index) const {

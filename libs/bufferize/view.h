@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,12 @@ struct View {
   bool IsWhole() const;
   // Whether both views reach the same elements at the same indices.
   bool SameAs(const View& other) const;
+  // The loop level's window of the same elements, `(window B SEL...)`,
+  // when there is one: each dimension of the view an interval of a
+  // dimension of the buffer, in the buffer's order, the others points;
+  // with `unit_last`, a view of rank 2 or more must also end in the
+  // buffer's last dimension (stride 1, BLAS's row-major matrices).
+  std::optional<std::string> WindowText(bool unit_last) const;
 
   // Dimension `dim` fixed at `index` (dropped).
   View Fix(int dim, std::string index) const;

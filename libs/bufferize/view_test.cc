@@ -37,5 +37,27 @@ TEST(ViewTest, WindowsStrideTheirPositions) {
   EXPECT_EQ(w.Element({"p", "q"}), "(x (+ (* p 2) q))");
 }
 
+TEST(ViewTest, WindowTextOfRowsAndSlices) {
+  View a = View::Whole("A", {4, 6});
+  EXPECT_EQ(*a.WindowText(true), "(window A (: 0 4) (: 0 6))");
+  EXPECT_EQ(*a.Slice(1, 2, 5).Fix(0, "i").WindowText(true),
+            "(window A i (: 2 5))");
+  EXPECT_EQ(*View::Whole("B", {3, 4, 6}).Fix(0, "(+ r 1)").WindowText(true),
+            "(window B (+ r 1) (: 0 4) (: 0 6))");
+  // A column is a vector of stride 6: a window, but not a matrix's.
+  EXPECT_EQ(*a.Fix(1, "j").WindowText(true), "(window A (: 0 4) j)");
+  EXPECT_FALSE(
+      View::Whole("B", {3, 4, 6}).Fix(2, "0").WindowText(true).has_value());
+  EXPECT_TRUE(
+      View::Whole("B", {3, 4, 6}).Fix(2, "0").WindowText(false).has_value());
+}
+
+TEST(ViewTest, NoWindowForPermutedOrSteppedViews) {
+  View a = View::Whole("A", {4, 6});
+  EXPECT_FALSE(a.Transpose({1, 0}).WindowText(false).has_value());
+  EXPECT_FALSE(a.Reshape({24}).WindowText(false).has_value());
+  EXPECT_FALSE(View::Whole("x", {8}).Windows(0, {3}, {2}).WindowText(false));
+}
+
 }  // namespace
 }  // namespace tessel::bufferize

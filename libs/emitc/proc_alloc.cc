@@ -79,9 +79,11 @@ std::string DramAllocation(const std::string& name, const Binding& local,
 
 }  // namespace
 
-void ProcWriter::NeedIncludes(const ir::Node& memory, Needs& needs) {
-  for (const ir::Node* clause : memory.operands()) {
-    if (clause->name() == "include") needs.includes.insert(clause->text());
+void ProcWriter::NeedIncludes(const ir::Node& form, Needs& needs) {
+  for (const ir::Node* clause : form.operands()) {
+    if (clause->is(ir::Op::kClause) && clause->name() == "include") {
+      needs.includes.insert(clause->text());
+    }
   }
 }
 

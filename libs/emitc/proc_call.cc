@@ -110,6 +110,8 @@ absl::Status ProcWriter::Call(const ir::Node& stmt, int depth) {
       NeedIncludes(ir::MemoryOf(module_, *param), uses.needs);
     }
   }
+  // The instr's own headers: what its template calls (<cblas.h>).
+  NeedIncludes(callee, uses.needs);
   const ir::Node& templ = ir::TemplateOf(callee);
   auto text = ExpandTemplate(
       templ.text(), templ.item_loc(1),

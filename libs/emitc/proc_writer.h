@@ -85,8 +85,9 @@ class ProcWriter {
                            absl::Span<ir::Node* const> rest, int depth,
                            std::vector<Allocation>& allocations);
   absl::Status Release(const Allocation& allocation, int depth);
-  // Adds the headers `memory` names ((include "...")) to `needs`.
-  static void NeedIncludes(const ir::Node& memory, Needs& needs);
+  // Adds the headers a memory or an instr names ((include "...")) to
+  // `needs`.
+  static void NeedIncludes(const ir::Node& form, Needs& needs);
   absl::StatusOr<std::string> ExpandMemoryTemplate(absl::string_view clause,
                                                    const Allocation& allocation,
                                                    Uses& uses);

@@ -300,12 +300,13 @@ absl::Status ProcCompiler::Param(const ir::Node& param) {
 }
 
 absl::Status ProcCompiler::Compile() {
-  // [Param..., (Template,) Clobbers..., Assert..., statements...]
+  // [Param..., (Template, Include...,) Clobbers..., Assert..., statements...]
   absl::Span<ir::Node* const> operands = out_.proc->operands();
   size_t next = 0;
   for (; next < operands.size(); ++next) {
     const ir::Node& operand = *operands[next];
-    if (operand.is(ir::Op::kTemplate) || operand.is(ir::Op::kClobbers)) {
+    if (operand.is(ir::Op::kTemplate) || operand.is(ir::Op::kClause) ||
+        operand.is(ir::Op::kClobbers)) {
       continue;
     }
     if (operand.is(ir::Op::kParam)) {

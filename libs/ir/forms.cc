@@ -27,7 +27,8 @@ namespace {
 // The operands of a proc or instr before its statements.
 bool InPreamble(const Node& operand) {
   return operand.is(Op::kParam) || operand.is(Op::kTemplate) ||
-         operand.is(Op::kClobbers) || operand.is(Op::kAssert);
+         operand.is(Op::kClause) || operand.is(Op::kClobbers) ||
+         operand.is(Op::kAssert);
 }
 
 // The preamble's operands of kind `op`.

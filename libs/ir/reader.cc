@@ -213,6 +213,16 @@ absl::StatusOr<Node*> Reader::ReadProcedure(const Sexpr& form, Op op) {
     templ->set_text(form[3][1].text());
     module_.Append(proc, templ);
     next = 4;
+    // The headers that declare what the template calls (<cblas.h>).
+    for (; next < form.size() && form[next].is_form("include"); ++next) {
+      if (form[next].size() != 2 || !form[next][1].is_string()) {
+        return ErrorAt(form[next].loc(), "expected (include \"HEADER\")");
+      }
+      Node* include = Create(Op::kClause, form[next]);
+      include->set_name("include");
+      include->set_text(form[next][1].text());
+      module_.Append(proc, include);
+    }
   }
   // (clobbers ...) declarations first, then (assert ...) preconditions.
   bool in_clobbers = true;

@@ -1,5 +1,7 @@
 #include "libs/primitives/call_eqv.h"
 
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/views.h"
@@ -12,17 +14,19 @@ using ir::Node;
 
 namespace {
 
-// A detached copy of `form` named `name`, without its C template.
+// A detached copy of `form` named `name`, without its C template and the
+// headers it includes.
 Node* Comparable(ir::Module& module, const Node& form,
                  const std::string& name) {
   Node* copy = module.Clone(&form);
   copy->set_name(name);
+  std::vector<Node*> c_text;
   for (Node* operand : copy->operands()) {
-    if (operand->is(ir::Op::kTemplate)) {
-      module.Detach(operand);
-      break;
+    if (operand->is(ir::Op::kTemplate) || operand->is(ir::Op::kClause)) {
+      c_text.push_back(operand);
     }
   }
+  for (Node* operand : c_text) module.Detach(operand);
   return copy;
 }
 

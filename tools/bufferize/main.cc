@@ -1,6 +1,8 @@
 // bufferize: tensor-level TIR in, loop-level TIR over buffers out.
 #include <iostream>
 
+#include "absl/strings/str_split.h"
+
 #include "libs/bufferize/bufferize.h"
 #include "libs/cli/command_line.h"
 #include "libs/ir/syntax.h"
@@ -13,7 +15,12 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   if (!input.ok()) return input.status();
   auto module = tessel::ir::ReadModuleFile(*input);
   if (!module.ok()) return module.status();
-  auto bufferized = tessel::bufferize::Bufferize(*module);
+  tessel::bufferize::Options options;
+  if (command_line.Has("writable-args")) {
+    options.writable_args = absl::StrSplit(
+        command_line.Get("writable-args"), ',', absl::SkipEmpty());
+  }
+  auto bufferized = tessel::bufferize::Bufferize(*module, options);
   if (!bufferized.ok()) return bufferized.status();
   for (const auto& report : bufferized->reports) {
     if (command_line.Has("print-conflicts")) {
@@ -32,17 +39,24 @@ absl::Status Run(const tessel::CommandLine& command_line) {
 
 int main(int argc, char** argv) {
   tessel::CommandLine command_line(
-      "bufferize", "[FILE|-] [--print-conflicts] [--stats] [-o OUT]",
+      "bufferize",
+      "[FILE|-] [--print-conflicts] [--stats] [--writable-args NAMES] "
+      "[-o OUT]",
       "Reads a tensor-level TIR module (funcs; stdin without FILE or with\n"
       "'-'), verifies it and writes the loop level over buffers: one proc\n"
       "per func, in destination-passing style, writing values in place\n"
       "where no read would see the write (docs/bufferize.md). Named calls\n"
-      "are expanded into their definitions first.");
+      "with a loop-level instr (targets/blas/cblas.tir: CBLAS) stay calls;\n"
+      "the others are expanded into their definitions first.");
   command_line.AddFlag({"print-conflicts", 0, "", false,
                         "explain each out-of-place decision on stderr"});
   command_line.AddFlag({"stats", 0, "", false,
                         "print allocations, copies and bytes allocated on "
                         "stderr"});
+  command_line.AddFlag(
+      {"writable-args", 0, "NAMES", false,
+       "the func arguments (comma-separated, or 'all') that may be written "
+       "in place; a written one becomes an inout parameter"});
   command_line.AddFlag(
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
   command_line.set_epilogue(

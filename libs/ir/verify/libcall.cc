@@ -101,7 +101,8 @@ bool HasLibCalls(const Node& term) {
   return false;
 }
 
-absl::StatusOr<std::unique_ptr<Module>> ExpandLibCalls(const Node& func) {
+absl::StatusOr<std::unique_ptr<Module>> ExpandLibCalls(
+    const Node& func, const std::function<bool(const Node& call)>& keep) {
   auto module = std::make_unique<Module>();
   Node* copy = module->Clone(&func);
   module->AddForm(copy);
@@ -110,8 +111,10 @@ absl::StatusOr<std::unique_ptr<Module>> ExpandLibCalls(const Node& func) {
   // their definitions' calls wait for the next.
   for (int round = 0; round <= kMaxNesting; ++round) {
     std::vector<Node*> calls;
-    Walk(*copy, [&calls](Node& node) {
-      if (node.is(Op::kLibCall)) calls.push_back(&node);
+    Walk(*copy, [&calls, &keep](Node& node) {
+      if (node.is(Op::kLibCall) && (keep == nullptr || !keep(node))) {
+        calls.push_back(&node);
+      }
     });
     if (calls.empty()) return module;
     for (Node* call : calls) {

@@ -6,6 +6,7 @@
 #ifndef TESSEL_LIBS_IR_VERIFY_LIBCALL_H_
 #define TESSEL_LIBS_IR_VERIFY_LIBCALL_H_
 
+#include <functional>
 #include <memory>
 
 #include "absl/status/statusor.h"
@@ -18,8 +19,12 @@ bool HasLibCalls(const Node& term);
 
 // A copy of `func` (a verified Func) as the only form of a module of its
 // own, with every named call replaced by its definition, level by level
-// (a definition's body may call others), and verified again.
-absl::StatusOr<std::unique_ptr<Module>> ExpandLibCalls(const Node& func);
+// (a definition's body may call others), and verified again. A call for
+// which `keep` (if given) holds stays a call (bufferize keeps those that
+// have a loop-level instruction).
+absl::StatusOr<std::unique_ptr<Module>> ExpandLibCalls(
+    const Node& func,
+    const std::function<bool(const Node& call)>& keep = nullptr);
 
 }  // namespace tessel::ir
 

@@ -1,0 +1,96 @@
+#!/bin/bash
+# Benchmark: LIAR's 16 kernels (testdata/kernels, Table I) as plain emit-c C
+# (`parse K.tk | emit-c`: the kernel's loop nests) against their BLAS-call C
+# (`parse K.tk --emit=terms | saturate --target blas | bufferize | emit-c`,
+# linked with single-thread OpenBLAS at its best, openblas.sh), at the
+# kernels' `# sizes:`, both compiled with `cc -O3 -march=native`. Each
+# kernel's time per call is the best of 5 trials of at least 50 ms
+# (liar_driver.py); the plain and BLAS binaries run interleaved, RUNS
+# rounds (at least 3), and each figure is the best round. Prints the time
+# per call of each, the speed-up (plain / BLAS: above 1, the BLAS calls
+# are faster) and the geomean (LIAR's Fig. 9: 1.46x over the reference C),
+# with the core's FMA peak and OpenBLAS's kernel. Asserts nothing.
+#   scripts/bench/liar_c.sh [--runs N] [KERNEL...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+runs=3
+kernels=()
+while (($#)); do
+  case "$1" in
+    --runs) runs="$2"; shift 2 ;;
+    *) kernels+=("$1"); shift ;;
+  esac
+done
+if ((runs < 3)); then
+  echo "liar_c: at least 3 runs" >&2
+  exit 2
+fi
+((${#kernels[@]})) || kernels=(2mm atax doitgen gemm gemver gesummv jacobi1d
+  mvt 1mm axpy blur1d gemv memset slim-2mm stencil2d vsum)
+
+source scripts/bench/openblas.sh
+scripts/bazel.sh build -c opt //tools/parse //tools/saturate //tools/bufferize \
+  //tools/emit-c 2>/dev/null
+bin=$(scripts/bazel.sh info -c opt bazel-bin 2>/dev/null)/tools
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+flags="-std=gnu11 -O3 -march=native"
+echo "compiler: $(cc --version | head -1), $flags"
+cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
+"$work/fma_peak"
+cat > "$work/corename.c" <<'C'
+#include <stdio.h>
+char *openblas_get_corename(void);
+int main(void) { printf("OpenBLAS core: %s\n", openblas_get_corename()); return 0; }
+C
+cc "$work/corename.c" -o "$work/corename" -L"$openblas_lib" -lopenblas
+"$work/corename"
+
+for k in "${kernels[@]}"; do
+  tk="testdata/kernels/$k.tk"
+  read -r -a sizes <<<"$(sed -n 's/^# sizes://p' "$tk")"
+  "$bin/parse/parse" "$tk" "${sizes[@]}" | "$bin/emit-c/emit-c" - \
+    -o "$work/$k.plain.c"
+  "$bin/parse/parse" "$tk" "${sizes[@]}" --emit=terms |
+    "$bin/saturate/saturate" - --target blas |
+    "$bin/bufferize/bufferize" - -o "$work/$k.loops.tir"
+  "$bin/emit-c/emit-c" "$work/$k.loops.tir" -o "$work/$k.blas.c"
+  python3 scripts/bench/liar_driver.py "$work/$k.loops.tir" "$work/$k.blas.c" \
+    > "$work/$k.driver.c"
+  for variant in plain blas; do
+    # shellcheck disable=SC2086  # the flags are words
+    cc $flags -I"$openblas" -Iscripts/bench \
+      -DTESSEL_KERNEL="\"$work/$k.$variant.c\"" "$work/$k.driver.c" \
+      -o "$work/$k.$variant" -L"$openblas_lib" -lopenblas -lm
+  done
+done
+
+declare -A best
+for ((run = 1; run <= runs; run++)); do
+  for k in "${kernels[@]}"; do
+    for variant in plain blas; do
+      ns=$("$work/$k.$variant")
+      key="$k.$variant"
+      if [ -z "${best[$key]:-}" ] ||
+         awk -v a="$ns" -v b="${best[$key]}" 'BEGIN { exit !(a < b) }'; then
+        best[$key]=$ns
+      fi
+    done
+  done
+done
+
+echo
+printf "%-10s %-28s %12s %12s %9s\n" kernel sizes "plain ns" "BLAS ns" speed-up
+product=1
+for k in "${kernels[@]}"; do
+  sizes=$(sed -n 's/^# sizes://p' "testdata/kernels/$k.tk" | sed 's/-D //g; s/^ //')
+  plain=${best[$k.plain]}
+  blas=${best[$k.blas]}
+  speedup=$(awk -v p="$plain" -v b="$blas" 'BEGIN { printf "%.2f", p / b }')
+  product=$(awk -v x="$product" -v p="$plain" -v b="$blas" \
+    'BEGIN { printf "%.12g", x * p / b }')
+  printf "%-10s %-28s %12s %12s %8sx\n" "$k" "$sizes" "$plain" "$blas" "$speedup"
+done
+awk -v x="$product" -v n="${#kernels[@]}" \
+  'BEGIN { printf "geomean speed-up: %.2fx (LIAR, Fig. 9: 1.46x)\n", x ^ (1 / n) }'
