@@ -12,6 +12,7 @@
 #include "libs/primitives/bind_config.h"
 #include "libs/primitives/bind_expr.h"
 #include "libs/primitives/call_eqv.h"
+#include "libs/primitives/commute_expr.h"
 #include "libs/primitives/contract_fma.h"
 #include "libs/primitives/cut_loop.h"
 #include "libs/primitives/delete_buffer.h"
@@ -21,11 +22,15 @@
 #include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/expand_dim.h"
 #include "libs/primitives/fission.h"
+#include "libs/primitives/fold_into_reduce.h"
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/inline.h"
 #include "libs/primitives/join_loops.h"
+#include "libs/primitives/left_reassociate_expr.h"
 #include "libs/primitives/lift_alloc.h"
 #include "libs/primitives/lift_scope.h"
+#include "libs/primitives/merge_writes.h"
+#include "libs/primitives/mult_loops.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/rearrange_dim.h"
 #include "libs/primitives/remove_loop.h"
@@ -42,6 +47,7 @@
 #include "libs/primitives/simplify_expr.h"
 #include "libs/primitives/sink_alloc.h"
 #include "libs/primitives/specialize.h"
+#include "libs/primitives/split_write.h"
 #include "libs/primitives/stage_mem.h"
 #include "libs/primitives/unroll_buffer.h"
 #include "libs/primitives/unroll_loop.h"
@@ -56,6 +62,8 @@ const Registry& Registry::Builtin() {
              &RenameSpec,
              &SimplifySpec,
              &ReorderStmtsSpec,
+             &CommuteExprSpec,
+             &LeftReassociateExprSpec,
              &LiftAllocSpec,
              &SinkAllocSpec,
              &AutofissionSpec,
@@ -67,8 +75,12 @@ const Registry& Registry::Builtin() {
              &DivideLoopSpec,
              &CutLoopSpec,
              &JoinLoopsSpec,
+             &MultLoopsSpec,
              &ShiftLoopSpec,
              &ReorderLoopsSpec,
+             &MergeWritesSpec,
+             &SplitWriteSpec,
+             &FoldIntoReduceSpec,
              &UnrollLoopSpec,
              &SpecializeSpec,
              &EliminateDeadCodeSpec,

@@ -1,0 +1,51 @@
+#include "libs/primitives/write_support.h"
+
+#include "absl/strings/str_cat.h"
+#include "libs/ir/forms.h"
+#include "libs/ir/types.h"
+#include "libs/primitives/buffer_uses.h"
+
+namespace tessel::primitives {
+
+using ir::Node;
+using ir::Op;
+
+const Node& BufferOf(const Node& location) {
+  const Node& ref = location.is(Op::kLoad) ? *location.operand(0) : location;
+  return *ref.def();
+}
+
+bool SameLocation(const Node& a, const Node& b) {
+  return &BufferOf(a) == &BufferOf(b) && NodeText(a) == NodeText(b);
+}
+
+const Node* ReadOf(const Node& expr, const Node& buffer) {
+  const Node* found = nullptr;
+  ir::AnyNode(expr, [&](const Node& node) {
+    if (node.is(Op::kRef) && node.def() == &buffer) found = &node;
+    return found != nullptr;
+  });
+  if (found != nullptr && found->position() == 0 &&
+      found->parent()->is(Op::kLoad)) {
+    return found->parent();
+  }
+  return found;
+}
+
+absl::Status CheckExactRegrouping(const Node& value, Op op,
+                                  const std::string& primitive) {
+  const ir::Type& type = value.type();
+  if (!type.is_elem() || !IsFloat(type.elem())) return absl::OkStatus();
+  // Values whose result changes in every float format: 1e20 absorbs 1 (and
+  // overflows the small formats), a product of two 1e30 overflows f32.
+  const char* witness =
+      op == Op::kMul
+          ? "(1e30 * 1e30) * 1e-30 is not 1e30 * (1e30 * 1e-30)"
+          : "(1 + 1e20) + -1e20 is not 1 + (1e20 + -1e20)";
+  return absl::FailedPreconditionError(absl::StrCat(
+      primitive, ": regrouping ", op == Op::kMul ? "*" : "+", " over ",
+      ElemTypeName(type.elem()), " changes its rounding (", witness,
+      "): only integer values regroup exactly"));
+}
+
+}  // namespace tessel::primitives

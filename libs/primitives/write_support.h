@@ -1,0 +1,40 @@
+// What the primitives that rewrite assignments and reductions share
+// (fold_into_reduce, merge_writes, split_write, inline_assign,
+// lift_reduce_constant, left_reassociate_expr): the buffer a statement
+// writes, whether an expression reads it, and whether regrouping an
+// arithmetic operator keeps every value exact.
+#ifndef TESSEL_LIBS_PRIMITIVES_WRITE_SUPPORT_H_
+#define TESSEL_LIBS_PRIMITIVES_WRITE_SUPPORT_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "libs/ir/node.h"
+#include "libs/ir/op.h"
+
+namespace tessel::primitives {
+
+// The buffer (alloc, data parameter) a location names: a scalar's Ref or
+// an element's Load.
+const ir::Node& BufferOf(const ir::Node& location);
+
+// Whether two locations of statements in one scope name the same element
+// at every instance: the same buffer at the same index expressions, as
+// written (sound, not complete: `A[i + 1]` and `A[1 + i]` are different).
+bool SameLocation(const ir::Node& a, const ir::Node& b);
+
+// The first access under `expr` of `buffer` (the Load of an element, or
+// the Ref of a scalar or a window's buffer), or null: where `expr` reads it (any element of it, so that a check against it is sound without
+// comparing indices).
+const ir::Node* ReadOf(const ir::Node& expr, const ir::Node& buffer);
+
+// OK when regrouping `op` (+ or *) over values of `value`'s type computes
+// exactly what the original grouping computes: integers wrap, so their sums
+// and products are associative and distributive; a float's are not, and the
+// error (naming `primitive`) gives values whose result changes.
+absl::Status CheckExactRegrouping(const ir::Node& value, ir::Op op,
+                                  const std::string& primitive);
+
+}  // namespace tessel::primitives
+
+#endif  // TESSEL_LIBS_PRIMITIVES_WRITE_SUPPORT_H_
