@@ -19,7 +19,10 @@ absl::Status LeftReassociateExpr(ir::Module& module, const ir::Cursor& expr) {
         NodeText(old), "'"));
   }
   if (absl::Status status =
-          CheckExactRegrouping(old, old.op(), "left_reassociate_expr");
+          CheckExactRegrouping(
+              old,
+              old.is(ir::Op::kMul) ? Regrouping::kProduct : Regrouping::kSum,
+              "left_reassociate_expr");
       !status.ok()) {
     return status;
   }

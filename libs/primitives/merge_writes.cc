@@ -48,7 +48,7 @@ absl::Status MergeWrites(ir::Module& module, const ir::BlockCursor& block) {
   } else {
     if (first.is(Op::kReduce)) {
       if (absl::Status status =
-              CheckExactRegrouping(location, Op::kAdd, "merge_writes");
+              CheckExactRegrouping(location, Regrouping::kSum, "merge_writes");
           !status.ok()) {
         return status;
       }

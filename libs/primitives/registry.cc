@@ -25,9 +25,11 @@
 #include "libs/primitives/fold_into_reduce.h"
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/inline.h"
+#include "libs/primitives/inline_assign.h"
 #include "libs/primitives/join_loops.h"
 #include "libs/primitives/left_reassociate_expr.h"
 #include "libs/primitives/lift_alloc.h"
+#include "libs/primitives/lift_reduce_constant.h"
 #include "libs/primitives/lift_scope.h"
 #include "libs/primitives/merge_writes.h"
 #include "libs/primitives/mult_loops.h"
@@ -81,6 +83,8 @@ const Registry& Registry::Builtin() {
              &MergeWritesSpec,
              &SplitWriteSpec,
              &FoldIntoReduceSpec,
+             &InlineAssignSpec,
+             &LiftReduceConstantSpec,
              &UnrollLoopSpec,
              &SpecializeSpec,
              &EliminateDeadCodeSpec,

@@ -28,7 +28,7 @@ absl::Status SplitWrite(ir::Module& module, const ir::Cursor& stmt) {
   }
   if (write.is(Op::kReduce)) {
     if (absl::Status status =
-            CheckExactRegrouping(location, Op::kAdd, "split_write");
+            CheckExactRegrouping(location, Regrouping::kSum, "split_write");
         !status.ok()) {
       return status;
     }

@@ -32,19 +32,25 @@ const Node* ReadOf(const Node& expr, const Node& buffer) {
   return found;
 }
 
-absl::Status CheckExactRegrouping(const Node& value, Op op,
+absl::Status CheckExactRegrouping(const Node& value, Regrouping how,
                                   const std::string& primitive) {
   const ir::Type& type = value.type();
   if (!type.is_elem() || !IsFloat(type.elem())) return absl::OkStatus();
   // Values whose result changes in every float format: 1e20 absorbs 1 (and
-  // overflows the small formats), a product of two 1e30 overflows f32.
-  const char* witness =
-      op == Op::kMul
-          ? "(1e30 * 1e30) * 1e-30 is not 1e30 * (1e30 * 1e-30)"
-          : "(1 + 1e20) + -1e20 is not 1 + (1e20 + -1e20)";
+  // overflows the small formats), a product of two 1e30 overflows f32 (and
+  // the small formats; f64 at 1e300).
+  const char* what = "+";
+  const char* witness = "(1 + 1e20) + -1e20 is not 1 + (1e20 + -1e20)";
+  if (how == Regrouping::kProduct) {
+    what = "*";
+    witness = "(1e30 * 1e30) * 1e-30 is not 1e30 * (1e30 * 1e-30)";
+  } else if (how == Regrouping::kDistribute) {
+    what = "* over +";
+    witness = "1e30 * 1e30 + 1e30 * -1e30 is not 1e30 * (1e30 + -1e30)";
+  }
   return absl::FailedPreconditionError(absl::StrCat(
-      primitive, ": regrouping ", op == Op::kMul ? "*" : "+", " over ",
-      ElemTypeName(type.elem()), " changes its rounding (", witness,
+      primitive, ": regrouping ", what, " over ", ElemTypeName(type.elem()),
+      " changes its rounding (", witness,
       "): only integer values regroup exactly"));
 }
 

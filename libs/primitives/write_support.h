@@ -10,7 +10,6 @@
 
 #include "absl/status/status.h"
 #include "libs/ir/node.h"
-#include "libs/ir/op.h"
 
 namespace tessel::primitives {
 
@@ -28,11 +27,18 @@ bool SameLocation(const ir::Node& a, const ir::Node& b);
 // comparing indices).
 const ir::Node* ReadOf(const ir::Node& expr, const ir::Node& buffer);
 
-// OK when regrouping `op` (+ or *) over values of `value`'s type computes
-// exactly what the original grouping computes: integers wrap, so their sums
-// and products are associative and distributive; a float's are not, and the
+// How a rewrite regroups arithmetic.
+enum class Regrouping {
+  kSum,         // (a + b) + c for a + (b + c)
+  kProduct,     // (a * b) * c for a * (b * c)
+  kDistribute,  // c * (a + b) for c * a + c * b
+};
+
+// OK when regrouping over values of `value`'s type computes exactly what
+// the original grouping computes: integers wrap, so their sums and
+// products are associative and distributive; a float's are not, and the
 // error (naming `primitive`) gives values whose result changes.
-absl::Status CheckExactRegrouping(const ir::Node& value, ir::Op op,
+absl::Status CheckExactRegrouping(const ir::Node& value, Regrouping how,
                                   const std::string& primitive);
 
 }  // namespace tessel::primitives
