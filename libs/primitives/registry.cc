@@ -32,6 +32,7 @@
 #include "libs/primitives/lift_reduce_constant.h"
 #include "libs/primitives/lift_scope.h"
 #include "libs/primitives/merge_writes.h"
+#include "libs/primitives/mult_dim.h"
 #include "libs/primitives/mult_loops.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/rearrange_dim.h"
@@ -97,6 +98,7 @@ const Registry& Registry::Builtin() {
              &ExpandDimSpec,
              &ResizeDimSpec,
              &DivideDimSpec,
+             &MultDimSpec,
              &RearrangeDimSpec,
              &UnrollBufferSpec,
              &DeleteBufferSpec,
