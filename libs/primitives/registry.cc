@@ -41,6 +41,7 @@
 #include "libs/primitives/reorder_loops.h"
 #include "libs/primitives/reorder_stmts.h"
 #include "libs/primitives/replace.h"
+#include "libs/primitives/replace_all.h"
 #include "libs/primitives/resize_dim.h"
 #include "libs/primitives/reuse_buffer.h"
 #include "libs/primitives/rewrite_expr.h"
@@ -107,6 +108,7 @@ const Registry& Registry::Builtin() {
              &CallEqvSpec,
              &ReplaceSpec,
              &CallSiteMemAwareReplaceSpec,
+             &ReplaceAllSpec,
              &WriteConfigSpec,
              &BindConfigSpec,
              &DeleteConfigSpec,
