@@ -35,7 +35,13 @@ const Node* ReadOf(const Node& expr, const Node& buffer) {
 absl::Status CheckExactRegrouping(const Node& value, Regrouping how,
                                   const std::string& primitive) {
   const ir::Type& type = value.type();
-  if (!type.is_elem() || !IsFloat(type.elem())) return absl::OkStatus();
+  if (!type.is_elem()) return absl::OkStatus();
+  return CheckExactRegrouping(type.elem(), how, primitive);
+}
+
+absl::Status CheckExactRegrouping(ElemType elem, Regrouping how,
+                                  const std::string& primitive) {
+  if (!IsFloat(elem)) return absl::OkStatus();
   // Values whose result changes in every float format: 1e20 absorbs 1 (and
   // overflows the small formats), a product of two 1e30 overflows f32 (and
   // the small formats; f64 at 1e300).
@@ -49,7 +55,7 @@ absl::Status CheckExactRegrouping(const Node& value, Regrouping how,
     witness = "1e30 * 1e30 + 1e30 * -1e30 is not 1e30 * (1e30 + -1e30)";
   }
   return absl::FailedPreconditionError(absl::StrCat(
-      primitive, ": regrouping ", what, " over ", ElemTypeName(type.elem()),
+      primitive, ": regrouping ", what, " over ", ElemTypeName(elem),
       " changes its rounding (", witness,
       "): only integer values regroup exactly"));
 }

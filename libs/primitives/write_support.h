@@ -10,6 +10,7 @@
 
 #include "absl/status/status.h"
 #include "libs/ir/node.h"
+#include "libs/ir/types.h"
 
 namespace tessel::primitives {
 
@@ -39,6 +40,9 @@ enum class Regrouping {
 // products are associative and distributive; a float's are not, and the
 // error (naming `primitive`) gives values whose result changes.
 absl::Status CheckExactRegrouping(const ir::Node& value, Regrouping how,
+                                  const std::string& primitive);
+// The same for values of the element type `elem`.
+absl::Status CheckExactRegrouping(ElemType elem, Regrouping how,
                                   const std::string& primitive);
 
 }  // namespace tessel::primitives
