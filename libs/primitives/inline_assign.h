@@ -15,7 +15,8 @@ namespace tessel::primitives {
 // no reduction, no call passing it), write no buffer e reads (no
 // assignment, reduction or call naming it), and, when e reads
 // configuration, write no configuration; x is dead after the body that
-// declares it. Exo substitutes without these checks.
+// declares it. Exo checks only that the scalar is not written again (so
+// `x = y[i]; y[i] = 0; z = x` becomes `y[i] = 0; z = y[i]` there).
 absl::Status InlineAssign(ir::Module& module, const ir::Cursor& assign);
 
 // inline_assign(alloc_cursor), Exo's name for the assignment's cursor.

@@ -14,7 +14,7 @@ namespace tessel::primitives {
 // same location (the same buffer at the same indices, as written). Proves
 // that the second's value does not read the buffer (it would see the
 // first's write, which the merged statement no longer makes first; Exo
-// does not check it); two reductions merge exactly only for integers
+// checks it as well, by index); two reductions merge exactly only for integers
 // (`(x + a) + b` is not `x + (a + b)` in floats; Exo accepts them). The
 // first value is no longer computed where the second is an assignment.
 absl::Status MergeWrites(ir::Module& module, const ir::BlockCursor& block);

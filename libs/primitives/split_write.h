@@ -11,7 +11,8 @@ namespace tessel::primitives {
 
 // Splits `stmt`, an assignment or reduction of a sum. Proves that the
 // sum's right operand does not read the written buffer (it would see the
-// new first write; Exo does not check it); a reduction splits exactly only
+// new first write; Exo does not check it: `x = y + x` becomes
+// `x = y; x += x` there); a reduction splits exactly only
 // for integers (Exo accepts floats).
 absl::Status SplitWrite(ir::Module& module, const ir::Cursor& stmt);
 
