@@ -21,6 +21,7 @@
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/expand_dim.h"
+#include "libs/primitives/extract_subproc.h"
 #include "libs/primitives/fission.h"
 #include "libs/primitives/fold_into_reduce.h"
 #include "libs/primitives/fuse.h"
@@ -104,6 +105,7 @@ const Registry& Registry::Builtin() {
              &UnrollBufferSpec,
              &DeleteBufferSpec,
              &ReuseBufferSpec,
+             &ExtractSubprocSpec,
              &InlineSpec,
              &CallEqvSpec,
              &ReplaceSpec,
