@@ -60,7 +60,9 @@ absl::Status InlineAssign(ir::Module& module, const ir::Cursor& assign) {
   absl::flat_hash_set<const Node*> read;
   bool reads_config = false;
   ir::AnyNode(value, [&](const Node& node) {
-    if (node.is(Op::kRef) && node.def() != nullptr) read.insert(node.def());
+    if (node.is(Op::kRef) && node.def() != nullptr) {
+      read.insert(&RootOf(*node.def()));
+    }
     reads_config |= node.is(Op::kReadConfig);
     return false;
   });
@@ -73,7 +75,7 @@ absl::Status InlineAssign(ir::Module& module, const ir::Cursor& assign) {
     ir::Walk(*later, [&](Node& node) {
       if (!status.ok()) return;
       for (const Node* buffer : WrittenBuffers(node)) {
-        if (buffer == &scalar || read.contains(buffer)) {
+        if (buffer == &scalar || read.contains(&RootOf(*buffer))) {
           status = absl::FailedPreconditionError(absl::StrCat(
               "inline_assign: '", NodeText(node), "' may write '",
               buffer->name(), "', which ",

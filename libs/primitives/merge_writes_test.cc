@@ -63,6 +63,24 @@ TEST(MergeWrites, RejectsASecondValueReadingTheBuffer) {
             "statement may have written");
 }
 
+// w names a window of x: reading x may read what w[i] = ... wrote.
+TEST(MergeWrites, RejectsASecondValueReadingAnotherNameOfTheBuffer) {
+  std::string text =
+      "(proc @f ((inout x (f32 4)) (in y (f32 4)))\n"
+      "  (let w (window x (: 0 4)))\n"
+      "  (for i 0 4 (assign (w i) (y i)) (reduce (w i) (x 0))))\n";
+  EXPECT_EQ(Outcome(testing::Rewrite(text,
+                                     [&](ir::Module& module, ir::Node& proc) {
+                                       ir::Cursor first =
+                                           StmtAt(module, proc, {1, 0});
+                                       return MergeWrites(
+                                           module, ir::BlockCursor(
+                                                       first, first.next()));
+                                     })),
+            "merge_writes: the second value reads '(x 0)', which the first "
+            "statement may have written");
+}
+
 TEST(MergeWrites, RejectsDifferentLocations) {
   EXPECT_EQ(Merged("(assign (x i) (y i)) (assign (x 0) 1.0)"),
             "merge_writes: the statements write different locations, '(x i)' "

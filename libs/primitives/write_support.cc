@@ -15,6 +15,17 @@ const Node& BufferOf(const Node& location) {
   return *ref.def();
 }
 
+const Node& RootOf(const Node& buffer) {
+  const Node* root = &buffer;
+  while (root->is(Op::kLet)) {
+    const Node& window = *root->operand(0);
+    const Node& ref = window.is(Op::kWindow) ? *window.operand(0) : window;
+    if (ref.def() == nullptr) break;
+    root = ref.def();
+  }
+  return *root;
+}
+
 bool SameLocation(const Node& a, const Node& b) {
   return &BufferOf(a) == &BufferOf(b) && NodeText(a) == NodeText(b);
 }
@@ -22,7 +33,10 @@ bool SameLocation(const Node& a, const Node& b) {
 const Node* ReadOf(const Node& expr, const Node& buffer) {
   const Node* found = nullptr;
   ir::AnyNode(expr, [&](const Node& node) {
-    if (node.is(Op::kRef) && node.def() == &buffer) found = &node;
+    if (node.is(Op::kRef) && node.def() != nullptr &&
+        &RootOf(*node.def()) == &RootOf(buffer)) {
+      found = &node;
+    }
     return found != nullptr;
   });
   if (found != nullptr && found->position() == 0 &&

@@ -14,18 +14,24 @@
 
 namespace tessel::primitives {
 
-// The buffer (alloc, data parameter) a location names: a scalar's Ref or
-// an element's Load.
+// The buffer (alloc, data parameter, or a `let` naming a window) a
+// location names: a scalar's Ref or an element's Load.
 const ir::Node& BufferOf(const ir::Node& location);
+
+// The alloc or data parameter behind `buffer`: itself, or for a `let`, the
+// root of the buffer its window selects from. Two names of one root may
+// name one element.
+const ir::Node& RootOf(const ir::Node& buffer);
 
 // Whether two locations of statements in one scope name the same element
 // at every instance: the same buffer at the same index expressions, as
 // written (sound, not complete: `A[i + 1]` and `A[1 + i]` are different).
 bool SameLocation(const ir::Node& a, const ir::Node& b);
 
-// The first access under `expr` of `buffer` (the Load of an element, or
-// the Ref of a scalar or a window's buffer), or null: where `expr` reads it (any element of it, so that a check against it is sound without
-// comparing indices).
+// The first access under `expr` of `buffer` or of another name of its root
+// (the Load of an element, or the Ref of a scalar or a window's buffer), or
+// null: where `expr` may read it (any element of it, so that a check
+// against it is sound without comparing indices).
 const ir::Node* ReadOf(const ir::Node& expr, const ir::Node& buffer);
 
 // How a rewrite regroups arithmetic.
