@@ -48,6 +48,7 @@
 #include "libs/primitives/rewrite_expr.h"
 #include "libs/primitives/set_memory.h"
 #include "libs/primitives/set_precision.h"
+#include "libs/primitives/set_window.h"
 #include "libs/primitives/shift_loop.h"
 #include "libs/primitives/simplify_expr.h"
 #include "libs/primitives/sink_alloc.h"
@@ -97,6 +98,7 @@ const Registry& Registry::Builtin() {
              &AutoStageMemSpec,
              &SetMemorySpec,
              &SetPrecisionSpec,
+             &SetWindowSpec,
              &ExpandDimSpec,
              &ResizeDimSpec,
              &DivideDimSpec,
