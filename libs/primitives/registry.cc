@@ -27,6 +27,7 @@
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/inline.h"
 #include "libs/primitives/inline_assign.h"
+#include "libs/primitives/inline_window.h"
 #include "libs/primitives/join_loops.h"
 #include "libs/primitives/left_reassociate_expr.h"
 #include "libs/primitives/lift_alloc.h"
@@ -88,6 +89,7 @@ const Registry& Registry::Builtin() {
              &SplitWriteSpec,
              &FoldIntoReduceSpec,
              &InlineAssignSpec,
+             &InlineWindowSpec,
              &LiftReduceConstantSpec,
              &UnrollLoopSpec,
              &SpecializeSpec,
