@@ -19,6 +19,7 @@
 #include "libs/primitives/delete_config.h"
 #include "libs/primitives/divide_dim.h"
 #include "libs/primitives/divide_loop.h"
+#include "libs/primitives/divide_with_recompute.h"
 #include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/expand_dim.h"
 #include "libs/primitives/extract_subproc.h"
@@ -80,6 +81,7 @@ const Registry& Registry::Builtin() {
              &AddLoopSpec,
              &LiftScopeSpec,
              &DivideLoopSpec,
+             &DivideWithRecomputeSpec,
              &CutLoopSpec,
              &JoinLoopsSpec,
              &MultLoopsSpec,
