@@ -8,6 +8,7 @@
 #include "libs/ir/build.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/views.h"
+#include "libs/primitives/fuse_if.h"
 #include "libs/primitives/loop_support.h"
 
 namespace tessel::primitives {
@@ -106,9 +107,13 @@ absl::StatusOr<ir::Cursor> Fuse(ir::Module& module, const ir::Cursor& stmt1,
 
 namespace {
 
+// Two ifs fuse as Exo's fuse_if; anything else as loops.
 absl::Status Run(Target& target, const Args& args) {
-  return Fuse(target.module, args["stmt1"].cursor, args["stmt2"].cursor)
-      .status();
+  const ir::Cursor& stmt1 = args["stmt1"].cursor;
+  if (stmt1.is_valid() && stmt1->is(ir::Op::kIf)) {
+    return FuseIf(target.module, stmt1, args["stmt2"].cursor).status();
+  }
+  return Fuse(target.module, stmt1, args["stmt2"].cursor).status();
 }
 
 }  // namespace

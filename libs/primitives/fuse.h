@@ -18,7 +18,7 @@ namespace tessel::primitives {
 absl::StatusOr<ir::Cursor> Fuse(ir::Module& module, const ir::Cursor& stmt1,
                                 const ir::Cursor& stmt2);
 
-// fuse(stmt1, stmt2).
+// fuse(stmt1, stmt2): of two loops, Fuse; of two ifs, FuseIf (fuse_if.h).
 PrimitiveSpec FuseSpec();
 
 }  // namespace tessel::primitives

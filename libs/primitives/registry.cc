@@ -12,20 +12,31 @@
 #include "libs/primitives/bind_config.h"
 #include "libs/primitives/bind_expr.h"
 #include "libs/primitives/call_eqv.h"
+#include "libs/primitives/commute_expr.h"
 #include "libs/primitives/contract_fma.h"
 #include "libs/primitives/cut_loop.h"
 #include "libs/primitives/delete_buffer.h"
 #include "libs/primitives/delete_config.h"
 #include "libs/primitives/divide_dim.h"
 #include "libs/primitives/divide_loop.h"
+#include "libs/primitives/divide_with_recompute.h"
 #include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/expand_dim.h"
+#include "libs/primitives/extract_subproc.h"
 #include "libs/primitives/fission.h"
+#include "libs/primitives/fold_into_reduce.h"
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/inline.h"
+#include "libs/primitives/inline_assign.h"
+#include "libs/primitives/inline_window.h"
 #include "libs/primitives/join_loops.h"
+#include "libs/primitives/left_reassociate_expr.h"
 #include "libs/primitives/lift_alloc.h"
+#include "libs/primitives/lift_reduce_constant.h"
 #include "libs/primitives/lift_scope.h"
+#include "libs/primitives/merge_writes.h"
+#include "libs/primitives/mult_dim.h"
+#include "libs/primitives/mult_loops.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/rearrange_dim.h"
 #include "libs/primitives/remove_loop.h"
@@ -33,15 +44,18 @@
 #include "libs/primitives/reorder_loops.h"
 #include "libs/primitives/reorder_stmts.h"
 #include "libs/primitives/replace.h"
+#include "libs/primitives/replace_all.h"
 #include "libs/primitives/resize_dim.h"
 #include "libs/primitives/reuse_buffer.h"
 #include "libs/primitives/rewrite_expr.h"
 #include "libs/primitives/set_memory.h"
 #include "libs/primitives/set_precision.h"
+#include "libs/primitives/set_window.h"
 #include "libs/primitives/shift_loop.h"
 #include "libs/primitives/simplify_expr.h"
 #include "libs/primitives/sink_alloc.h"
 #include "libs/primitives/specialize.h"
+#include "libs/primitives/split_write.h"
 #include "libs/primitives/stage_mem.h"
 #include "libs/primitives/unroll_buffer.h"
 #include "libs/primitives/unroll_loop.h"
@@ -56,6 +70,8 @@ const Registry& Registry::Builtin() {
              &RenameSpec,
              &SimplifySpec,
              &ReorderStmtsSpec,
+             &CommuteExprSpec,
+             &LeftReassociateExprSpec,
              &LiftAllocSpec,
              &SinkAllocSpec,
              &AutofissionSpec,
@@ -65,10 +81,18 @@ const Registry& Registry::Builtin() {
              &AddLoopSpec,
              &LiftScopeSpec,
              &DivideLoopSpec,
+             &DivideWithRecomputeSpec,
              &CutLoopSpec,
              &JoinLoopsSpec,
+             &MultLoopsSpec,
              &ShiftLoopSpec,
              &ReorderLoopsSpec,
+             &MergeWritesSpec,
+             &SplitWriteSpec,
+             &FoldIntoReduceSpec,
+             &InlineAssignSpec,
+             &InlineWindowSpec,
+             &LiftReduceConstantSpec,
              &UnrollLoopSpec,
              &SpecializeSpec,
              &EliminateDeadCodeSpec,
@@ -78,17 +102,21 @@ const Registry& Registry::Builtin() {
              &AutoStageMemSpec,
              &SetMemorySpec,
              &SetPrecisionSpec,
+             &SetWindowSpec,
              &ExpandDimSpec,
              &ResizeDimSpec,
              &DivideDimSpec,
+             &MultDimSpec,
              &RearrangeDimSpec,
              &UnrollBufferSpec,
              &DeleteBufferSpec,
              &ReuseBufferSpec,
+             &ExtractSubprocSpec,
              &InlineSpec,
              &CallEqvSpec,
              &ReplaceSpec,
              &CallSiteMemAwareReplaceSpec,
+             &ReplaceAllSpec,
              &WriteConfigSpec,
              &BindConfigSpec,
              &DeleteConfigSpec,

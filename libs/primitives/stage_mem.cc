@@ -20,8 +20,9 @@
 #include "libs/ir/types.h"
 #include "libs/ir/views.h"
 #include "libs/poly/model.h"
-#include "libs/primitives/linear_form.h"
 #include "libs/poly/poly.h"
+#include "libs/primitives/linear_form.h"
+#include "libs/primitives/write_support.h"
 #include "libs/sexpr/printer.h"
 
 namespace tessel::primitives {
@@ -499,6 +500,15 @@ absl::Status StageMem(ir::Module& module, const ir::BlockCursor& block_cursor,
           window->buffer->name(), "', but '", Text(*access.node), "' in '",
           Text(*access.node->parent()), "' ", access.reads ? "reads" : "writes",
           " it"));
+    }
+  }
+  // Accumulating from zero and adding back regroups the block's sums:
+  // exact for integers only.
+  if (accum) {
+    if (absl::Status status = CheckExactRegrouping(
+            type.elem(), Regrouping::kSum, "stage_mem with accum=True");
+        !status.ok()) {
+      return status;
     }
   }
   bool scalar = true;

@@ -25,7 +25,9 @@ namespace tessel::primitives {
 //   copy-out: B[lo + k] = new[k]    if the block writes the window
 //
 // With `accum`, the block must only reduce into B: the new buffer starts
-// at zero and is added back (B[lo + k] += new[k]).
+// at zero and is added back (B[lo + k] += new[k]). That regroups the
+// block's sums, which is exact for integers only: a float B is rejected
+// (Exo accepts it; its rounding changes).
 //
 // Checked (FailedPrecondition with the first failing instance): every
 // access of B inside the block lies inside the window; the window lies

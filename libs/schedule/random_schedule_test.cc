@@ -103,7 +103,7 @@ std::string Directive(Random& random) {
   const std::vector<std::string> loops = {"i", "j", "k", "l"};
   const std::string& loop = random.Pick(loops);
   const std::string pattern = absl::StrCat("\"for ", loop, " in _\"");
-  switch (random.Int(0, 13)) {
+  switch (random.Int(0, 18)) {
     case 0:
     case 1:
       return absl::StrCat("divide_loop(", pattern, ", ", random.Int(2, 4),
@@ -146,6 +146,27 @@ std::string Directive(Random& random) {
       return absl::StrCat("cut_loop(", pattern, ", ", random.Int(0, 4),
                           ")\njoin_loops(", pattern, ", \"for ", loop,
                           " in _ #1\")");
+    case 13:
+      return absl::StrCat(random.Pick(std::vector<std::string>{
+                              "split_write", "fold_into_reduce"}),
+                          "(\"A[_] = _\")");
+    case 14:
+      return absl::StrCat(
+          "merge_writes(\"",
+          random.Pick(std::vector<std::string>{"A[_] = _ ; A[_] = _",
+                                               "B[_] += _ ; A[_] = _",
+                                               "B[_] += _ ; B[_] += _"}),
+          "\")");
+    case 15:
+      return random.Chance(50) ? "mult_loops(\"i j\", \"m\")"
+                               : "mult_loops(\"k l\", \"m\")";
+    case 16:
+      return absl::StrCat("commute_expr(\"",
+                          random.Pick(std::vector<std::string>{
+                              "A[_] + 1.0", "A[_] * 0.5", "_ * X[_]"}),
+                          "\")");
+    case 17:
+      return "inline_assign(\"v0 = _\")";
     default:
       return "simplify()";
   }
