@@ -55,6 +55,9 @@ ProgramWriter::ProgramWriter(const ir::Module& module,
     }
     if (operand->is(ir::Op::kLocal)) locals_.push_back(operand);
     if (operand->is(ir::Op::kTask)) tasks_.push_back(operand);
+    if (operand->is(ir::Op::kSparse)) {
+      sparse_.insert(operand->operand(0)->def());
+    }
   }
   auto take = [this](absl::string_view name) {
     std::string c_name = emitc::UniqueIdentifier(
@@ -289,7 +292,8 @@ void ProgramWriter::Description() {
     params.push_back(absl::StrCat(
         "  {", emitc::CStringLiteral(param->name()), ", ", kind, ", ",
         ElemConstant(type.elem()), ", ", dims.size(), ", ",
-        dims.empty() ? "NULL" : ArrayLiteral(dims), "}"));
+        dims.empty() ? "NULL" : ArrayLiteral(dims), ", ",
+        sparse_.contains(param) ? "CS1_SPARSE" : "CS1_DENSE", "}"));
   }
   int64_t grid_x = x_->int_value();
   int64_t grid_y = y_->int_value();

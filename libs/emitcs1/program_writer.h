@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "libs/emitc/extensions.h"
 #include "libs/emitc/globals.h"
@@ -62,6 +63,8 @@ class ProgramWriter {
   std::vector<ir::Node*> params_;
   std::vector<const ir::Node*> locals_;
   std::vector<const ir::Node*> tasks_;
+  // The parameters declared (sparse P).
+  absl::flat_hash_set<const ir::Node*> sparse_;
   const ir::Node* x_ = nullptr;  // the grid's coordinates
   const ir::Node* y_ = nullptr;
   std::string x_name_;  // their C names in the setup

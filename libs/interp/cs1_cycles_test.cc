@@ -24,14 +24,57 @@ scalar_op 1   # per load, operation and store
 fabric_hop 1
 )";
 
-CycleReport Count(const std::string& program) {
+absl::StatusOr<CycleReport> TryCount(const std::string& program,
+                                      const InputTensors& inputs) {
   auto module = ir::ReadModule(MakeSource("p.tir", LibraryText() + program));
   EXPECT_TRUE(module.ok()) << module.status();
   auto model = ParseCostModel("model", kModel);
   EXPECT_TRUE(model.ok()) << model.status();
-  auto report = CountCycles(*module->Find("@conv1d"), *model);
+  return CountCycles(*module->Find("@conv1d"), *model, inputs);
+}
+
+CycleReport Count(const std::string& program, const InputTensors& inputs = {}) {
+  auto report = TryCount(program, inputs);
   EXPECT_TRUE(report.ok()) << report.status();
   return *report;
+}
+
+// Listing 3 with x sparse.
+constexpr char kSparseConv1d[] = R"(
+(pe-program @conv1d ((in x (f32 16)) (in W (f32 2 3)) (out y (f32 2 14)))
+  (grid (px 1) (py 2))
+  (sparse x)
+  (local W_local (f32 1 3) @PE (holds W py 0))
+  (local y_local (f32 1 18) @PE (holds y py -2))
+  (task (call @fzeros 18 1 1 1 (dsd y_local 0 (18 1))))
+  (task (recv x (i) v)
+    (call @fmacs 3 1 1 1 (dsd y_local (+ i 2) (3 -1)) (dsd W_local 0 (3 1))
+      v)))
+)";
+
+// A sparse input's zeros are not sent: with 6 zeros among the 16 elements
+// of x (-0 among them), 10 arrivals of 4 + 2 + 3 cycles per PE.
+TEST(Cs1CyclesTest, SparseZerosAreNotSent) {
+  auto x = MakeHostTensor(ElemType::kF32, {16});
+  ASSERT_TRUE(x.ok());
+  for (int64_t i = 0; i < 16; ++i) {
+    x->Set<float>(i, i % 3 == 0 ? (i == 3 ? -0.0f : 0.0f) : 0.5f);
+  }
+  CycleReport report = Count(kSparseConv1d, {{"x", *x}});
+  for (const PeCycles& pe : report.pes) {
+    ASSERT_EQ(pe.tasks.size(), 2u);
+    EXPECT_EQ(pe.tasks[1].runs, 10);
+    EXPECT_EQ(pe.tasks[1].cycles, 90);
+    EXPECT_EQ(pe.cycles, 24 + 24 + 90);
+  }
+  EXPECT_EQ(report.simd_instances, 2 * 10 * 3);
+}
+
+TEST(Cs1CyclesTest, SparseInputWithoutData) {
+  auto report = TryCount(kSparseConv1d, {});
+  EXPECT_EQ(report.status().message(),
+            "the cycles depend on the data of the sparse input 'x', which is "
+            "missing");
 }
 
 // Listing 3: per PE, 2 configurations (24 cycles), the zeroing task

@@ -1,5 +1,6 @@
 #include "libs/polysimd/analysis.h"
 
+#include <functional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -144,6 +145,33 @@ std::string InstructionOf(const Statement& statement,
     default:
       return "";
   }
+}
+
+// Whether an instance of the statement computes nothing when the element
+// of `tensor` it reads is zero, so that a sparse stream need not send it:
+// an accumulation y += ... * x * ... with x a factor of the product and
+// read nowhere else (up to the sign of a zero sum, and NaN or infinite
+// factors, which the CS-1's sparse tensors do not carry).
+bool ZeroAddsNothing(const Statement& statement, const std::string& tensor) {
+  const Node& update = *statement.update;
+  if (!update.is(Op::kReduce)) return false;
+  int factors = 0;
+  int reads = 0;
+  std::function<void(const Node&, bool)> visit = [&](const Node& node,
+                                                     bool factor) {
+    if (node.is(Op::kLoad)) {
+      const Node* root = node.operand(0)->def();
+      if (root != nullptr && root->name() == tensor) {
+        ++reads;
+        factors += factor ? 1 : 0;
+      }
+    }
+    for (const Node* operand : node.operands()) {
+      visit(*operand, factor && node.is(Op::kMul));
+    }
+  };
+  visit(*update.operand(1), true);
+  return reads == 1 && factors == 1;
 }
 
 class Analyser {
@@ -293,6 +321,17 @@ class Analyser {
       }
       trigger_read = &read;
       task.trigger = placement_.Input(read.tensor);
+    }
+    if (task.trigger != nullptr && task.trigger->sparse &&
+        !ZeroAddsNothing(statement, task.trigger->tensor)) {
+      return ErrorAt(
+          task.trigger->loc,
+          absl::StrCat("'", task.trigger->tensor,
+                       "' arrives sparse, its zeros not sent, but statement '",
+                       statement.name, "' computes something from a zero '",
+                       task.trigger->tensor, "' (a sparse input is a factor "
+                       "of what a statement adds up, y[...] += ... * ",
+                       task.trigger->tensor, "[...])"));
     }
     // Section 5.1: the placement bound to PE_X and PE_Y, and the order of
     // the trigger bound to the index values through the inverse access.

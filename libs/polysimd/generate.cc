@@ -97,6 +97,13 @@ class Generator {
                                                             analysis_.grid.nx)}),
                                         List({Sym(py_), Sexpr::Int(
                                                             analysis_.grid.ny)})})};
+    // A sparse input's zeros are not sent (the analysis checked that they
+    // add nothing): no task runs for them.
+    for (const placement::TensorClause& input : placement_.inputs) {
+      if (input.stream() && input.sparse) {
+        program.push_back(List({Sym("sparse"), Sym(input.tensor)}));
+      }
+    }
     for (const LocalArray& local : analysis_.locals) {
       if (NeedsKeptArray(local)) {
         // The tasks compute in a local array of their own, whose proper

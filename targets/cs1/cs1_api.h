@@ -20,12 +20,16 @@
    and grid, and the setup every PE runs first. */
 enum cs1_param_kind { CS1_IN, CS1_OUT, CS1_INOUT };
 enum cs1_elem_type { CS1_F32, CS1_F16 };
+/* How an input arrives: every element, or (CS1_SPARSE) as value-index
+   pairs whose zeros are not sent, so that no recv task runs for them. */
+enum cs1_arrival { CS1_DENSE, CS1_SPARSE };
 struct cs1_param {
   const char *name;
   enum cs1_param_kind kind;
   enum cs1_elem_type elem;
   int rank;
   const int64_t *shape;
+  enum cs1_arrival arrival;
 };
 struct cs1_program {
   const char *name;
@@ -103,7 +107,7 @@ void cs1_partial(void *memory);
 
 /* Tasks, registered in setup, run in the order registered: a start task
    once, a recv task once for each element of parameter `param` that
-   arrives (in row-major order), which it reads with cs1_recv_index and
+   arrives (in row-major order; of a CS1_SPARSE parameter, those not zero), which it reads with cs1_recv_index and
    cs1_recv_f32 or cs1_recv_f16. */
 typedef void (*cs1_task)(void);
 void cs1_start_task(cs1_task task);

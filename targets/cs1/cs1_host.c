@@ -360,19 +360,23 @@ static void cs1_poison(const struct cs1_local_state *local) {
   }
 }
 
-/* Runs a recv task once per element of its parameter, in row-major
-   order. */
+/* Runs a recv task once per element of its parameter that arrives, in
+   row-major order. */
 static void cs1_receive_all(const struct cs1_task_state *task) {
   const struct cs1_param *param = &cs1_program.params[task->param];
   for (int d = 0; d < param->rank; d++) cs1_pe.index[d] = 0;
   int64_t count = cs1_count(param);
   for (int64_t flat = 0; flat < count; flat++) {
+    bool zero;
     if (param->elem == CS1_F32) {
       cs1_pe.value_f32 = ((const float *)cs1_pe.data[task->param])[flat];
+      zero = cs1_pe.value_f32 == 0;
     } else {
       cs1_pe.value_f16 = ((const _Float16 *)cs1_pe.data[task->param])[flat];
+      zero = (float)cs1_pe.value_f16 == 0;
     }
-    task->task();
+    /* A sparse input's zeros are not sent. */
+    if (!(zero && param->arrival == CS1_SPARSE)) task->task();
     for (int d = param->rank - 1; d >= 0; d--) {
       if (++cs1_pe.index[d] < param->shape[d]) break;
       cs1_pe.index[d] = 0;
