@@ -18,6 +18,7 @@
 #include "libs/polysimd/compression.h"
 #include "libs/polysimd/isl_text.h"
 #include "libs/polysimd/isl_to_tir.h"
+#include "libs/polysimd/unimodular.h"
 
 namespace tessel::polysimd {
 namespace {
@@ -102,11 +103,7 @@ Extent ExtentOf(const isl::set& set, const isl::set& known,
   extent.minimum = isl::multi_pw_aff(space, lows);
   extent.maximum = isl::multi_pw_aff(space, highs);
   extent.size = isl::multi_pw_aff(space, sizes);
-  isl::set box = isl::manage(isl_set_upper_bound_multi_pw_aff(
-      isl_set_lower_bound_multi_pw_aff(isl_set_universe(space.copy()),
-                                       extent.minimum.copy()),
-      extent.maximum.copy()));
-  extent.dense = box.intersect_params(known).is_subset(set);
+  extent.dense = IsBoxOfItsBounds(set, known);
   return extent;
 }
 
@@ -368,6 +365,17 @@ class Analyser {
     Show("compression (5.2)", Text(task.compression));
     if (!compression.note.empty()) Show("note", compression.note);
     Show("compressed instance set", Text(task.compressed));
+    // Beyond the paper: a unimodular change of the compressed variables
+    // into a box, or a smaller box hull.
+    if (std::optional<Unimodular> unimodular =
+            FindUnimodular(task.compressed, task.known)) {
+      task.compression = task.compression.pullback(unimodular->inverse);
+      task.compressed = unimodular->transformed;
+      Show("unimodular transformation (5.2, beyond the paper)",
+           absl::StrCat(Text(unimodular->forward), ": ", unimodular->reason));
+      Show("compression", Text(task.compression));
+      Show("transformed instance set", Text(task.compressed));
+    }
     Extent compressed = ExtentOf(task.compressed, task.known, index_names);
     Show("minimum", Text(SetOf(compressed.minimum, task.known)));
     Show("maximum", Text(SetOf(compressed.maximum, task.known)));
