@@ -24,7 +24,9 @@ const absl::flat_hash_set<std::string>& ApiIdentifiers() {
       "CS1_MAX_CONFIGS", "cs1_dsd_f32",   "cs1_dsd_f16",    "cs1_dsd32",
       "cs1_dsd16",      "cs1_local",      "cs1_partial",    "cs1_task",
       "cs1_start_task", "cs1_recv_task",  "cs1_recv_index", "cs1_recv_f32",
-      "cs1_recv_f16",
+      "cs1_recv_f16",   "cs1_recv_partial_f32", "cs1_recv_partial_f16",
+      "cs1_send_partial_f32", "cs1_send_partial_f16", "CS1_DENSE",
+      "CS1_SPARSE",     "cs1_arrival",
       "main",           "argc",           "argv"};
   return *names;
 }
@@ -69,6 +71,11 @@ ProgramWriter::ProgramWriter(const ir::Module& module,
   for (size_t k = 0; k < tasks_.size(); ++k) {
     task_names_.push_back(take(absl::StrCat(program.name(), "_task_", k)));
   }
+  for (const ir::Node* local : locals_) {
+    if (local->num_operands() < 2) continue;  // no (partial add)
+    collect_names_.emplace_back(
+        local, take(absl::StrCat(program.name(), "_collect_", local->name())));
+  }
   auto local_name = [this](const ir::Node& coordinate) {
     return emitc::UniqueIdentifier(coordinate.name(), [this](absl::string_view n) {
       return globals_.taken.contains(n);
@@ -91,6 +98,9 @@ absl::Status ProgramWriter::Translate() {
     if (auto status = Task(*tasks_[k], static_cast<int>(k)); !status.ok()) {
       return status;
     }
+  }
+  for (const auto& [local, name] : collect_names_) {
+    if (auto status = Collect(*local, name); !status.ok()) return status;
   }
   if (auto status = Setup(); !status.ok()) return status;
   Description();
@@ -274,6 +284,12 @@ absl::Status ProgramWriter::Setup() {
     while (params_[param] != first.operand(0)->def()) ++param;
     absl::StrAppend(&body, "  cs1_recv_task(", param, " /* ",
                     params_[param]->name(), " */, ", task_names_[k], ");\n");
+  }
+  if (!collect_names_.empty()) {
+    body += "  /* ... then the partial sums go along their chains. */\n";
+  }
+  for (const auto& [local, name] : collect_names_) {
+    absl::StrAppend(&body, "  cs1_start_task(", name, ");\n");
   }
   absl::StrAppend(&text_, "\nstatic void ", setup_name_, "(void) {\n",
                   CoordinateDeclarations(x_used, y_used), body, "}\n");

@@ -7,6 +7,7 @@
 #define TESSEL_LIBS_EMITCS1_PROGRAM_WRITER_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
@@ -56,6 +57,8 @@ class ProgramWriter {
 
   // task_writer.cc
   absl::Status Task(const ir::Node& task, int number);
+  // collect_writer.cc: the collecting task `name` of a (partial add) local.
+  absl::Status Collect(const ir::Node& local, const std::string& name);
 
   const ir::Module& module_;
   const ir::Node& program_;
@@ -73,6 +76,8 @@ class ProgramWriter {
   emitc::Extensions extensions_;
   absl::flat_hash_map<const ir::Node*, std::string> names_;  // of locals
   std::vector<std::string> task_names_;
+  // The collecting tasks of the (partial add) locals, in their order.
+  std::vector<std::pair<const ir::Node*, std::string>> collect_names_;
   std::string setup_name_;
   std::string params_name_;
   emitc::Needs needs_;

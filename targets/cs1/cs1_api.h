@@ -14,6 +14,7 @@
 #ifndef TESSEL_TARGETS_CS1_CS1_API_H_
 #define TESSEL_TARGETS_CS1_CS1_API_H_
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* The program: its parameters (data outside the grid, of literal shapes)
@@ -101,9 +102,22 @@ void cs1_fmach(cs1_dsd_f16 dst, cs1_dsd_f16 a, cs1_dsd_f16 b, _Float16 s);
 void cs1_local(void *memory, enum cs1_elem_type elem, int64_t size,
                int param, const int64_t *dims, const int64_t *offsets);
 /* The local array `memory`, registered, holds partial results of its
-   output ((partial add)): what it gives back is added to what the PEs
-   before it gave back, the first copied. */
+   output ((partial add)). The PEs that hold partial sums of one element
+   of an output form a chain, in the order the PEs run (y, then x), along
+   which the fabric routes the sum (its routes configured before the
+   program runs, as the CS-1's are): each PE receives the sum so far from
+   the PE before it, adds its own and sends it on; the last keeps it, and
+   gives it back. */
 void cs1_partial(void *memory);
+/* `*sum` = the partial sum of element `element` (row-major) of output
+   `param` that arrived from the PE before this one in its chain + `*sum`,
+   in the element type's arithmetic; unchanged on the first PE. */
+void cs1_recv_partial_f32(int param, int64_t element, float *sum);
+void cs1_recv_partial_f16(int param, int64_t element, _Float16 *sum);
+/* Sends `sum` on to the next PE of the element's chain: true; false on
+   the last PE, which keeps it (and gives it back). */
+bool cs1_send_partial_f32(int param, int64_t element, float sum);
+bool cs1_send_partial_f16(int param, int64_t element, _Float16 sum);
 
 /* Tasks, registered in setup, run in the order registered: a start task
    once, a recv task once for each element of parameter `param` that
