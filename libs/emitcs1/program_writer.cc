@@ -61,12 +61,7 @@ ProgramWriter::ProgramWriter(const ir::Module& module,
       sparse_.insert(operand->operand(0)->def());
     }
   }
-  auto take = [this](absl::string_view name) {
-    std::string c_name = emitc::UniqueIdentifier(
-        name, [this](absl::string_view n) { return globals_.taken.contains(n); });
-    globals_.taken.insert(c_name);
-    return c_name;
-  };
+  auto take = [this](absl::string_view name) { return Take(name); };
   for (const ir::Node* local : locals_) names_[local] = take(local->name());
   for (size_t k = 0; k < tasks_.size(); ++k) {
     task_names_.push_back(take(absl::StrCat(program.name(), "_task_", k)));
@@ -83,15 +78,32 @@ ProgramWriter::ProgramWriter(const ir::Module& module,
   };
   x_name_ = local_name(*x_);
   y_name_ = local_name(*y_);
-  setup_name_ = take(absl::StrCat(program.name(), "_setup"));
   params_name_ = take(absl::StrCat(program.name(), "_params"));
+  setups_name_ = take(absl::StrCat(program.name(), "_setups"));
+  class_of_name_ = take(absl::StrCat(program.name(), "_class_of"));
   extensions_.descriptor = [this](const ir::Node& dsd, const emitc::CExpr& data,
                                   const emitc::CExpr& base) {
     return Descriptor(dsd, data, base);
   };
 }
 
+std::string ProgramWriter::Take(absl::string_view name) {
+  std::string c_name = emitc::UniqueIdentifier(
+      name, [this](absl::string_view n) { return globals_.taken.contains(n); });
+  globals_.taken.insert(c_name);
+  return c_name;
+}
+
 absl::Status ProgramWriter::Translate() {
+  auto classes = ClassifyPes(program_, tasks_, x_->int_value(), y_->int_value());
+  if (!classes.ok()) return classes.status();
+  classes_ = *std::move(classes);
+  for (size_t k = 0; k < classes_.runs.size(); ++k) {
+    setup_names_.push_back(Take(
+        classes_.runs.size() == 1
+            ? absl::StrCat(program_.name(), "_setup")
+            : absl::StrCat(program_.name(), "_setup_", k)));
+  }
   if (auto status = Locals(); !status.ok()) return status;
   if (auto status = Procedures(); !status.ok()) return status;
   for (size_t k = 0; k < tasks_.size(); ++k) {
@@ -273,8 +285,19 @@ absl::Status ProgramWriter::Setup() {
       absl::StrAppend(&body, "  cs1_partial(", names_.at(local), ");\n");
     }
   }
+  const std::string common = body;
+  for (size_t c = 0; c < classes_.runs.size(); ++c) {
+    Setup(c, common, x_used, y_used);
+  }
+  return absl::OkStatus();
+}
+
+void ProgramWriter::Setup(size_t c, const std::string& common, bool x_used,
+                          bool y_used) {
+  std::string body = common;
   body += "  /* ... and the tasks, in order. */\n";
   for (size_t k = 0; k < tasks_.size(); ++k) {
+    if (!classes_.runs[c][k]) continue;
     const ir::Node& first = *tasks_[k]->operand(0);
     if (!first.is(ir::Op::kRecv)) {
       absl::StrAppend(&body, "  cs1_start_task(", task_names_[k], ");\n");
@@ -291,9 +314,20 @@ absl::Status ProgramWriter::Setup() {
   for (const auto& [local, name] : collect_names_) {
     absl::StrAppend(&body, "  cs1_start_task(", name, ");\n");
   }
-  absl::StrAppend(&text_, "\nstatic void ", setup_name_, "(void) {\n",
-                  CoordinateDeclarations(x_used, y_used), body, "}\n");
-  return absl::OkStatus();
+  std::string pes;
+  if (classes_.runs.size() > 1) {
+    std::vector<std::string> members;
+    for (size_t pe = 0; pe < classes_.class_of.size(); ++pe) {
+      if (classes_.class_of[pe] != static_cast<int>(c)) continue;
+      const int64_t nx = x_->int_value();
+      members.push_back(absl::StrCat("(", pe % nx, ", ", pe / nx, ")"));
+    }
+    pes = absl::StrCat("\n/* PE class ", c, ": PEs ",
+                       absl::StrJoin(members, ", "), ". */");
+  }
+  absl::StrAppend(&text_, pes, "\nstatic void ", setup_names_[c],
+                  "(void) {\n", CoordinateDeclarations(x_used, y_used), body,
+                  "}\n");
 }
 
 void ProgramWriter::Description() {
@@ -313,14 +347,24 @@ void ProgramWriter::Description() {
   }
   int64_t grid_x = x_->int_value();
   int64_t grid_y = y_->int_value();
+  // One class: every PE runs the same setup (no table).
+  std::string class_of = "NULL";
+  std::string table;
+  if (classes_.runs.size() > 1) {
+    class_of = class_of_name_;
+    table = absl::StrCat("static const int ", class_of_name_, "[] = {",
+                         absl::StrJoin(classes_.class_of, ", "), "};\n");
+  }
   absl::StrAppend(
-      &text_, "\n/* The program: its parameters, grid and setup. */\n",
+      &text_, "\n/* The program: its parameters, grid and PE classes. */\n",
       "static const struct cs1_param ", params_name_, "[] = {\n",
       absl::StrJoin(params, ",\n"), "\n};\n",
+      "static const cs1_task ", setups_name_, "[] = {",
+      absl::StrJoin(setup_names_, ", "), "};\n", table,
       "const struct cs1_program cs1_program = {",
       emitc::CStringLiteral(absl::StripPrefix(program_.name(), "@")), ", ",
-      grid_x, ", ", grid_y,
-      ", ", params_.size(), ", ", params_name_, ", ", setup_name_, "};\n");
+      grid_x, ", ", grid_y, ", ", params_.size(), ", ", params_name_, ", ",
+      setup_names_.size(), ", ", setups_name_, ", ", class_of, "};\n");
 }
 
 }  // namespace tessel::emitcs1

@@ -17,6 +17,7 @@
 #include "libs/emitc/globals.h"
 #include "libs/emitc/uses.h"
 #include "libs/emitcs1/configurations.h"
+#include "libs/emitcs1/pe_classes.h"
 #include "libs/ir/node.h"
 
 namespace tessel::emitcs1 {
@@ -41,6 +42,11 @@ class ProgramWriter {
   absl::Status Locals();
   absl::Status Procedures();
   absl::Status Setup();
+  // The setup of PE class `c`: `common` (configurations and local arrays),
+  // then the tasks that run on its PEs.
+  void Setup(size_t c, const std::string& common, bool x_used, bool y_used);
+  // A C name of the program's, free.
+  std::string Take(absl::string_view name);
   void Description();
   // The C expression of a control expression of the PE coordinates, whose
   // uses mark `x_used` and `y_used`.
@@ -78,7 +84,10 @@ class ProgramWriter {
   std::vector<std::string> task_names_;
   // The collecting tasks of the (partial add) locals, in their order.
   std::vector<std::pair<const ir::Node*, std::string>> collect_names_;
-  std::string setup_name_;
+  PeClasses classes_;
+  std::vector<std::string> setup_names_;  // per class
+  std::string setups_name_;
+  std::string class_of_name_;
   std::string params_name_;
   emitc::Needs needs_;
   std::string text_;

@@ -1,8 +1,8 @@
 /* The CS-1-style API that emit-cs1's per-PE C is written against
  * (docs/emit-cs1.md): what a PE's program asks of its processing element.
- * Every PE of the grid runs the same program, parameterised by its
- * coordinates. Its setup (cs1_program.setup) configures the SIMD engine
- * once per descriptor shape, says which part of the program's parameters
+ * Every PE of a class runs the same program, parameterised by its
+ * coordinates. Its setup (one of cs1_program.setups) configures the SIMD
+ * engine once per descriptor shape, says which part of the parameters
  * its local arrays hold, and registers its tasks; the tasks then run, a
  * start task once, a recv task once per element of a parameter that
  * arrives, and issue SIMD instructions on descriptors.
@@ -32,12 +32,19 @@ struct cs1_param {
   const int64_t *shape;
   enum cs1_arrival arrival;
 };
+typedef void (*cs1_task)(void);
 struct cs1_program {
   const char *name;
   int64_t grid_x, grid_y; /* PE (x, y), 0 <= x < grid_x, 0 <= y < grid_y */
   int num_params;
   const struct cs1_param *params;
-  void (*setup)(void);
+  /* PE classes: the PEs whose programs are the same once specialised to
+     the PE (the same tasks run on them) share one setup, their `main`.
+     class_of gives each PE's class, row by row (y, then x): PE (x, y)
+     runs setups[class_of[y * grid_x + x]]; NULL for one class. */
+  int num_classes;
+  const cs1_task *setups;
+  const int *class_of;
 };
 
 /* What emit-cs1 writes: the program every PE runs. */
@@ -123,7 +130,6 @@ bool cs1_send_partial_f16(int param, int64_t element, _Float16 sum);
    once, a recv task once for each element of parameter `param` that
    arrives (in row-major order; of a CS1_SPARSE parameter, those not zero), which it reads with cs1_recv_index and
    cs1_recv_f32 or cs1_recv_f16. */
-typedef void (*cs1_task)(void);
 void cs1_start_task(cs1_task task);
 void cs1_recv_task(int param, cs1_task task);
 int64_t cs1_recv_index(int dim);

@@ -462,7 +462,14 @@ static void cs1_set_up_pe(int64_t x, int64_t y) {
   cs1_pe.num_tasks = 0;
   cs1_pe.x = x;
   cs1_pe.y = y;
-  cs1_program.setup();
+  int pe_class = cs1_program.class_of == NULL
+                     ? 0
+                     : cs1_program.class_of[y * cs1_program.grid_x + x];
+  if (pe_class < 0 || pe_class >= cs1_program.num_classes) {
+    tsl_error("PE (%lld, %lld) is of class %d, of %d", (long long)x,
+              (long long)y, pe_class, cs1_program.num_classes);
+  }
+  cs1_program.setups[pe_class]();
 }
 
 static void cs1_run_pe(int64_t x, int64_t y) {
