@@ -24,7 +24,9 @@ const absl::flat_hash_set<std::string>& ApiIdentifiers() {
       "CS1_MAX_CONFIGS", "cs1_dsd_f32",   "cs1_dsd_f16",    "cs1_dsd32",
       "cs1_dsd16",      "cs1_local",      "cs1_partial",    "cs1_task",
       "cs1_start_task", "cs1_recv_task",  "cs1_recv_index", "cs1_recv_f32",
-      "cs1_recv_f16",
+      "cs1_recv_f16",   "cs1_recv_partial_f32", "cs1_recv_partial_f16",
+      "cs1_send_partial_f32", "cs1_send_partial_f16", "CS1_DENSE",
+      "CS1_SPARSE",     "cs1_arrival",
       "main",           "argc",           "argv"};
   return *names;
 }
@@ -55,16 +57,19 @@ ProgramWriter::ProgramWriter(const ir::Module& module,
     }
     if (operand->is(ir::Op::kLocal)) locals_.push_back(operand);
     if (operand->is(ir::Op::kTask)) tasks_.push_back(operand);
+    if (operand->is(ir::Op::kSparse)) {
+      sparse_.insert(operand->operand(0)->def());
+    }
   }
-  auto take = [this](absl::string_view name) {
-    std::string c_name = emitc::UniqueIdentifier(
-        name, [this](absl::string_view n) { return globals_.taken.contains(n); });
-    globals_.taken.insert(c_name);
-    return c_name;
-  };
+  auto take = [this](absl::string_view name) { return Take(name); };
   for (const ir::Node* local : locals_) names_[local] = take(local->name());
   for (size_t k = 0; k < tasks_.size(); ++k) {
     task_names_.push_back(take(absl::StrCat(program.name(), "_task_", k)));
+  }
+  for (const ir::Node* local : locals_) {
+    if (local->num_operands() < 2) continue;  // no (partial add)
+    collect_names_.emplace_back(
+        local, take(absl::StrCat(program.name(), "_collect_", local->name())));
   }
   auto local_name = [this](const ir::Node& coordinate) {
     return emitc::UniqueIdentifier(coordinate.name(), [this](absl::string_view n) {
@@ -73,21 +78,41 @@ ProgramWriter::ProgramWriter(const ir::Module& module,
   };
   x_name_ = local_name(*x_);
   y_name_ = local_name(*y_);
-  setup_name_ = take(absl::StrCat(program.name(), "_setup"));
   params_name_ = take(absl::StrCat(program.name(), "_params"));
+  setups_name_ = take(absl::StrCat(program.name(), "_setups"));
+  class_of_name_ = take(absl::StrCat(program.name(), "_class_of"));
   extensions_.descriptor = [this](const ir::Node& dsd, const emitc::CExpr& data,
                                   const emitc::CExpr& base) {
     return Descriptor(dsd, data, base);
   };
 }
 
+std::string ProgramWriter::Take(absl::string_view name) {
+  std::string c_name = emitc::UniqueIdentifier(
+      name, [this](absl::string_view n) { return globals_.taken.contains(n); });
+  globals_.taken.insert(c_name);
+  return c_name;
+}
+
 absl::Status ProgramWriter::Translate() {
+  auto classes = ClassifyPes(program_, tasks_, x_->int_value(), y_->int_value());
+  if (!classes.ok()) return classes.status();
+  classes_ = *std::move(classes);
+  for (size_t k = 0; k < classes_.runs.size(); ++k) {
+    setup_names_.push_back(Take(
+        classes_.runs.size() == 1
+            ? absl::StrCat(program_.name(), "_setup")
+            : absl::StrCat(program_.name(), "_setup_", k)));
+  }
   if (auto status = Locals(); !status.ok()) return status;
   if (auto status = Procedures(); !status.ok()) return status;
   for (size_t k = 0; k < tasks_.size(); ++k) {
     if (auto status = Task(*tasks_[k], static_cast<int>(k)); !status.ok()) {
       return status;
     }
+  }
+  for (const auto& [local, name] : collect_names_) {
+    if (auto status = Collect(*local, name); !status.ok()) return status;
   }
   if (auto status = Setup(); !status.ok()) return status;
   Description();
@@ -260,8 +285,19 @@ absl::Status ProgramWriter::Setup() {
       absl::StrAppend(&body, "  cs1_partial(", names_.at(local), ");\n");
     }
   }
+  const std::string common = body;
+  for (size_t c = 0; c < classes_.runs.size(); ++c) {
+    Setup(c, common, x_used, y_used);
+  }
+  return absl::OkStatus();
+}
+
+void ProgramWriter::Setup(size_t c, const std::string& common, bool x_used,
+                          bool y_used) {
+  std::string body = common;
   body += "  /* ... and the tasks, in order. */\n";
   for (size_t k = 0; k < tasks_.size(); ++k) {
+    if (!classes_.runs[c][k]) continue;
     const ir::Node& first = *tasks_[k]->operand(0);
     if (!first.is(ir::Op::kRecv)) {
       absl::StrAppend(&body, "  cs1_start_task(", task_names_[k], ");\n");
@@ -272,9 +308,26 @@ absl::Status ProgramWriter::Setup() {
     absl::StrAppend(&body, "  cs1_recv_task(", param, " /* ",
                     params_[param]->name(), " */, ", task_names_[k], ");\n");
   }
-  absl::StrAppend(&text_, "\nstatic void ", setup_name_, "(void) {\n",
-                  CoordinateDeclarations(x_used, y_used), body, "}\n");
-  return absl::OkStatus();
+  if (!collect_names_.empty()) {
+    body += "  /* ... then the partial sums go along their chains. */\n";
+  }
+  for (const auto& [local, name] : collect_names_) {
+    absl::StrAppend(&body, "  cs1_start_task(", name, ");\n");
+  }
+  std::string pes;
+  if (classes_.runs.size() > 1) {
+    std::vector<std::string> members;
+    for (size_t pe = 0; pe < classes_.class_of.size(); ++pe) {
+      if (classes_.class_of[pe] != static_cast<int>(c)) continue;
+      const int64_t nx = x_->int_value();
+      members.push_back(absl::StrCat("(", pe % nx, ", ", pe / nx, ")"));
+    }
+    pes = absl::StrCat("\n/* PE class ", c, ": PEs ",
+                       absl::StrJoin(members, ", "), ". */");
+  }
+  absl::StrAppend(&text_, pes, "\nstatic void ", setup_names_[c],
+                  "(void) {\n", CoordinateDeclarations(x_used, y_used), body,
+                  "}\n");
 }
 
 void ProgramWriter::Description() {
@@ -289,18 +342,29 @@ void ProgramWriter::Description() {
     params.push_back(absl::StrCat(
         "  {", emitc::CStringLiteral(param->name()), ", ", kind, ", ",
         ElemConstant(type.elem()), ", ", dims.size(), ", ",
-        dims.empty() ? "NULL" : ArrayLiteral(dims), "}"));
+        dims.empty() ? "NULL" : ArrayLiteral(dims), ", ",
+        sparse_.contains(param) ? "CS1_SPARSE" : "CS1_DENSE", "}"));
   }
   int64_t grid_x = x_->int_value();
   int64_t grid_y = y_->int_value();
+  // One class: every PE runs the same setup (no table).
+  std::string class_of = "NULL";
+  std::string table;
+  if (classes_.runs.size() > 1) {
+    class_of = class_of_name_;
+    table = absl::StrCat("static const int ", class_of_name_, "[] = {",
+                         absl::StrJoin(classes_.class_of, ", "), "};\n");
+  }
   absl::StrAppend(
-      &text_, "\n/* The program: its parameters, grid and setup. */\n",
+      &text_, "\n/* The program: its parameters, grid and PE classes. */\n",
       "static const struct cs1_param ", params_name_, "[] = {\n",
       absl::StrJoin(params, ",\n"), "\n};\n",
+      "static const cs1_task ", setups_name_, "[] = {",
+      absl::StrJoin(setup_names_, ", "), "};\n", table,
       "const struct cs1_program cs1_program = {",
       emitc::CStringLiteral(absl::StripPrefix(program_.name(), "@")), ", ",
-      grid_x, ", ", grid_y,
-      ", ", params_.size(), ", ", params_name_, ", ", setup_name_, "};\n");
+      grid_x, ", ", grid_y, ", ", params_.size(), ", ", params_name_, ", ",
+      setup_names_.size(), ", ", setups_name_, ", ", class_of, "};\n");
 }
 
 }  // namespace tessel::emitcs1

@@ -7,14 +7,17 @@
 #define TESSEL_LIBS_EMITCS1_PROGRAM_WRITER_H_
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "libs/emitc/extensions.h"
 #include "libs/emitc/globals.h"
 #include "libs/emitc/uses.h"
 #include "libs/emitcs1/configurations.h"
+#include "libs/emitcs1/pe_classes.h"
 #include "libs/ir/node.h"
 
 namespace tessel::emitcs1 {
@@ -39,6 +42,11 @@ class ProgramWriter {
   absl::Status Locals();
   absl::Status Procedures();
   absl::Status Setup();
+  // The setup of PE class `c`: `common` (configurations and local arrays),
+  // then the tasks that run on its PEs.
+  void Setup(size_t c, const std::string& common, bool x_used, bool y_used);
+  // A C name of the program's, free.
+  std::string Take(absl::string_view name);
   void Description();
   // The C expression of a control expression of the PE coordinates, whose
   // uses mark `x_used` and `y_used`.
@@ -55,6 +63,8 @@ class ProgramWriter {
 
   // task_writer.cc
   absl::Status Task(const ir::Node& task, int number);
+  // collect_writer.cc: the collecting task `name` of a (partial add) local.
+  absl::Status Collect(const ir::Node& local, const std::string& name);
 
   const ir::Module& module_;
   const ir::Node& program_;
@@ -62,6 +72,8 @@ class ProgramWriter {
   std::vector<ir::Node*> params_;
   std::vector<const ir::Node*> locals_;
   std::vector<const ir::Node*> tasks_;
+  // The parameters declared (sparse P).
+  absl::flat_hash_set<const ir::Node*> sparse_;
   const ir::Node* x_ = nullptr;  // the grid's coordinates
   const ir::Node* y_ = nullptr;
   std::string x_name_;  // their C names in the setup
@@ -70,7 +82,12 @@ class ProgramWriter {
   emitc::Extensions extensions_;
   absl::flat_hash_map<const ir::Node*, std::string> names_;  // of locals
   std::vector<std::string> task_names_;
-  std::string setup_name_;
+  // The collecting tasks of the (partial add) locals, in their order.
+  std::vector<std::pair<const ir::Node*, std::string>> collect_names_;
+  PeClasses classes_;
+  std::vector<std::string> setup_names_;  // per class
+  std::string setups_name_;
+  std::string class_of_name_;
   std::string params_name_;
   emitc::Needs needs_;
   std::string text_;

@@ -119,6 +119,12 @@ absl::Status ProcCompiler::CompilePeProgram(cs1::PeProgram& out) {
         out.tasks.push_back(std::move(task));
         break;
       }
+      case ir::Op::kSparse: {
+        auto param = ParamIndex(out, *operand->operand(0));
+        if (!param.ok()) return param.status();
+        out.params[*param].sparse = true;
+        break;
+      }
       default:
         return NotVerified(*operand, "a form a pe-program does not hold");
     }
@@ -141,6 +147,9 @@ absl::StatusOr<std::unique_ptr<PeProgram>> CompilePeProgram(
     return status;
   }
   for (Task& task : out->tasks) {
+    // A sparse input's elements arrive one by one, its zeros not at all:
+    // its tasks run call by call.
+    if (task.receives && out->params[task.param].sparse) continue;
     task.nest = TaskAsNest(*out, task, out->frame);
   }
   loop::PlanLoopProgram(out->procedures);

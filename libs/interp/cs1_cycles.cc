@@ -67,7 +67,8 @@ int64_t ScalarOps(const Node& stmt) {
 
 class Counter {
  public:
-  explicit Counter(const CostModel& model) : model_(model) {}
+  Counter(const CostModel& model, const InputTensors& inputs)
+      : model_(model), inputs_(inputs) {}
 
   absl::StatusOr<CycleReport> Run(const Node& program) {
     const Node* grid = nullptr;
@@ -76,6 +77,15 @@ class Counter {
       if (operand->is(Op::kGrid)) grid = operand;
       if (operand->is(Op::kLocal)) locals.push_back(operand);
       if (operand->is(Op::kTask)) tasks.push_back(operand);
+      if (!operand->is(Op::kSparse)) continue;
+      const Node& param = *operand->operand(0)->def();
+      auto data = inputs_.find(param.name());
+      if (data == inputs_.end()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "the cycles depend on the data of the sparse input '",
+            param.name(), "', which is missing"));
+      }
+      sparse_[&param] = &data->second;
     }
     if (grid == nullptr) return absl::InternalError("a pe-program without grid");
     const Node& x = *grid->operand(0);
@@ -220,10 +230,13 @@ class Counter {
     std::vector<int64_t> at(shape.size(), 0);
     int64_t count = 1;
     for (int64_t dim : shape) count *= dim;
+    // A sparse input's zeros are not sent.
+    auto sparse = sparse_.find(recv.operand(0)->def());
+    const HostTensor* sent = sparse == sparse_.end() ? nullptr : sparse->second;
     for (int64_t n = 0; n < count; ++n) {
       for (size_t k = 0; k < at.size(); ++k) env_[indices[k]] = at[k];
-      bool runs = true;
-      if (cond != nullptr) {
+      bool runs = sent == nullptr || sent->GetDouble(n) != 0;
+      if (runs && cond != nullptr) {
         auto holds = Eval(*cond);
         if (!holds.ok()) return holds.status();
         runs = *holds != 0;
@@ -339,6 +352,9 @@ class Counter {
   }
 
   const CostModel& model_;
+  const InputTensors& inputs_;
+  // The data of each sparse input parameter.
+  absl::flat_hash_map<const Node*, const HostTensor*> sparse_;
   absl::flat_hash_map<const Node*, int64_t> env_;
   absl::flat_hash_set<std::string> configurations_;
   int64_t cycles_ = 0;    // of the current task activation
@@ -410,8 +426,9 @@ double CycleReport::SimdShare() const {
 }
 
 absl::StatusOr<CycleReport> CountCycles(const ir::Node& program,
-                                        const CostModel& model) {
-  return Counter(model).Run(program);
+                                        const CostModel& model,
+                                        const InputTensors& inputs) {
+  return Counter(model, inputs).Run(program);
 }
 
 std::string CycleSummary(const CycleReport& report) {

@@ -1,7 +1,8 @@
 // Cycles of a pe-program (formats/tir/README.md, "CS-1 level") under a
 // documented cost model whose parameters live in targets/cs1/cycles.model
 // (docs/run-sim.md, "Cycles of a pe-program"). Control never depends on
-// data in TIR, so the count walks the program's control alone, PE by PE:
+// data in TIR but for what arrives of a sparse input (whose zeros are not
+// sent), so the count walks the program's control, PE by PE:
 // task activations, SIMD instructions (issue, then their elements at the
 // engine's width per cycle, and each distinct configuration set up once),
 // explicit loops (bounds, iterations, and the loads, operations and
@@ -12,12 +13,15 @@
 #define TESSEL_LIBS_INTERP_CS1_CYCLES_H_
 
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "libs/ir/node.h"
+#include "libs/npy/host_tensor.h"
 
 namespace tessel::cs1 {
 
@@ -68,9 +72,15 @@ struct CycleReport {
   double SimdShare() const;
 };
 
-// Counts `program`'s cycles (a verified pe-program).
+// The inputs of a run, by parameter name (as run-sim binds them).
+using InputTensors = std::map<std::string, HostTensor, std::less<>>;
+
+// Counts `program`'s cycles (a verified pe-program) on `inputs`, of which
+// it reads those declared (sparse P): a recv task runs for an element of
+// them only if it is not zero.
 absl::StatusOr<CycleReport> CountCycles(const ir::Node& program,
-                                        const CostModel& model);
+                                        const CostModel& model,
+                                        const InputTensors& inputs);
 
 // "cycles: ..." lines for run-sim's report.
 std::string CycleSummary(const CycleReport& report);

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
 #include "libs/ir/verify/read.h"
 #include "libs/support/source.h"
@@ -24,20 +25,23 @@ scalar_op 1   # per load, operation and store
 fabric_hop 1
 )";
 
-CycleReport Count(const std::string& program) {
+absl::StatusOr<CycleReport> TryCount(const std::string& program,
+                                      const InputTensors& inputs) {
   auto module = ir::ReadModule(MakeSource("p.tir", LibraryText() + program));
   EXPECT_TRUE(module.ok()) << module.status();
   auto model = ParseCostModel("model", kModel);
   EXPECT_TRUE(model.ok()) << model.status();
-  auto report = CountCycles(*module->Find("@conv1d"), *model);
+  return CountCycles(*module->Find("@conv1d"), *model, inputs);
+}
+
+CycleReport Count(const std::string& program, const InputTensors& inputs = {}) {
+  auto report = TryCount(program, inputs);
   EXPECT_TRUE(report.ok()) << report.status();
   return *report;
 }
 
-// Listing 3: per PE, 2 configurations (24 cycles), the zeroing task
-// (4 + 2 + 18) and 16 arrivals of 4 + 2 + 3 cycles: 192.
-TEST(Cs1CyclesTest, SimdTasks) {
-  CycleReport report = Count(R"(
+// Listing 3.
+constexpr char kConv1d[] = R"(
 (pe-program @conv1d ((in x (f32 16)) (in W (f32 2 3)) (out y (f32 2 14)))
   (grid (px 1) (py 2))
   (local W_local (f32 1 3) @PE (holds W py 0))
@@ -46,7 +50,43 @@ TEST(Cs1CyclesTest, SimdTasks) {
   (task (recv x (i) v)
     (call @fmacs 3 1 1 1 (dsd y_local (+ i 2) (3 -1)) (dsd W_local 0 (3 1))
       v)))
-)");
+)";
+
+// Listing 3 with x sparse.
+std::string SparseConv1d() {
+  return absl::StrReplaceAll(
+      kConv1d, {{"(grid (px 1) (py 2))", "(grid (px 1) (py 2)) (sparse x)"}});
+}
+
+// A sparse input's zeros are not sent: with 6 zeros among the 16 elements
+// of x (-0 among them), 10 arrivals of 4 + 2 + 3 cycles per PE.
+TEST(Cs1CyclesTest, SparseZerosAreNotSent) {
+  auto x = MakeHostTensor(ElemType::kF32, {16});
+  ASSERT_TRUE(x.ok());
+  for (int64_t i = 0; i < 16; ++i) {
+    x->Set<float>(i, i % 3 == 0 ? (i == 3 ? -0.0f : 0.0f) : 0.5f);
+  }
+  CycleReport report = Count(SparseConv1d(), {{"x", *x}});
+  for (const PeCycles& pe : report.pes) {
+    ASSERT_EQ(pe.tasks.size(), 2u);
+    EXPECT_EQ(pe.tasks[1].runs, 10);
+    EXPECT_EQ(pe.tasks[1].cycles, 90);
+    EXPECT_EQ(pe.cycles, 24 + 24 + 90);
+  }
+  EXPECT_EQ(report.simd_instances, 2 * 10 * 3);
+}
+
+TEST(Cs1CyclesTest, SparseInputWithoutData) {
+  auto report = TryCount(SparseConv1d(), {});
+  EXPECT_EQ(report.status().message(),
+            "the cycles depend on the data of the sparse input 'x', which is "
+            "missing");
+}
+
+// Listing 3: per PE, 2 configurations (24 cycles), the zeroing task
+// (4 + 2 + 18) and 16 arrivals of 4 + 2 + 3 cycles: 192.
+TEST(Cs1CyclesTest, SimdTasks) {
+  CycleReport report = Count(kConv1d);
   ASSERT_EQ(report.pes.size(), 2u);
   for (const PeCycles& pe : report.pes) {
     EXPECT_EQ(pe.configurations, 2);

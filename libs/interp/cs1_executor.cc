@@ -323,6 +323,8 @@ void Executor::RunTask(const cs1::PeProgram& program, const cs1::Task& task,
     for (size_t k = 0; k < index.size(); ++k) {
       frame.controls[task.index_slots[k]] = index[k];
     }
+    // A sparse input's zeros are not sent.
+    if (param.sparse && inputs[task.param].GetDouble(flat) == 0) return true;
     if (task.cond && !ControlValue(*task.cond, frame)) return !failed_;
     if (Receive(program, task, inputs, flat, frame)) ExecStmt(task.call, frame);
     if (failed_) {

@@ -33,6 +33,9 @@ struct Param {
   std::vector<int64_t> shape;
   bool read = false;
   bool written = false;
+  // (sparse P): an input whose zeros are not sent; no recv task runs for
+  // an element equal to zero.
+  bool sparse = false;
 };
 
 // A local array, every PE's own. With `holds`, element J of it is element

@@ -91,6 +91,26 @@ TEST(Cs1Test, TasksRunInOrderAndReceiveWhatTheirConditionSays) {
   EXPECT_EQ(Values(out->at("y")), (std::vector<float>{4, 8}));
 }
 
+TEST(Cs1Test, ASparseInputsZerosAreNotSent) {
+  // Each PE keeps the last element it receives: with x sparse, the last
+  // that is not zero (-0 is zero too), in call by call and batched runs.
+  for (bool batching : {true, false}) {
+    auto out = RunText(R"(
+(pe-program @last ((in x (f32 8)) (out y (f32 2)))
+  (grid (px 2) (py 1))
+  (sparse x)
+  (local y_local (f32 1) @PE (holds y px))
+  (task (recv x (i) v (== px (/ i 4)))
+    (call @put v y_local)))
+(proc @put ((in v f32) (out y (f32 1) @PE)) (assign (y 0) v))
+)",
+                       {{"x", Floats({8}, {1, 2, 3, 0, 5, 6, 7, -0.0f})}},
+                       batching);
+    ASSERT_TRUE(out.ok()) << out.status();
+    EXPECT_EQ(Values(out->at("y")), (std::vector<float>{3, 7}));
+  }
+}
+
 TEST(Cs1Test, LocalArraysStartWithWhatTheyHold) {
   // An inout parameter: every PE gets its element, doubles it and gives it
   // back; the halo of x_local beyond x is never written.

@@ -31,10 +31,12 @@ absl::StatusOr<Node*> Reader::ReadPeProgram(const Sexpr& form) {
       node = ReadLocal(clause);
     } else if (clause.is_form("task")) {
       node = ReadTask(clause);
+    } else if (clause.is_form("sparse") && clause.size() == 2) {
+      node = ReadGeneric(clause, Op::kSparse);
     } else {
       return ErrorAt(clause.loc(),
-                     absl::StrCat("expected (local ...) or (task ...) in a "
-                                  "pe-program, found '",
+                     absl::StrCat("expected (local ...), (task ...) or "
+                                  "(sparse INPUT) in a pe-program, found '",
                                   PrintFlat(clause), "'"));
     }
     if (!node.ok()) return node.status();

@@ -1,5 +1,6 @@
 #include "libs/polysimd/analysis.h"
 
+#include <functional>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -17,6 +18,7 @@
 #include "libs/polysimd/compression.h"
 #include "libs/polysimd/isl_text.h"
 #include "libs/polysimd/isl_to_tir.h"
+#include "libs/polysimd/unimodular.h"
 
 namespace tessel::polysimd {
 namespace {
@@ -101,11 +103,7 @@ Extent ExtentOf(const isl::set& set, const isl::set& known,
   extent.minimum = isl::multi_pw_aff(space, lows);
   extent.maximum = isl::multi_pw_aff(space, highs);
   extent.size = isl::multi_pw_aff(space, sizes);
-  isl::set box = isl::manage(isl_set_upper_bound_multi_pw_aff(
-      isl_set_lower_bound_multi_pw_aff(isl_set_universe(space.copy()),
-                                       extent.minimum.copy()),
-      extent.maximum.copy()));
-  extent.dense = box.intersect_params(known).is_subset(set);
+  extent.dense = IsBoxOfItsBounds(set, known);
   return extent;
 }
 
@@ -144,6 +142,33 @@ std::string InstructionOf(const Statement& statement,
     default:
       return "";
   }
+}
+
+// Whether an instance of the statement computes nothing when the element
+// of `tensor` it reads is zero, so that a sparse stream need not send it:
+// an accumulation y += ... * x * ... with x a factor of the product and
+// read nowhere else (up to the sign of a zero sum, and NaN or infinite
+// factors, which the CS-1's sparse tensors do not carry).
+bool ZeroAddsNothing(const Statement& statement, const std::string& tensor) {
+  const Node& update = *statement.update;
+  if (!update.is(Op::kReduce)) return false;
+  int factors = 0;
+  int reads = 0;
+  std::function<void(const Node&, bool)> visit = [&](const Node& node,
+                                                     bool factor) {
+    if (node.is(Op::kLoad)) {
+      const Node* root = node.operand(0)->def();
+      if (root != nullptr && root->name() == tensor) {
+        ++reads;
+        factors += factor ? 1 : 0;
+      }
+    }
+    for (const Node* operand : node.operands()) {
+      visit(*operand, factor && node.is(Op::kMul));
+    }
+  };
+  visit(*update.operand(1), true);
+  return reads == 1 && factors == 1;
 }
 
 class Analyser {
@@ -294,6 +319,17 @@ class Analyser {
       trigger_read = &read;
       task.trigger = placement_.Input(read.tensor);
     }
+    if (task.trigger != nullptr && task.trigger->sparse &&
+        !ZeroAddsNothing(statement, task.trigger->tensor)) {
+      return ErrorAt(
+          task.trigger->loc,
+          absl::StrCat("'", task.trigger->tensor,
+                       "' arrives sparse, its zeros not sent, but statement '",
+                       statement.name, "' computes something from a zero '",
+                       task.trigger->tensor, "' (a sparse input is a factor "
+                       "of what a statement adds up, y[...] += ... * ",
+                       task.trigger->tensor, "[...])"));
+    }
     // Section 5.1: the placement bound to PE_X and PE_Y, and the order of
     // the trigger bound to the index values through the inverse access.
     isl::map place = PlaceOf(statement);
@@ -329,6 +365,17 @@ class Analyser {
     Show("compression (5.2)", Text(task.compression));
     if (!compression.note.empty()) Show("note", compression.note);
     Show("compressed instance set", Text(task.compressed));
+    // Beyond the paper: a unimodular change of the compressed variables
+    // into a box, or a smaller box hull.
+    if (std::optional<Unimodular> unimodular =
+            FindUnimodular(task.compressed, task.known)) {
+      task.compression = task.compression.pullback(unimodular->inverse);
+      task.compressed = unimodular->transformed;
+      Show("unimodular transformation (5.2, beyond the paper)",
+           absl::StrCat(Text(unimodular->forward), ": ", unimodular->reason));
+      Show("compression", Text(task.compression));
+      Show("transformed instance set", Text(task.compressed));
+    }
     Extent compressed = ExtentOf(task.compressed, task.known, index_names);
     Show("minimum", Text(SetOf(compressed.minimum, task.known)));
     Show("maximum", Text(SetOf(compressed.maximum, task.known)));

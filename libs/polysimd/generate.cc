@@ -90,6 +90,16 @@ class Generator {
         return status;
       }
     }
+    for (const LocalArray& local : analysis_.locals) {
+      const Tensor& tensor = *kernel_.Find(local.tensor);
+      if (tensor.role == TensorRole::kOutput && CoversOthers(local, tensor)) {
+        // Its PE's part is no box: computed apart, copied into a kept
+        // array of zeros whose box holds it, partial sums of which the
+        // others' zeros add nothing.
+        partial_.insert(tensor.name);
+        not_box_.insert(tensor.name);
+      }
+    }
     std::vector<Sexpr> program = {Sym("pe-program"), Sym(kernel_.proc->name()),
                                   Params(),
                                   List({Sym("grid"),
@@ -97,6 +107,13 @@ class Generator {
                                                             analysis_.grid.nx)}),
                                         List({Sym(py_), Sexpr::Int(
                                                             analysis_.grid.ny)})})};
+    // A sparse input's zeros are not sent (the analysis checked that they
+    // add nothing): no task runs for them.
+    for (const placement::TensorClause& input : placement_.inputs) {
+      if (input.stream() && input.sparse) {
+        program.push_back(List({Sym("sparse"), Sym(input.tensor)}));
+      }
+    }
     for (const LocalArray& local : analysis_.locals) {
       if (NeedsKeptArray(local)) {
         // The tasks compute in a local array of their own, whose proper
@@ -224,6 +241,7 @@ class Generator {
   bool NeedsKeptArray(const LocalArray& local) const {
     const Tensor& tensor = *kernel_.Find(local.tensor);
     if (tensor.role != TensorRole::kOutput) return false;
+    if (not_box_.contains(local.tensor)) return true;
     for (const Task& task : analysis_.tasks) {
       if (task.method == Method::kBoxHull &&
           task.statement->write.tensor == local.tensor &&
@@ -324,11 +342,6 @@ class Generator {
                                TypeOf(ElemOf(tensor), local.extended),
                                Sym("@PE")};
     if (tensor.role == TensorRole::kLocal) return List(std::move(form));
-    // Partial results of elements a PE does not compute are its zeros,
-    // which add nothing.
-    if (tensor.role == TensorRole::kOutput && !partial_.contains(tensor.name)) {
-      if (auto status = CheckHeld(local, tensor); !status.ok()) return status;
-    }
     isl::map offset = isl::manage(isl_map_from_multi_aff(local.offset.copy()));
     isl::set at = offset.bind_domain(
         NamedIds(offset.domain().space(), {"PE_X", "PE_Y"}));
@@ -348,26 +361,16 @@ class Generator {
     return List(std::move(form));
   }
 
-  // A local array holding part of an output gives back every element of
-  // its box inside the output (formats/tir/README.md, `holds`): those must
-  // be the elements its PE computes.
-  absl::Status CheckHeld(const LocalArray& local, const Tensor& tensor) {
+  // Whether the box of the kept array of `local` (an output's) covers
+  // elements of the output its PE does not compute: a local array holding
+  // part of an output gives back every element of its box inside the
+  // output (formats/tir/README.md, `holds`), so that the PE's part is then
+  // computed apart and its elements copied into a kept array of partial
+  // sums, the others zeros.
+  bool CoversOthers(const LocalArray& local, const Tensor& tensor) const {
     isl::map held =
-        local.Covered(tensor.elements, analysis_.grid.Pes(ctx_));
-    isl::map other = held.subtract(writers_.at(tensor.name).reverse());
-    if (other.is_empty()) return absl::OkStatus();
-    isl::set pe = other.domain().lexmin();
-    return ErrorAt(
-        placement_.Output(tensor.name)->map_loc,
-        absl::StrCat("the local array of '", tensor.name, "' on ",
-                     placement::FirstPoint(pe),
-                     " of the computation rectangle (the box hull of what it "
-                     "touches, section 4.3, extended for extra instances) "
-                     "covers ",
-                     placement::FirstPoint(other.intersect_domain(pe).range()),
-                     ", which it does not compute; the CS-1 level gives back "
-                     "a local array's whole box, so polysimd needs each PE to "
-                     "compute a box of the output"));
+        KeptArray(local).Covered(tensor.elements, analysis_.grid.Pes(ctx_));
+    return !held.subtract(writers_.at(tensor.name).reverse()).is_empty();
   }
 
   absl::StatusOr<Sexpr> ZeroTask(const Statement& statement) {
@@ -914,6 +917,8 @@ class Generator {
   // outputs whose elements several PEs compute partial sums of.
   absl::flat_hash_map<std::string, isl::map> writers_;
   absl::flat_hash_set<std::string> partial_;
+  // The outputs whose part on a PE is no box.
+  absl::flat_hash_set<std::string> not_box_;
   std::vector<Sexpr> procs_;
 };
 

@@ -189,10 +189,13 @@ class AstWriter {
  private:
   absl::Status For(const isl::ast_node& node, std::vector<Sexpr>& out) {
     isl::ast_expr inc = isl::manage(isl_ast_node_for_get_inc(node.get()));
-    isl_val* step = isl_ast_expr_get_val(inc.get());
-    const bool unit = step != nullptr && isl_val_is_one(step) == isl_bool_true;
-    isl_val_free(step);
-    if (!unit) return Unsupported(inc);
+    isl_val* value = isl_ast_expr_get_val(inc.get());
+    const bool positive = value != nullptr &&
+                          isl_val_is_int(value) == isl_bool_true &&
+                          isl_val_is_pos(value) == isl_bool_true;
+    const int64_t step = positive ? isl_val_get_num_si(value) : 0;
+    isl_val_free(value);
+    if (!positive) return Unsupported(inc);
     const std::string id =
         IdName(isl_ast_expr_get_id(isl::manage(
             isl_ast_node_for_get_iterator(node.get())).get()));
@@ -220,7 +223,17 @@ class AstWriter {
     Sexpr high = type == isl_ast_expr_op_lt
                      ? *std::move(upper)
                      : Form("+", {*std::move(upper), Sexpr::Int(1)});
-    names_[id] = variable;
+    if (step == 1) {
+      names_[id] = variable;
+    } else {
+      // TIR's loops step by 1: the variable counts the steps, from 0 to
+      // ceil((HIGH - LOW) / STEP), and isl's iterator is LOW + STEP * it.
+      names_[id] = Form("+", {*low, Form("*", {Sexpr::Int(step), variable})});
+      high = Form("/", {Form("+", {Form("-", {std::move(high), *low}),
+                                   Sexpr::Int(step - 1)}),
+                        Sexpr::Int(step)});
+      low = Sexpr::Int(0);
+    }
     ++depth_;
     std::vector<Sexpr> body;
     absl::Status status =

@@ -75,11 +75,14 @@ TEST_F(IslToTirTest, LoopsAndGuards) {
   EXPECT_EQ(Loops(ctx_, names_, "[n, m] -> { [i] : 0 <= i < n and m > 2 }",
                   "{ : }"),
             "(if (>= m 3) (then (for c0 0 n (S c0))))");
-  // TIR's loops step by 1: isl's loop of step 2 is rejected, never written
-  // wrong.
+  // TIR's loops step by 1: isl's loop of step 2 counts its steps.
   EXPECT_EQ(Loops(ctx_, names_,
                   "[n] -> { [i] : 0 <= i < n and i mod 2 = 0 }", "{ : }"),
-            "isl wrote '2', which TIR's control expressions cannot say");
+            "(for c0 0 (/ (+ (- n 0) 1) 2) (S (+ 0 (* 2 c0))))");
+  EXPECT_EQ(Loops(ctx_, names_,
+                  "[n] -> { [i] : n <= i < 20 and (i - n) mod 3 = 0 }",
+                  "{ : }"),
+            "(for c0 0 (/ (+ (- (+ 19 1) n) 2) 3) (S (+ n (* 3 c0))))");
 }
 
 }  // namespace

@@ -44,13 +44,13 @@ absl::Status WriteTensors(const std::string& dir, const TensorMap& tensors,
   return absl::OkStatus();
 }
 
-// The cycles of `entry`, a pe-program that has run: with --cycles, their
-// summary; with --trace, the trace written.
-absl::Status ReportCycles(const ir::Node& entry, const RunSimOptions& options,
-                          std::ostream& out) {
+// The cycles of `entry`, a pe-program that has run on `inputs`: with
+// --cycles, their summary; with --trace, the trace written.
+absl::Status ReportCycles(const ir::Node& entry, const TensorMap& inputs,
+                          const RunSimOptions& options, std::ostream& out) {
   auto model = cs1::DefaultCostModel();
   if (!model.ok()) return model.status();
-  auto report = cs1::CountCycles(entry, *model);
+  auto report = cs1::CountCycles(entry, *model, inputs);
   if (!report.ok()) return report.status();
   if (options.cycles) out << cs1::CycleSummary(*report);
   if (options.trace_file.empty()) return absl::OkStatus();
@@ -120,7 +120,7 @@ absl::Status RunSim(const RunSimOptions& options, std::ostream& out) {
       program->Run(bound->controls, bound->tensors, options.batching);
   if (!outputs.ok()) return outputs.status();
   if (options.cycles || !options.trace_file.empty()) {
-    if (auto status = ReportCycles(**entry, options, out); !status.ok()) {
+    if (auto status = ReportCycles(**entry, bound->tensors, options, out); !status.ok()) {
       return status;
     }
   }

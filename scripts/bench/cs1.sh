@@ -82,6 +82,12 @@ measure "degenerate conv2d, example 5.7" "$inputs/degenerate_conv2d.tk" \
   "$inputs/degenerate_conv2d.place"
 measure "strided conv 8x4x3 s2" "$inputs/strided_conv.tk" \
   "$inputs/strided_conv.place"
+# Beyond the paper: a unimodular change of variables (sum pooling placed
+# input-stationary), and PEs whose part of the output is no box (every
+# other row of the fully connected layer).
+measure "sum pooling, input-stationary" "$inputs/pool.tk" "$inputs/pool.place"
+measure "fc 32x16, every other row" "$inputs/fc.tk" \
+  "$inputs/fc_every_other.place"
 
 # Larger: a fully connected layer of M x N on a 4 x 8 rectangle as listing
 # 2 (columns of W across a row, rows down the rectangle), and 1-d
@@ -110,3 +116,35 @@ kernel conv1d(x: f32[$((width + 4))], W: f32[16, 5]) -> (y: f32[16, $width]) {
 KERNEL
   measure "conv1d 16x5 over $width" "$work/conv1d.tk" "$work/conv1d.place"
 done
+
+# Sparse streams: the busiest PE's cycles with SIMD on the seeded x (no
+# zeros) and on an x of which about half the elements are zero (relu of
+# the seeded values, Inputs/sparse_x.tk), whose zeros are not sent.
+printf '\n%-34s %12s %12s %6s\n' "sparse x (16 elements)" "dense cycles" \
+  "sparse cycles" zeros
+"$bin/parse/parse" "$inputs/sparse_x.tk" -o "$work/sparse_x.tir"
+rm -rf "$work/zeros"
+"$bin/run-sim/run-sim" "$work/sparse_x.tir" --seed 1 --outputs "$work/zeros" \
+  >/dev/null
+# Its elements (after the 128-byte header) as words: +0 and -0.
+zeros=$(od -A n -t x4 -j 128 "$work/zeros/x.npy" | tr -s ' ' '\n' |
+        grep -c -E '^(00000000|80000000)$' || true)
+sparse() {
+  local label="$1" kernel="$2" placement="$3"
+  "$bin/parse/parse" "$kernel" -o "$work/kernel.tir"
+  "$bin/polysimd/polysimd" "$work/kernel.tir" --placement "$placement" \
+    -o "$work/simd.tir"
+  rm -rf "$work/in"
+  "$bin/run-sim/run-sim" "$work/kernel.tir" --seed 1 --outputs "$work/in" \
+    >/dev/null
+  cp "$work/zeros/x.npy" "$work/in/x.npy"
+  "$bin/run-sim/run-sim" "$work/kernel.tir" --inputs "$work/in" \
+    --compare "$work/simd.tir" >/dev/null
+  local dense sparse
+  read -r dense _ < <(cycles_of "$work/simd.tir")
+  sparse=$("$bin/run-sim/run-sim" "$work/simd.tir" --inputs "$work/in" \
+           --cycles | awk '/^cycles:/ { print $2 }')
+  printf '%-34s %12s %12s %6s\n' "$label" "$dense" "$sparse" "$zeros/16"
+}
+sparse "conv1d 2x3, listing 3" "$inputs/conv1d.tk" "$inputs/conv1d.place"
+sparse "fc 32x16, listing 2" "$inputs/fc.tk" "$inputs/fc_listing2.place"

@@ -63,6 +63,14 @@ static struct {
      elements a PE has given back. */
   void **data;
   unsigned char **given;
+  /* The chains of partial sums, per output and element: how many of the
+     PEs still to run hold one, the sum that travels along the chain (and
+     whether one has arrived), and the ordinal of the PE that sent it on. */
+  int64_t **holders;
+  void **mailbox;
+  unsigned char **arrived;
+  int64_t **sent_by;
+  int64_t ordinal; /* of the PE running, in the order PEs run */
 } cs1_pe;
 
 int64_t cs1_pe_x(void) { return cs1_pe.x; }
@@ -310,11 +318,13 @@ static int64_t cs1_count(const struct cs1_param *param) {
   return count;
 }
 
-/* Copies between a local array and the part of its parameter it holds:
-   each element J of the local with J + offsets inside the parameter. */
-static void cs1_transfer(const struct cs1_local_state *local, bool load) {
+/* Calls visit(local, flat, at) for each element `flat` of a local array
+   whose J + offsets lies inside its parameter, at row-major position
+   `at` there. */
+static void cs1_for_each_held(const struct cs1_local_state *local,
+                              void (*visit)(const struct cs1_local_state *,
+                                            int64_t, int64_t)) {
   const struct cs1_param *param = &cs1_program.params[local->param];
-  size_t size = cs1_elem_size(local->elem);
   int64_t j[CS1_MAX_RANK] = {0};
   for (int64_t flat = 0; flat < local->size; flat++) {
     int64_t at = 0;
@@ -324,30 +334,90 @@ static void cs1_transfer(const struct cs1_local_state *local, bool load) {
       inside = inside && p >= 0 && p < param->shape[d];
       at = at * param->shape[d] + p;
     }
-    if (inside) {
-      unsigned char *mine = (unsigned char *)local->memory + flat * size;
-      unsigned char *theirs =
-          (unsigned char *)cs1_pe.data[local->param] + at * size;
-      unsigned char *given =
-          load ? NULL : &cs1_pe.given[local->param][at];
-      if (given != NULL && local->partial && *given) {
-        /* In the element type's arithmetic, as run-sim adds. */
-        if (local->elem == CS1_F32) {
-          *(float *)theirs += *(const float *)mine;
-        } else {
-          *(_Float16 *)theirs = (_Float16)((float)*(const _Float16 *)theirs +
-                                           (float)*(const _Float16 *)mine);
-        }
-      } else {
-        memcpy(load ? mine : theirs, load ? theirs : mine, size);
-      }
-      if (given != NULL) *given = 1;
-    }
+    if (inside) visit(local, flat, at);
     for (int d = param->rank - 1; d >= 0; d--) {
       if (++j[d] < local->dims[d]) break;
       j[d] = 0;
     }
   }
+}
+
+static void cs1_load(const struct cs1_local_state *local, int64_t flat,
+                     int64_t at) {
+  size_t size = cs1_elem_size(local->elem);
+  memcpy((unsigned char *)local->memory + flat * size,
+         (const unsigned char *)cs1_pe.data[local->param] + at * size, size);
+}
+
+/* Gives an element back, unless it is a partial sum this PE sent on. */
+static void cs1_give_back(const struct cs1_local_state *local, int64_t flat,
+                          int64_t at) {
+  if (local->partial && cs1_pe.sent_by[local->param][at] == cs1_pe.ordinal) {
+    return;
+  }
+  if (cs1_pe.given[local->param][at]) {
+    tsl_error("PE (%lld, %lld) gives back element %lld of '%s', which "
+              "another PE gave back",
+              (long long)cs1_pe.x, (long long)cs1_pe.y, (long long)at,
+              cs1_program.params[local->param].name);
+  }
+  size_t size = cs1_elem_size(local->elem);
+  memcpy((unsigned char *)cs1_pe.data[local->param] + at * size,
+         (const unsigned char *)local->memory + flat * size, size);
+  cs1_pe.given[local->param][at] = 1;
+}
+
+/* Counts the PEs holding a partial sum of an element. */
+static void cs1_count_holder(const struct cs1_local_state *local,
+                             int64_t flat, int64_t at) {
+  (void)flat;
+  if (local->partial) cs1_pe.holders[local->param][at]++;
+}
+
+/* The chain of an element: PEs hold its partial sums in the order they
+   run, each adding what the one before sent to its own, the last giving
+   the sum back: ((p0 + p1) + p2) ..., in the element type's arithmetic,
+   as run-sim adds them. */
+static void cs1_check_partial(int param, int64_t element) {
+  if (param < 0 || param >= cs1_program.num_params ||
+      cs1_program.params[param].kind == CS1_IN || element < 0 ||
+      element >= cs1_count(&cs1_program.params[param]) ||
+      cs1_pe.holders[param][element] <= 0) {
+    tsl_error("PE (%lld, %lld) holds no partial sum of element %lld of "
+              "parameter %d",
+              (long long)cs1_pe.x, (long long)cs1_pe.y, (long long)element,
+              param);
+  }
+}
+void cs1_recv_partial_f32(int param, int64_t element, float *sum) {
+  cs1_check_partial(param, element);
+  if (!cs1_pe.arrived[param][element]) return;
+  cs1_pe.arrived[param][element] = 0;
+  *sum = ((const float *)cs1_pe.mailbox[param])[element] + *sum;
+}
+void cs1_recv_partial_f16(int param, int64_t element, _Float16 *sum) {
+  cs1_check_partial(param, element);
+  if (!cs1_pe.arrived[param][element]) return;
+  cs1_pe.arrived[param][element] = 0;
+  *sum = (_Float16)((float)((const _Float16 *)cs1_pe.mailbox[param])[element] +
+                    (float)*sum);
+}
+static bool cs1_send_partial(int param, int64_t element) {
+  cs1_check_partial(param, element);
+  if (--cs1_pe.holders[param][element] == 0) return false;
+  cs1_pe.arrived[param][element] = 1;
+  cs1_pe.sent_by[param][element] = cs1_pe.ordinal;
+  return true;
+}
+bool cs1_send_partial_f32(int param, int64_t element, float sum) {
+  if (!cs1_send_partial(param, element)) return false;
+  ((float *)cs1_pe.mailbox[param])[element] = sum;
+  return true;
+}
+bool cs1_send_partial_f16(int param, int64_t element, _Float16 sum) {
+  if (!cs1_send_partial(param, element)) return false;
+  ((_Float16 *)cs1_pe.mailbox[param])[element] = sum;
+  return true;
 }
 
 static void cs1_poison(const struct cs1_local_state *local) {
@@ -360,19 +430,23 @@ static void cs1_poison(const struct cs1_local_state *local) {
   }
 }
 
-/* Runs a recv task once per element of its parameter, in row-major
-   order. */
+/* Runs a recv task once per element of its parameter that arrives, in
+   row-major order. */
 static void cs1_receive_all(const struct cs1_task_state *task) {
   const struct cs1_param *param = &cs1_program.params[task->param];
   for (int d = 0; d < param->rank; d++) cs1_pe.index[d] = 0;
   int64_t count = cs1_count(param);
   for (int64_t flat = 0; flat < count; flat++) {
+    bool zero;
     if (param->elem == CS1_F32) {
       cs1_pe.value_f32 = ((const float *)cs1_pe.data[task->param])[flat];
+      zero = cs1_pe.value_f32 == 0;
     } else {
       cs1_pe.value_f16 = ((const _Float16 *)cs1_pe.data[task->param])[flat];
+      zero = (float)cs1_pe.value_f16 == 0;
     }
-    task->task();
+    /* A sparse input's zeros are not sent. */
+    if (!(zero && param->arrival == CS1_SPARSE)) task->task();
     for (int d = param->rank - 1; d >= 0; d--) {
       if (++cs1_pe.index[d] < param->shape[d]) break;
       cs1_pe.index[d] = 0;
@@ -380,19 +454,32 @@ static void cs1_receive_all(const struct cs1_task_state *task) {
   }
 }
 
-static void cs1_run_pe(int64_t x, int64_t y) {
+/* Runs the setup of PE (x, y): its configurations, local arrays and
+   tasks registered. */
+static void cs1_set_up_pe(int64_t x, int64_t y) {
   memset(cs1_pe.configs, 0, sizeof(cs1_pe.configs));
   cs1_pe.num_locals = 0;
   cs1_pe.num_tasks = 0;
   cs1_pe.x = x;
   cs1_pe.y = y;
-  cs1_program.setup();
+  int pe_class = cs1_program.class_of == NULL
+                     ? 0
+                     : cs1_program.class_of[y * cs1_program.grid_x + x];
+  if (pe_class < 0 || pe_class >= cs1_program.num_classes) {
+    tsl_error("PE (%lld, %lld) is of class %d, of %d", (long long)x,
+              (long long)y, pe_class, cs1_program.num_classes);
+  }
+  cs1_program.setups[pe_class]();
+}
+
+static void cs1_run_pe(int64_t x, int64_t y) {
+  cs1_set_up_pe(x, y);
   for (int k = 0; k < cs1_pe.num_locals; k++) {
     const struct cs1_local_state *local = &cs1_pe.locals[k];
     cs1_poison(local);
     if (local->param >= 0 &&
         cs1_program.params[local->param].kind != CS1_OUT) {
-      cs1_transfer(local, true);
+      cs1_for_each_held(local, cs1_load);
     }
   }
   for (int k = 0; k < cs1_pe.num_tasks; k++) {
@@ -406,7 +493,7 @@ static void cs1_run_pe(int64_t x, int64_t y) {
     const struct cs1_local_state *local = &cs1_pe.locals[k];
     if (local->param >= 0 &&
         cs1_program.params[local->param].kind != CS1_IN) {
-      cs1_transfer(local, false);
+      cs1_for_each_held(local, cs1_give_back);
     }
   }
 }
@@ -427,15 +514,36 @@ int main(int argc, char **argv) {
   unsigned char **given =
       calloc((size_t)program->num_params + 1, sizeof(unsigned char *));
   if (data == NULL || given == NULL) tsl_error("out of memory");
+  int64_t **holders = calloc((size_t)program->num_params + 1, sizeof(int64_t *));
+  void **mailbox = calloc((size_t)program->num_params + 1, sizeof(void *));
+  unsigned char **arrived =
+      calloc((size_t)program->num_params + 1, sizeof(unsigned char *));
+  int64_t **sent_by = calloc((size_t)program->num_params + 1, sizeof(int64_t *));
+  if (holders == NULL || mailbox == NULL || arrived == NULL || sent_by == NULL) {
+    tsl_error("out of memory");
+  }
   cs1_pe.data = data;
   cs1_pe.given = given;
+  cs1_pe.holders = holders;
+  cs1_pe.mailbox = mailbox;
+  cs1_pe.arrived = arrived;
+  cs1_pe.sent_by = sent_by;
   for (int k = 0; k < program->num_params; k++) {
     const struct cs1_param *param = &program->params[k];
     size_t size = cs1_elem_size(param->elem);
     const char *descr = param->elem == CS1_F32 ? "<f4" : "<f2";
     if (param->kind != CS1_IN) {
-      given[k] = calloc((size_t)cs1_count(param), 1);
-      if (given[k] == NULL) tsl_error("out of memory");
+      size_t count = (size_t)cs1_count(param);
+      given[k] = calloc(count, 1);
+      holders[k] = calloc(count, sizeof(int64_t));
+      mailbox[k] = calloc(count, size);
+      arrived[k] = calloc(count, 1);
+      sent_by[k] = malloc(count * sizeof(int64_t));
+      if (given[k] == NULL || holders[k] == NULL || mailbox[k] == NULL ||
+          arrived[k] == NULL || sent_by[k] == NULL) {
+        tsl_error("out of memory");
+      }
+      for (size_t e = 0; e < count; e++) sent_by[k][e] = -1;
     }
     if (param->kind == CS1_OUT) {
       data[k] = calloc((size_t)cs1_count(param), size);
@@ -446,8 +554,23 @@ int main(int argc, char **argv) {
       if (data[k] == NULL) goto done;
     }
   }
+  /* The chains of partial sums: which PEs hold one of each element. */
   for (int64_t y = 0; y < program->grid_y; y++) {
-    for (int64_t x = 0; x < program->grid_x; x++) cs1_run_pe(x, y);
+    for (int64_t x = 0; x < program->grid_x; x++) {
+      cs1_set_up_pe(x, y);
+      for (int k = 0; k < cs1_pe.num_locals; k++) {
+        if (cs1_pe.locals[k].param < 0) continue;
+        if (cs1_program.params[cs1_pe.locals[k].param].kind == CS1_IN) continue;
+        cs1_for_each_held(&cs1_pe.locals[k], cs1_count_holder);
+      }
+    }
+  }
+  cs1_pe.ordinal = 0;
+  for (int64_t y = 0; y < program->grid_y; y++) {
+    for (int64_t x = 0; x < program->grid_x; x++) {
+      cs1_run_pe(x, y);
+      cs1_pe.ordinal++;
+    }
   }
   if (!tsl_make_directories(outputs)) goto done;
   for (int k = 0; k < program->num_params; k++) {
@@ -465,8 +588,16 @@ done:
   for (int k = 0; k < program->num_params; k++) {
     free(data[k]);
     free(given[k]);
+    free(holders[k]);
+    free(mailbox[k]);
+    free(arrived[k]);
+    free(sent_by[k]);
   }
   free(data);
   free(given);
+  free(holders);
+  free(mailbox);
+  free(arrived);
+  free(sent_by);
   return status;
 }

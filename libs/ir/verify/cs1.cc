@@ -51,6 +51,7 @@ absl::Status ProcVerifier::CheckPeProgram() {
     if (operand->is(Op::kGrid)) status = CheckGrid(*operand);
     if (operand->is(Op::kLocal)) status = CheckLocal(*operand);
     if (operand->is(Op::kTask)) status = CheckTask(*operand);
+    if (operand->is(Op::kSparse)) status = CheckSparse(*operand);
     if (!status.ok()) return status;
   }
   for (const Node* param : ParamsOf(proc_)) {
@@ -201,6 +202,27 @@ absl::Status ProcVerifier::CheckTask(Node& task) {
   }
   if (auto status = CheckCall(call); !status.ok()) return status;
   LeaveBlock();
+  return absl::OkStatus();
+}
+
+absl::Status ProcVerifier::CheckSparse(Node& sparse) {
+  Node& global = *sparse.operand(0);
+  const Node* param = global.def();
+  if (!global.is(Op::kRef) || !param->is(Op::kParam) ||
+      param->parent() != &proc_ || !IsReadParam(*param)) {
+    return ErrorAt(global.loc(),
+                   absl::StrCat("(sparse ", global.name(),
+                                ") names an input of the pe-program: '",
+                                global.name(), "' is not one"));
+  }
+  global.set_type(param->declared_type());
+  for (const Node* other : proc_.operands()) {
+    if (other == &sparse) break;
+    if (other->is(Op::kSparse) && other->operand(0)->def() == param) {
+      return ErrorAt(sparse.loc(), absl::StrCat("'", global.name(),
+                                                "' is declared sparse twice"));
+    }
+  }
   return absl::OkStatus();
 }
 

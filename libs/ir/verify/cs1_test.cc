@@ -74,8 +74,9 @@ TEST(Cs1Test, ReadsItsForms) {
             "2:16: error: expected a PE coordinate (NAME EXTENT), found "
             "'(py y)'");
   EXPECT_EQ(Error(Conv1d("(local W_local", "(alloc W_local")),
-            "3:3: error: expected (local ...) or (task ...) in a pe-program, "
-            "found '(alloc W_local (f32 1 3) @PE (holds W py 0))'");
+            "3:3: error: expected (local ...), (task ...) or (sparse INPUT) "
+            "in a pe-program, found '(alloc W_local (f32 1 3) @PE (holds W "
+            "py 0))'");
   EXPECT_EQ(Error(Conv1d("@PE (holds W py 0)", "(holds W py 0) @PE")),
             "3:43: error: expected [@MEM] [(holds GLOBAL OFFSET...) [(partial "
             "OP)]] after the type of 'W_local', found '@PE'");
@@ -209,6 +210,19 @@ TEST(Cs1Test, ChecksTheTasks) {
             "y_local (+ i 2) (3 -1)) and (dsd y_local 0 (3 1)) share "
             "elements, and '@fmacs' writes 'dst'; distinct data parameters "
             "must not alias (at px = 0, py = 0, i = 0)");
+}
+
+TEST(Cs1Test, ChecksTheSparseInputs) {
+  const std::string grid = "(grid (px 1) (py 2))";
+  EXPECT_EQ(Error(Conv1d(grid, grid + " (sparse x)")), "ok");
+  EXPECT_EQ(Error(Conv1d(grid, grid + " (sparse y)")),
+            "2:32: error: (sparse y) names an input of the pe-program: 'y' "
+            "is not one");
+  EXPECT_EQ(Error(Conv1d(grid, grid + " (sparse x) (sparse x)")),
+            "2:35: error: 'x' is declared sparse twice");
+  EXPECT_EQ(Error(Conv1d(grid, grid + " (sparse x x)")),
+            "2:24: error: expected (local ...), (task ...) or (sparse INPUT) "
+            "in a pe-program, found '(sparse x x)'");
 }
 
 TEST(Cs1Test, TasksEstablishTheAssertionsOfWhatTheyCall) {

@@ -226,6 +226,7 @@ class ProcVerifier {
   absl::Status CheckGrid(Node& grid);
   absl::Status CheckLocal(Node& local);
   absl::Status CheckTask(Node& task);
+  absl::Status CheckSparse(Node& sparse);
   absl::Status CheckRecv(Node& recv);
   // Every element of a written parameter is held by the local array of
   // exactly one PE, which gives it back when the program ends.
