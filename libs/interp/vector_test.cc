@@ -67,7 +67,7 @@ TEST(VectorOpsTest, ContractIsAMatmulPlusAcc) {
   const std::vector<int64_t> b_shape = {3, 2};
   const std::vector<int64_t> acc_shape = {2, 2};
   float c[4];
-  ContractColumn(ElemType::kF32, {a, a_shape}, {b, b_shape}, {acc, acc_shape},
+  ContractColumn(ElemType::kF32, ArithOp::kAdd, {a, a_shape}, {b, b_shape}, {acc, acc_shape},
                  {{0, 2}, {2, 1}, {0, 1}}, c);
   EXPECT_EQ(c[0], 59);   // 1 + 1*7 + 2*9 + 3*11
   EXPECT_EQ(c[3], 155);  // 1 + 4*8 + 5*10 + 6*12
