@@ -267,10 +267,11 @@ absl::Status ProcVerifier::CheckSpanInside(Node& index, int64_t span,
   const std::vector<std::string>& at = (*violation)->values;
   return ErrorAt(
       index.loc(),
-      absl::StrCat("the ", span, " elements from index ", at[0],
-                   " of dimension ", dim, " of '", name,
-                   "' leave its extent ", at[2],
-                   span > 1 ? " (a transfer's in-bounds lanes)" : "",
+      absl::StrCat(span > 1 ? absl::StrCat("the ", span,
+                                           " in-bounds lanes from index ")
+                            : std::string("index "),
+                   at[0], " of dimension ", dim, " of '", name, "' ",
+                   span > 1 ? "leave" : "is outside", " its extent ", at[2],
                    AtPoint((*violation)->at)));
 }
 
