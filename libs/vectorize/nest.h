@@ -31,7 +31,27 @@ enum class Mode {
                // dimension: each lane writes its own element
   kReduction,  // the vector loop is a reduction loop: lanes accumulate
                // partial sums, added into the one element at the end
+  kTranspose,  // an assign whose reads are transposed: the vector loop
+               // indexes the written element's last dimension and a
+               // read's next-to-last one, the row loop the written
+               // element's next-to-last dimension and that read's last;
+               // the register tile is one 2-D vector (rows x lanes)
 };
+
+// How a read of a transposing nest becomes a 2-D vector of the tile.
+enum class TileRead {
+  kScalar,      // neither loop indexes it: a broadcast
+  kRow,         // the lanes index its last dimension only: a row, broadcast
+                // over the tile's rows
+  kDirect,      // the lanes its last dimension, the rows its next-to-last
+  kTransposed,  // the rows its last dimension, the lanes its next-to-last:
+                // read as (lanes x rows), then transposed
+};
+
+// The kind of `read` in a transposing nest of `rows` and `lanes`, or
+// nullopt for a read that none of them fits.
+std::optional<TileRead> TileReadOf(ir::Node& read, const ir::Node& rows,
+                                   const ir::Node& lanes);
 
 struct NestPlan {
   Mode mode = Mode::kLanes;

@@ -23,6 +23,7 @@
 #include "libs/support/source.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/nest.h"
+#include "libs/vectorize/transpose.h"
 
 namespace tessel::vectorize {
 namespace {
@@ -71,6 +72,7 @@ class NestVectorizer {
       return absl::OkStatus();
     }
     if (!plan.ok()) return plan.status();
+    if (plan->mode == Mode::kTranspose) return Transpose(stmt, *plan, pending);
     std::string lanes = plan->vector_loop->name();
     std::string rows =
         plan->row_loop != nullptr ? plan->row_loop->name() : std::string();
@@ -159,6 +161,33 @@ class NestVectorizer {
   }
 
  private:
+  // A transposing nest: its rows and lanes tiled by the width (the
+  // remainders peeled into nests of their own, which become smaller
+  // tiles), put innermost, and the tile written as one 2-D vector.
+  absl::Status Transpose(ir::Cursor& stmt, const NestPlan& plan,
+                         std::vector<ir::Cursor>& pending) {
+    std::string names[] = {plan.row_loop->name(), plan.vector_loop->name()};
+    for (std::string& name : names) {
+      if (TripOf(*LoopNamed(*stmt.node(), name)) <= strategy_.width) continue;
+      auto divided = Divide(stmt, name, strategy_.width, pending);
+      if (!divided.ok()) return divided.status();
+      name = divided->second;
+    }
+    auto rank = [&](const ir::Node& loop) {
+      return loop.name() == names[1] ? 2 : loop.name() == names[0] ? 1 : 0;
+    };
+    if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
+      return status;
+    }
+    if (absl::Status status = EmitTransposeTile(
+            module_, *stmt.node(), *LoopNamed(*stmt.node(), names[0]),
+            *LoopNamed(*stmt.node(), names[1]));
+        !status.ok()) {
+      return status;
+    }
+    return Reverify(module_, proc_);
+  }
+
   static bool WritesIndexedBy(const ir::Node& stmt, const ir::Node& loop) {
     const ir::Node& lhs = *stmt.operand(0);
     if (!lhs.is(ir::Op::kLoad)) return false;
