@@ -110,7 +110,11 @@ std::string ReadRows(const VectorShape& shape, VectorHelper& helper) {
   const std::vector<int64_t>& dims = shape.dims;
   const size_t n = dims.size();
   const int64_t rows = shape.lanes() / dims[n - 1];
-  if (n == 1 || !IsPowerOfTwo(dims[n - 1]) || !IsPowerOfTwo(rows)) return "";
+  // One row (rows == 1) is TransferBody's single memcpy.
+  if (n == 1 || rows == 1 || !IsPowerOfTwo(dims[n - 1]) ||
+      !IsPowerOfTwo(rows)) {
+    return "";
+  }
   std::string text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
   std::vector<std::string> parts;
   int64_t lanes = dims[n - 1];

@@ -202,6 +202,11 @@ absl::StatusOr<NestPlan> TransposePlan(ir::Node& stmt,
   ir::Node& lhs = *stmt.operand(0);
   const size_t rank = IndicesOf(lhs).size();
   if (!stmt.is(ir::Op::kAssign) || rank < 2) return plan;
+  // An element assigned in every iteration of some loop stays scalar
+  // (PlanNest says why).
+  for (const ir::Node* loop : loops) {
+    if (UnitDims(lhs, *loop) == 0) return plan;
+  }
   const int64_t last = int64_t{1} << (rank - 1);
   const int64_t next = int64_t{1} << (rank - 2);
   for (auto x = loops.rbegin(); x != loops.rend(); ++x) {

@@ -1,6 +1,7 @@
-/* Times one memory-bound kernel of testdata/kernels (copy2d, transpose2d,
- * rowred2d, colred2d) as two C translations, in one run: vectorize's
- * (parse | vectorize | emit-c) and the scalar loops' (parse | emit-c),
+/* Times one memory-bound kernel of testdata/vectorize/Inputs (copy2d,
+ * transpose2d, rowred2d, colred2d) as two C translations, in one run:
+ * vectorize's (parse | vectorize | emit-c) and the scalar loops' (parse |
+ * emit-c),
  * against memcpy of the kernel's input, the machine's copy bandwidth at
  * that size. Figures are bytes read and written per second.
  *

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Benchmark: the memory-bound kernels of MLIR's code generation paper
-# (Copy2D, Transpose2D, RowRed2D, ColRed2D; testdata/kernels) at sizes
-# whose data fits L1, L2 and L3, through parse, vectorize (the default
+# (Copy2D, Transpose2D, RowRed2D, ColRed2D: testdata/vectorize/Inputs, kept
+# out of testdata/kernels, whose every kernel other tools' tests run) at
+# sizes whose data fits L1, L2 and L3, through parse, vectorize (the default
 # strategy of --target avx512, or of $TARGET) and emit-c, compiled with the
 # system C compiler, against the scalar loops' C (parse | emit-c) and
 # memcpy of the kernel's input (the copy bandwidth, measured in the same
@@ -28,7 +29,7 @@ for kernel in copy2d transpose2d rowred2d colred2d; do
   for size in "${sizes[@]}"; do
     dir="$work/$kernel-$size"
     mkdir -p "$dir"
-    "$bin/parse/parse" "testdata/kernels/$kernel.tk" -D M="$size" \
+    "$bin/parse/parse" "testdata/vectorize/Inputs/$kernel.tk" -D M="$size" \
       -D N="$size" -o "$dir/scalar.tir"
     "$bin/vectorize/vectorize" "$dir/scalar.tir" \
       --target "${TARGET:-avx512}" -o "$dir/vector.tir"
