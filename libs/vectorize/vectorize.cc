@@ -74,8 +74,15 @@ class NestVectorizer {
     if (!plan.ok()) return plan.status();
     if (plan->mode == Mode::kTranspose) return Transpose(stmt, *plan, pending);
     std::string lanes = plan->vector_loop->name();
-    std::string rows =
-        plan->row_loop != nullptr ? plan->row_loop->name() : std::string();
+    // Unrolled rows pay for an assign only when they share a read (one the
+    // lanes index and the rows do not, or the value of a fill): a copy's
+    // rows are streams of their own, more of them than the prefetchers
+    // follow.
+    std::string rows = plan->row_loop != nullptr &&
+                               (stmt.node()->is(ir::Op::kReduce) ||
+                                RowsShareARead(*stmt.node(), *plan))
+                           ? plan->row_loop->name()
+                           : std::string();
     std::string rows_outer, lanes_outer;
     if (!rows.empty() && TripOf(*plan->row_loop) > strategy_.rows) {
       auto names = Divide(stmt, rows, strategy_.rows, pending);
@@ -186,6 +193,23 @@ class NestVectorizer {
       return status;
     }
     return Reverify(module_, proc_);
+  }
+
+  static bool RowsShareARead(ir::Node& stmt, const NestPlan& plan) {
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    // Without reads (a fill), the rows share the broadcast value.
+    if (reads.empty()) return true;
+    for (ir::Node* read : reads) {
+      bool lanes = false, rows = false;
+      for (const ir::Node* index : ir::LoadView(*read).indices()) {
+        primitives::LinearForm form = *AffineForm(*index);
+        lanes = lanes || form.coefficient(plan.vector_loop) != 0;
+        rows = rows || form.coefficient(plan.row_loop) != 0;
+      }
+      if (lanes && !rows) return true;
+    }
+    return false;
   }
 
   static bool WritesIndexedBy(const ir::Node& stmt, const ir::Node& loop) {

@@ -10,6 +10,7 @@
 # benchmarks do. ROUNDS (default 3) interleaved rounds: every kernel and
 # size once per round. Prints figures and ratios; asserts nothing.
 #   scripts/bench/vectorize_memory.sh [SIZE...]   (default: 48 256 1024)
+#   KERNELS="copy2d colred2d" STRATEGY=FILE scripts/bench/vectorize_memory.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
@@ -18,21 +19,24 @@ bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cflags=(-std=c99 -O3 -march=native)
+strategy=()
+[ -n "${STRATEGY:-}" ] && strategy=(--strategy "$STRATEGY")
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
-echo "vectorize --target ${TARGET:-avx512}; caches: $(lscpu | grep -E '^L[123]d? cache' | tr -s ' ' | paste -sd ';')"
+echo "vectorize --target ${TARGET:-avx512} ${strategy[*]}; caches: $(lscpu | grep -E '^L[123]d? cache' | tr -s ' ' | paste -sd ';')"
 cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
 "$work/fma_peak"
-sizes=("${@:-48 256 1024}")
+sizes=("$@")
 [ $# -eq 0 ] && sizes=(48 256 1024)
 binaries=()
-for kernel in copy2d transpose2d rowred2d colred2d; do
+for kernel in ${KERNELS:-copy2d transpose2d rowred2d colred2d}; do
   for size in "${sizes[@]}"; do
     dir="$work/$kernel-$size"
     mkdir -p "$dir"
     "$bin/parse/parse" "testdata/vectorize/Inputs/$kernel.tk" -D M="$size" \
       -D N="$size" -o "$dir/scalar.tir"
     "$bin/vectorize/vectorize" "$dir/scalar.tir" \
-      --target "${TARGET:-avx512}" -o "$dir/vector.tir"
+      --target "${TARGET:-avx512}" ${strategy[@]+"${strategy[@]}"} \
+      -o "$dir/vector.tir"
     for form in scalar vector; do
       "$bin/emit-c/emit-c" "$dir/$form.tir" -o "$dir/$form.c"
       cc "${cflags[@]}" -c -D"$kernel"="kernel_$form" "$dir/$form.c" \
