@@ -11,6 +11,7 @@
 #include "libs/ir/cursor.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/op.h"
+#include "libs/ir/types.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/fission.h"
 #include "libs/support/source.h"
@@ -430,7 +431,10 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
   if (plan.mode == Mode::kLanes) {
     plan.paddable = lhs.is(ir::Op::kLoad) &&
                     EndsWithTensor(lhs, *plan.vector_loop) && !HasDivision(rhs);
+    plan.maskable = lhs.is(ir::Op::kLoad) &&
+                    (IsFloat(lhs.type().elem()) || !HasDivision(rhs));
   } else {
+    plan.maskable = ZeroWhenPadded(rhs, *plan.vector_loop);
     plan.paddable = ZeroWhenPadded(rhs, *plan.vector_loop);
     for (ir::Node* load : reads) {
       auto use = UseOf(*load, *plan.vector_loop);

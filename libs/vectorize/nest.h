@@ -63,6 +63,11 @@ struct NestPlan {
   // elements no lane of the loop needs, and write nothing (outside the
   // written tensor), or add zero.
   bool paddable = false;
+  // Whether the last vector's lanes past the vector loop's end may run
+  // masked (transfers that read PAD 0 and write nothing there): for lanes,
+  // no integer division (by a masked lane's 0); for a reduction, a summand
+  // that is 0 where its reads are.
+  bool maskable = false;
 };
 
 // The affine form of a control expression in the loops around it (their

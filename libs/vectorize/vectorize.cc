@@ -92,7 +92,9 @@ class NestVectorizer {
     }
     // The lanes' tile; without padding, a loop shorter than one tile is
     // tiled by its whole vectors, the rest peeled.
-    bool pad = plan->paddable && strategy_.tail == Tail::kPad;
+    // A partial last vector: padded, or masked to the loop's lanes.
+    bool pad = (plan->paddable && strategy_.tail == Tail::kPad) ||
+               (plan->maskable && strategy_.tail == Tail::kMask);
     int64_t trip = TripOf(*LoopNamed(*stmt.node(), lanes));
     int64_t tile = strategy_.width * strategy_.vectors;
     if (trip <= tile && !pad && trip > strategy_.width) {
