@@ -46,6 +46,8 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
                       const std::vector<std::vector<int64_t>>& maps,
                       ir::ReductionKind kind) {
   const bool add = kind == ir::ReductionKind::kAdd;
+  // Whether each step names its product p (see below).
+  const bool has_product = IsFloat(acc.elem) || !add;
   const VectorShape* operands[] = {&a, &b, &acc};
   // The iteration dimensions: their extents, and which ACC indexes.
   size_t count = 0;
@@ -103,20 +105,11 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
     }
     CExpr x = Primary(Lanes("x", a_type.lanes, from_a));
     CExpr y = Primary(Lanes("y", b_type.lanes, from_b));
-    if (acc.elem == ElemType::kF32 || acc.elem == ElemType::kF64 ||
-        acc.elem == ElemType::kF16) {
+    if (has_product) {
       // Two statements: a compiler that fuses a * b + c within one
-      // expression (Clang's default) must not fuse these.
-      CExpr product = VectorArithmetic(ir::Op::kMul, x, y, acc.elem, lanes);
-      CExpr sum = CombineLanes(kind, Primary("s"), Primary("p"), acc.elem,
-                               lanes);
-      helper.needs.Merge(product.uses.needs);
-      helper.needs.Merge(sum.uses.needs);
-      absl::StrAppend(&body, "  p = ", product.text, ";\n  s = ", sum.text,
-                      ";\n");
-    } else if (!add) {
-      // Integer products wrap: nothing to fuse, but max and min read the
-      // product twice, so it is named.
+      // expression (Clang's default) must not fuse these; and max and min
+      // read the product twice (integer products, which wrap, have nothing
+      // to fuse and are named only for them).
       CExpr product = VectorArithmetic(ir::Op::kMul, x, y, acc.elem, lanes);
       CExpr sum = CombineLanes(kind, Primary("s"), Primary("p"), acc.elem,
                                lanes);
@@ -133,7 +126,6 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
       absl::StrAppend(&body, "  s = ", sum.text, ";\n");
     }
   }
-  const bool has_product = IsFloat(acc.elem) || !add;
   helper.definition = absl::StrCat(
       "/* TIR's (contract A B ACC ", ListText(maps[0]), " ", ListText(maps[1]),
       " ", ListText(maps[2]), ") of\n   (vector ", ElemTypeName(a.elem), " ",
