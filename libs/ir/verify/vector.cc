@@ -546,6 +546,9 @@ absl::Status ProcVerifier::CheckTransfer(Node& transfer, const Type& vector,
   }
   int rank = view.type.rank();
   int lanes = vector.rank();
+  // The clauses first: a misplaced one would count as an index.
+  auto dims = CheckTransferClauses(transfer, vector, rank);
+  if (!dims.ok()) return dims.status();
   if (rank < lanes) {
     return ErrorAt(transfer.loc(),
                    absl::StrCat("a transfer of ", TypeText(vector),
@@ -574,8 +577,6 @@ absl::Status ProcVerifier::CheckTransfer(Node& transfer, const Type& vector,
   if (auto status = CheckAddressable(tensor, **data); !status.ok()) {
     return status;
   }
-  auto dims = CheckTransferClauses(transfer, vector, rank);
-  if (!dims.ok()) return dims.status();
   if (parts.permutation == nullptr) {
     // The minor identity: the leading indices select one element each.
     if (auto status = CheckIndices(indices.subspan(0, rank - lanes), view, name);

@@ -280,6 +280,28 @@ absl::StatusOr<std::vector<int64_t>> ProcVerifier::CheckTransferClauses(
     Node& transfer, const Type& vector, int rank) {
   const TransferParts parts = PartsOf(transfer);
   const int64_t lanes = vector.rank();
+  // The clauses come last, each at most once.
+  std::vector<Op> seen;
+  bool in_clauses = false;
+  for (const Node* operand : transfer.operands()) {
+    const bool clause = operand->is(Op::kPermutationMap) ||
+                        operand->is(Op::kInBounds) ||
+                        operand->is(Op::kTransferMask);
+    if (!clause && in_clauses) {
+      return ErrorAt(operand->loc(),
+                     absl::StrCat("'", Text(*operand), "' follows a clause of ",
+                                  Spelling(transfer.op()),
+                                  ": its clauses come after its operands"));
+    }
+    if (!clause) continue;
+    in_clauses = true;
+    if (std::find(seen.begin(), seen.end(), operand->op()) != seen.end()) {
+      return ErrorAt(operand->loc(),
+                     absl::StrCat("a transfer takes at most one (",
+                                  Spelling(operand->op()), " ...)"));
+    }
+    seen.push_back(operand->op());
+  }
   if (parts.permutation != nullptr) {
     std::vector<int64_t> dims = ListValues(*parts.permutation);
     bool in_range = std::all_of(dims.begin(), dims.end(), [&](int64_t d) {
