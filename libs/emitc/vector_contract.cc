@@ -43,7 +43,11 @@ std::string Lanes(const std::string& v, int from,
 
 VectorHelper Contract(const VectorShape& a, const VectorShape& b,
                       const VectorShape& acc,
-                      const std::vector<std::vector<int64_t>>& maps) {
+                      const std::vector<std::vector<int64_t>>& maps,
+                      ir::ReductionKind kind) {
+  const bool add = kind == ir::ReductionKind::kAdd;
+  // Whether each step names its product p (see below).
+  const bool has_product = IsFloat(acc.elem) || !add;
   const VectorShape* operands[] = {&a, &b, &acc};
   // The iteration dimensions: their extents, and which ACC indexes.
   size_t count = 0;
@@ -72,7 +76,8 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
   for (const auto& map : maps) map_names.push_back(absl::StrJoin(map, "x"));
   helper.name = absl::StrCat("tsl_vcontract_", ElemTypeName(acc.elem), "_",
                              a.Name(), "_", b.Name(), "_", acc.Name(), "_",
-                             absl::StrJoin(map_names, "_"));
+                             absl::StrJoin(map_names, "_"),
+                             add ? "" : absl::StrCat("_", Spelling(kind)));
   const VectorCType type = DataType(acc);
   const VectorCType a_type = DataType(a), b_type = DataType(b);
   helper.needs.vector_types = {type, a_type, b_type};
@@ -100,13 +105,14 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
     }
     CExpr x = Primary(Lanes("x", a_type.lanes, from_a));
     CExpr y = Primary(Lanes("y", b_type.lanes, from_b));
-    if (acc.elem == ElemType::kF32 || acc.elem == ElemType::kF64 ||
-        acc.elem == ElemType::kF16) {
+    if (has_product) {
       // Two statements: a compiler that fuses a * b + c within one
-      // expression (Clang's default) must not fuse these.
+      // expression (Clang's default) must not fuse these; and max and min
+      // read the product twice (integer products, which wrap, have nothing
+      // to fuse and are named only for them).
       CExpr product = VectorArithmetic(ir::Op::kMul, x, y, acc.elem, lanes);
-      CExpr sum = VectorArithmetic(ir::Op::kAdd, Primary("s"), Primary("p"),
-                                   acc.elem, lanes);
+      CExpr sum = CombineLanes(kind, Primary("s"), Primary("p"), acc.elem,
+                               lanes);
       helper.needs.Merge(product.uses.needs);
       helper.needs.Merge(sum.uses.needs);
       absl::StrAppend(&body, "  p = ", product.text, ";\n  s = ", sum.text,
@@ -120,16 +126,20 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
       absl::StrAppend(&body, "  s = ", sum.text, ";\n");
     }
   }
-  const bool has_product = IsFloat(acc.elem);
   helper.definition = absl::StrCat(
       "/* TIR's (contract A B ACC ", ListText(maps[0]), " ", ListText(maps[1]),
       " ", ListText(maps[2]), ") of\n   (vector ", ElemTypeName(a.elem), " ",
       absl::StrJoin(a.dims, " "), "), (vector ", ElemTypeName(b.elem), " ",
       absl::StrJoin(b.dims, " "), ") and (vector ", ElemTypeName(acc.elem), " ",
       absl::StrJoin(acc.dims, " "),
-      "): ACC plus the\n   products of the lanes of A and B that each of "
-      "its lanes meets, summed\n   in row-major order of the reduction "
-      "dimensions, one shuffled product\n   per step. */\n",
+      add ? "): ACC plus the\n   products of the lanes of A and B that each "
+            "of its lanes meets, summed\n   in row-major order of the "
+            "reduction dimensions, one shuffled product\n   per step. */\n"
+          : absl::StrCat(") (kind ", Spelling(kind),
+                         "): ACC combined with the products of\n   the lanes "
+                         "of A and B that each of its lanes meets, in "
+                         "row-major\n   order of the reduction dimensions, "
+                         "one shuffled product per step. */\n"),
       "static inline void ", helper.name, "(", name, " *r, const ",
       VectorTypeName(a_type), " *a, const ", VectorTypeName(b_type),
       " *b, const ", name, " *acc) {\n  ", VectorTypeName(a_type),

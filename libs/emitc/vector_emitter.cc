@@ -1,5 +1,6 @@
 #include "libs/emitc/vector_emitter.h"
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 
@@ -7,6 +8,7 @@
 #include "absl/strings/str_join.h"
 #include "libs/ir/keywords.h"
 #include "libs/ir/op.h"
+#include "libs/ir/vector_lanes.h"
 
 namespace tessel::emitc {
 namespace {
@@ -126,17 +128,60 @@ absl::StatusOr<CExpr> VectorEmitter::Compute(const ir::Node& e,
       return EmitCall(type, Load(*shape), {name}, dest);
     }
     case ir::Op::kTransferRead: {
-      auto view = expr_.WindowOf(*e.operand(0));
+      const ir::TransferParts parts = ir::PartsOf(e);
+      auto view = expr_.WindowOf(*parts.tensor);
       if (!view.ok()) return view.status();
-      const size_t last = e.num_operands() - 1;
       auto arguments = TransferArguments(
-          *view, e.operands().subspan(1, last - 1), shape->dims.size());
+          *view, parts.indices,
+          ir::TransferDims(parts, static_cast<int64_t>(parts.indices.size()),
+                           static_cast<int64_t>(shape->dims.size())));
       if (!arguments.ok()) return arguments.status();
-      auto pad = expr_.Data(*e.operand(last));
+      auto pad = expr_.Data(*parts.pad);
       if (!pad.ok()) return pad.status();
-      arguments->push_back(*std::move(pad));
-      return EmitCall(type, TransferRead(*shape), *std::move(arguments), dest);
+      if (parts.mask == nullptr) {
+        arguments->push_back(*std::move(pad));
+        return EmitCall(type, TransferRead(*shape), *std::move(arguments),
+                        dest);
+      }
+      // Masked lanes take PAD: the lanes inside are read (the helper stays
+      // inside the tensor), then PAD is selected where the mask is clear.
+      arguments->push_back(*pad);
+      CExpr lanes = EmitCall(type, TransferRead(*shape), *std::move(arguments),
+                             nullptr);
+      auto mask = Mask(*parts.mask, MaskType(shape->elem, type.lanes));
+      if (!mask.ok()) return mask.status();
+      CExpr pads = EmitCall(type, emitc::Broadcast(type), {*pad}, nullptr);
+      return Emit(type, SelectLanes(*mask, lanes, pads, type), dest);
     }
+    case ir::Op::kTranspose: {
+      auto from = ShapeOf(*e.operand(0));
+      if (!from.ok()) return from.status();
+      return ShuffleOf(
+          *e.operand(0),
+          ir::TransposeLanes(from->dims, ir::ListValues(*e.operand(1))), *shape,
+          dest);
+    }
+    case ir::Op::kShapeCast: {
+      std::vector<int64_t> lanes;
+      for (int64_t l = 0; l < shape->lanes(); ++l) lanes.push_back(l);
+      return ShuffleOf(*e.operand(0), lanes, *shape, dest);
+    }
+    case ir::Op::kExtractStridedSlice: {
+      auto from = ShapeOf(*e.operand(0));
+      if (!from.ok()) return from.status();
+      return ShuffleOf(*e.operand(0),
+                       ir::StridedSliceLanes(from->dims,
+                                             ir::ListValues(*e.operand(1)),
+                                             ir::ListValues(*e.operand(2)),
+                                             ir::ListValues(*e.operand(3))),
+                       *shape, dest);
+    }
+    case ir::Op::kInsertStridedSlice:
+      return InsertStridedSlice(e, *shape, dest);
+    case ir::Op::kOuterProduct:
+      return OuterProduct(e, *shape, dest);
+    case ir::Op::kMultiReduction:
+      return MultiReduction(e, *shape, dest);
     case ir::Op::kBroadcast:
       return Broadcast(e, *shape, dest);
     case ir::Op::kAdd:
@@ -288,6 +333,7 @@ absl::StatusOr<CExpr> VectorEmitter::Mask(const ir::Node& e,
     if (!a.ok()) return a.status();
     return Emit(type, Unary("~", *a), nullptr);
   }
+  if (e.is(ir::Op::kCreateMask)) return CreateMask(e, type);
   if (!ir::IsComparison(e.op()) || !e.operand(0)->type().is_vector()) {
     return Unexpected(e, "a lane mask (a comparison of vectors)");
   }
@@ -334,13 +380,18 @@ absl::StatusOr<CExpr> VectorEmitter::Cast(const ir::Node& e,
 absl::StatusOr<CExpr> VectorEmitter::Fma(const ir::Node& e,
                                          const VectorShape& shape,
                                          const CExpr* dest) {
-  const VectorCType type = DataType(shape);
   std::vector<CExpr> operands;
   for (const ir::Node* operand : e.operands()) {
     auto value = Vector(*operand);
     if (!value.ok()) return value.status();
     operands.push_back(*std::move(value));
   }
+  return FmaOf(operands, shape, dest);
+}
+
+CExpr VectorEmitter::FmaOf(const std::vector<CExpr>& operands,
+                           const VectorShape& shape, const CExpr* dest) {
+  const VectorCType type = DataType(shape);
   switch (shape.elem) {
     case ElemType::kF32:
     case ElemType::kF64:
@@ -414,9 +465,151 @@ absl::StatusOr<CExpr> VectorEmitter::Contract(const ir::Node& e,
                                 "has ",
                                 points, ": split it into smaller contracts"));
   }
+  std::optional<ir::ReductionKind> kind = ir::ContractKind(e);
+  if (!kind) return Unexpected(e, "a contract of a known kind");
   return EmitCall(DataType(shape),
-                  emitc::Contract(shapes[0], shapes[1], shapes[2], maps),
+                  emitc::Contract(shapes[0], shapes[1], shapes[2], maps, *kind),
                   operands, dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::ShuffleOf(
+    const ir::Node& source, const std::vector<int64_t>& lanes,
+    const VectorShape& shape, const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  auto v = Vector(source);
+  if (!v.ok()) return v.status();
+  // Padding lanes take lane 0.
+  std::vector<int64_t> indices(type.lanes, 0);
+  std::copy(lanes.begin(), lanes.end(), indices.begin());
+  CExpr shuffled = Typed(Primary(Shuffle(v->text, indices)), type);
+  shuffled.uses.Merge(v->uses);
+  return Emit(type, shuffled, dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::InsertStridedSlice(
+    const ir::Node& e, const VectorShape& shape, const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  auto x_shape = ShapeOf(*e.operand(0));
+  if (!x_shape.ok()) return x_shape.status();
+  const std::vector<int64_t> from_x = ir::InsertedSliceLanes(
+      x_shape->dims, shape.dims, ir::ListValues(*e.operand(2)),
+      ir::ListValues(*e.operand(3)));
+  // X's lanes, widened to V's C type, then shuffled in where they go
+  // (indices from N on are the second operand's).
+  std::vector<int64_t> widened(type.lanes, 0);
+  for (int64_t l = 0; l < x_shape->lanes(); ++l) widened[l] = l;
+  auto wide = ShuffleOf(*e.operand(0), widened, shape, nullptr);
+  if (!wide.ok()) return wide.status();
+  auto v = Vector(*e.operand(1));
+  if (!v.ok()) return v.status();
+  std::vector<std::string> lanes;
+  for (int64_t l = 0; l < type.lanes; ++l) {
+    const bool inserted = l < shape.lanes() && from_x[l] >= 0;
+    lanes.push_back(absl::StrCat(inserted ? type.lanes + from_x[l] : l));
+  }
+  CExpr merged = Typed(
+      Primary(absl::StrCat("__builtin_shufflevector(", v->text, ", ",
+                           wide->text, ", ", absl::StrJoin(lanes, ", "), ")")),
+      type);
+  merged.uses.Merge(v->uses);
+  merged.uses.Merge(wide->uses);
+  return Emit(type, merged, dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::OuterProduct(const ir::Node& e,
+                                                  const VectorShape& shape,
+                                                  const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  const int64_t columns = shape.dims.size() == 2 ? shape.dims[1] : 1;
+  // A's lane i and B's lane j (or B itself) meet at lane (i, j).
+  std::vector<int64_t> rows, cols;
+  for (int64_t l = 0; l < shape.lanes(); ++l) {
+    rows.push_back(l / columns);
+    cols.push_back(l % columns);
+  }
+  auto a = ShuffleOf(*e.operand(0), rows, shape, nullptr);
+  if (!a.ok()) return a.status();
+  const ir::Node& b_node = *e.operand(1);
+  absl::StatusOr<CExpr> b;
+  if (b_node.type().is_vector()) {
+    b = ShuffleOf(b_node, cols, shape, nullptr);
+  } else {
+    auto scalar = expr_.Data(b_node);
+    if (!scalar.ok()) return scalar.status();
+    b = EmitCall(type, emitc::Broadcast(type), {*scalar}, nullptr);
+  }
+  if (!b.ok()) return b.status();
+  if (e.num_operands() == 2) {
+    return Emit(type,
+                VectorArithmetic(ir::Op::kMul, *a, *b, shape.elem, type.lanes),
+                dest);
+  }
+  // With ACC, one rounding per lane: MLIR lowers it to fma.
+  auto acc = Vector(*e.operand(2));
+  if (!acc.ok()) return acc.status();
+  return FmaOf({*a, *b, *acc}, shape, dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::MultiReduction(const ir::Node& e,
+                                                    const VectorShape& shape,
+                                                    const CExpr* dest) {
+  const VectorCType type = DataType(shape);
+  std::optional<ir::ReductionKind> kind = ir::FindReductionKind(e.name());
+  if (!kind) return Unexpected(e, "a reduction kind");
+  auto from = ShapeOf(*e.operand(0));
+  if (!from.ok()) return from.status();
+  auto v = Vector(*e.operand(0));
+  if (!v.ok()) return v.status();
+  auto acc = Vector(*e.operand(1));
+  if (!acc.ok()) return acc.status();
+  // ACC, then each step's lanes of V combined in, one statement a step.
+  CExpr sum = Emit(type, *acc, nullptr);
+  for (const std::vector<int64_t>& step :
+       ir::MultiReductionLanes(from->dims, ir::ListValues(*e.operand(2)))) {
+    std::vector<int64_t> indices(type.lanes, 0);
+    std::copy(step.begin(), step.end(), indices.begin());
+    CExpr lanes = Typed(Primary(Shuffle(v->text, indices)), type);
+    lanes.uses.Merge(v->uses);
+    CExpr part = Emit(type, lanes, nullptr);
+    Emit(type, CombineLanes(*kind, sum, part, shape.elem, type.lanes), &sum);
+  }
+  return Result(type, sum, dest);
+}
+
+absl::StatusOr<CExpr> VectorEmitter::CreateMask(const ir::Node& e,
+                                                const VectorCType& type) {
+  // Per dimension j, a constant vector of each lane's position k_j (as
+  // 32-bit lanes), compared with the bound: set where every k_j < B_j.
+  const std::vector<int64_t> dims = ir::ListValues(*e.operand(0));
+  const std::vector<int64_t> strides = ir::LaneStridesOf(dims);
+  const VectorCType positions = SignedType(32, type.lanes);
+  const int64_t count = ir::LaneCount(dims);
+  std::optional<CExpr> mask;
+  for (size_t j = 0; j < dims.size(); ++j) {
+    auto bound = expr_.Control(*e.operand(j + 1));
+    if (!bound.ok()) return bound.status();
+    std::vector<std::string> lanes;
+    for (int64_t l = 0; l < type.lanes; ++l) {
+      lanes.push_back(absl::StrCat(l < count ? l / strides[j] % dims[j] : 0));
+    }
+    // The bound, clamped to [0, D_j] so that it fits 32-bit lanes.
+    CExpr clamped = Primary(absl::StrCat(
+        "(int32_t)(", bound->text, " < 0 ? 0 : ", bound->text, " > ", dims[j],
+        " ? ", dims[j], " : ", bound->text, ")"));
+    clamped.uses = bound->uses;
+    CExpr less = Typed(
+        Binary("<",
+               Primary(absl::StrCat("(", VectorTypeName(positions), "){",
+                                    absl::StrJoin(lanes, ", "), "}")),
+               clamped),
+        positions);
+    CExpr set = Emit(positions, less, nullptr);
+    mask = mask ? Emit(positions, Binary("&", *mask, set), nullptr) : set;
+  }
+  if (positions == type) return *mask;
+  CExpr converted = Typed(Primary(ConvertVector(mask->text, type)), type);
+  converted.uses = mask->uses;
+  return Emit(type, converted, nullptr);
 }
 
 absl::StatusOr<CExpr> VectorEmitter::Insert(const ir::Node& e,
@@ -458,22 +651,27 @@ absl::StatusOr<CExpr> VectorEmitter::Insert(const ir::Node& e,
 }
 
 absl::StatusOr<std::vector<CExpr>> VectorEmitter::TransferArguments(
-    View view, absl::Span<ir::Node* const> indices, size_t lanes_rank) {
-  const size_t leading = indices.size() - lanes_rank;
-  std::vector<CExpr> positions, extents, strides;
+    View view, absl::Span<ir::Node* const> indices,
+    const std::vector<int64_t>& lane_dims) {
+  std::vector<CExpr> values;
   for (size_t k = 0; k < indices.size(); ++k) {
     auto index = expr_.Control(*indices[k]);
     if (!index.ok()) return index.status();
-    const int d = view.kept[k];
-    if (k < leading) {
-      // The leading indices, in bounds (the verifier proves it), move the
-      // pointer.
-      view.offsets[d] = Add(view.offsets[d], *index);
-      continue;
+    values.push_back(*std::move(index));
+    if (std::find(lane_dims.begin(), lane_dims.end(),
+                  static_cast<int64_t>(k)) == lane_dims.end()) {
+      // The indices no lane runs along, in bounds (the verifier proves
+      // it), move the pointer.
+      const int d = view.kept[k];
+      view.offsets[d] = Add(view.offsets[d], values.back());
     }
-    positions.push_back(*std::move(index));
+  }
+  // Lane dimension j runs along the view's dimension lane_dims[j].
+  std::vector<CExpr> positions, extents, strides;
+  for (int64_t k : lane_dims) {
+    positions.push_back(values[k]);
     extents.push_back(view.extents[k]);
-    strides.push_back(view.strides[d]);
+    strides.push_back(view.strides[view.kept[k]]);
   }
   std::vector<CExpr> arguments = {ExprEmitter::FirstElement(view)};
   for (auto* list : {&positions, &extents, &strides}) {
@@ -560,18 +758,29 @@ absl::Status VectorEmitter::Assign(const ir::Node& stmt) {
 }
 
 absl::Status VectorEmitter::TransferWrite(const ir::Node& stmt) {
-  const ir::Node& value = *stmt.operand(0);
+  const ir::TransferParts parts = ir::PartsOf(stmt);
+  const ir::Node& value = *parts.value;
   auto shape = ShapeOf(value);
   if (!shape.ok()) return shape.status();
   auto v = Vector(value);
   if (!v.ok()) return v.status();
-  auto view = expr_.WindowOf(*stmt.operand(1));
+  auto view = expr_.WindowOf(*parts.tensor);
   if (!view.ok()) return view.status();
-  auto arguments =
-      TransferArguments(*view, stmt.operands().subspan(2), shape->dims.size());
+  auto arguments = TransferArguments(
+      *view, parts.indices,
+      ir::TransferDims(parts, static_cast<int64_t>(parts.indices.size()),
+                       static_cast<int64_t>(shape->dims.size())));
   if (!arguments.ok()) return arguments.status();
   arguments->push_back(AddressOf(*v));
-  CExpr call = CallVectorHelper(emitc::TransferWrite(*shape), *arguments);
+  VectorHelper helper = emitc::TransferWrite(*shape);
+  if (parts.mask != nullptr) {
+    auto mask =
+        Mask(*parts.mask, MaskType(shape->elem, DataType(*shape).lanes));
+    if (!mask.ok()) return mask.status();
+    arguments->push_back(AddressOf(*mask));
+    helper = MaskedTransferWrite(*shape);
+  }
+  CExpr call = CallVectorHelper(helper, *arguments);
   AddLine(call.text + ";", call.uses);
   return absl::OkStatus();
 }

@@ -69,6 +69,25 @@ class VectorEmitter {
                              const CExpr* dest);
   absl::StatusOr<CExpr> Fma(const ir::Node& e, const VectorShape& shape,
                             const CExpr* dest);
+  // a * b + c on C vectors of `shape`, rounded once for floats.
+  CExpr FmaOf(const std::vector<CExpr>& operands, const VectorShape& shape,
+              const CExpr* dest);
+  // The ops that move lanes (vector_lanes.h): lane l of the result is lane
+  // lanes[l] of `source`'s value.
+  absl::StatusOr<CExpr> ShuffleOf(const ir::Node& source,
+                                  const std::vector<int64_t>& lanes,
+                                  const VectorShape& shape, const CExpr* dest);
+  absl::StatusOr<CExpr> InsertStridedSlice(const ir::Node& e,
+                                           const VectorShape& shape,
+                                           const CExpr* dest);
+  absl::StatusOr<CExpr> OuterProduct(const ir::Node& e,
+                                     const VectorShape& shape,
+                                     const CExpr* dest);
+  absl::StatusOr<CExpr> MultiReduction(const ir::Node& e,
+                                       const VectorShape& shape,
+                                       const CExpr* dest);
+  // (create-mask (shape D...) B...) as signed lanes of `type`.
+  absl::StatusOr<CExpr> CreateMask(const ir::Node& e, const VectorCType& type);
   absl::StatusOr<CExpr> Contract(const ir::Node& e, const VectorShape& shape,
                                  const CExpr* dest);
   absl::StatusOr<CExpr> Insert(const ir::Node& e, const VectorShape& shape,
@@ -83,8 +102,10 @@ class VectorEmitter {
 
   // The helper arguments of a transfer on `view` at `indices` (its
   // pointer, the indices, extents and strides of the lane dimensions).
+  // `lane_dims`: the view dimension each lane dimension runs along.
   absl::StatusOr<std::vector<CExpr>> TransferArguments(
-      View view, absl::Span<ir::Node* const> indices, size_t lanes_rank);
+      View view, absl::Span<ir::Node* const> indices,
+      const std::vector<int64_t>& lane_dims);
 
   // `dest = value;`, or `T t = value;` for a new temporary t.
   CExpr Emit(const VectorCType& type, const CExpr& value, const CExpr* dest);

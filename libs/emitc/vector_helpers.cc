@@ -110,7 +110,11 @@ std::string ReadRows(const VectorShape& shape, VectorHelper& helper) {
   const std::vector<int64_t>& dims = shape.dims;
   const size_t n = dims.size();
   const int64_t rows = shape.lanes() / dims[n - 1];
-  if (n == 1 || !IsPowerOfTwo(dims[n - 1]) || !IsPowerOfTwo(rows)) return "";
+  // One row (rows == 1) is TransferBody's single memcpy.
+  if (n == 1 || rows == 1 || !IsPowerOfTwo(dims[n - 1]) ||
+      !IsPowerOfTwo(rows)) {
+    return "";
+  }
   std::string text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
   std::vector<std::string> parts;
   int64_t lanes = dims[n - 1];
@@ -151,8 +155,10 @@ std::string ReadRows(const VectorShape& shape, VectorHelper& helper) {
 // The body of TransferRead (`read`) or TransferWrite, between the lanes
 // array and the vector: when every lane is inside and rows are consecutive
 // elements, a row at a time (unless `rows_done`: ReadRows did it);
-// otherwise lane by lane, testing each.
-std::string TransferBody(const VectorShape& shape, bool read, bool rows_done) {
+// otherwise lane by lane, testing each. A `masked` write tests every lane,
+// and its mask lane m[lane] too.
+std::string TransferBody(const VectorShape& shape, bool read, bool rows_done,
+                         bool masked = false) {
   const std::vector<int64_t>& dims = shape.dims;
   const size_t n = dims.size();
   const std::vector<int64_t> strides = LaneStrides(dims);
@@ -187,6 +193,9 @@ std::string TransferBody(const VectorShape& shape, bool read, bool rows_done) {
                   ";\n");
   std::string lane = absl::StrCat("lanes[", LaneText(strides, n), "]");
   std::string element = absl::StrCat("p[", Sum(offset), "]");
+  if (masked) {
+    inside.push_back(absl::StrCat("(*m)[", LaneText(strides, n), "]"));
+  }
   std::string condition = absl::StrJoin(inside, " && ");
   if (read) {
     absl::StrAppend(&text, indent, lane, " = (", condition, ") ? ", element,
@@ -253,6 +262,57 @@ VectorHelper TransferWrite(const VectorShape& shape) {
       LanesArray(shape, false), "  memcpy(lanes, v, sizeof lanes);\n",
       TransferBody(shape, /*read=*/false, /*rows_done=*/false), "}\n");
   return helper;
+}
+
+VectorHelper MaskedTransferWrite(const VectorShape& shape) {
+  VectorHelper helper = Named("writem", shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const size_t n = shape.dims.size();
+  const std::string elem(ElemTypeCName(shape.elem));
+  const VectorCType mask =
+      SignedType(ElemTypeBytes(shape.elem) * 8, shape.padded());
+  helper.definition = absl::StrCat(
+      "/* TIR's (transfer-write V A I... (mask M)) of a ", TirType(shape),
+      ": lane\n   (k0, ...) is stored at p[(i0 + k0) * s0 + ...] where its "
+      "mask lane is set\n   and 0 <= ij + kj < nj for every j, and dropped "
+      "elsewhere. */\n",
+      "static inline void ", helper.name, "(", elem, " *p, ", TransferParams(n),
+      ", const ", Use(helper, DataType(shape)), " *v, const ",
+      Use(helper, mask), " *m) {\n", LanesArray(shape, false),
+      "  memcpy(lanes, v, sizeof lanes);\n",
+      TransferBody(shape, /*read=*/false, /*rows_done=*/true, /*masked=*/true),
+      "}\n");
+  return helper;
+}
+
+CExpr CombineLanes(ir::ReductionKind kind, const CExpr& a, const CExpr& b,
+                   ElemType elem, int lanes) {
+  switch (kind) {
+    case ir::ReductionKind::kAdd:
+      return VectorArithmetic(ir::Op::kAdd, a, b, elem, lanes);
+    case ir::ReductionKind::kMul:
+      return VectorArithmetic(ir::Op::kMul, a, b, elem, lanes);
+    case ir::ReductionKind::kMax:
+    case ir::ReductionKind::kMin:
+      break;
+  }
+  // (max a b) takes b where a < b, (min a b) where b < a.
+  const bool is_max = kind == ir::ReductionKind::kMax;
+  const VectorCType type = DataType(elem, lanes);
+  const VectorCType mask = SignedType(type.bits, lanes);
+  const std::string as_mask = VectorTypeName(mask);
+  auto bits = [&](const CExpr& v) {
+    return mask == type ? v : Cast(as_mask, v);
+  };
+  CExpr less = Cast(as_mask, Binary("<", is_max ? a : b, is_max ? b : a));
+  CExpr chosen = Binary("|", Binary("&", less, bits(b)),
+                        Binary("&", Unary("~", less), bits(a)));
+  CExpr value = mask == type ? chosen : Cast(VectorTypeName(type), chosen);
+  value.uses = a.uses;
+  value.uses.Merge(b.uses);
+  value.uses.needs.vector_types.insert(type);
+  value.uses.needs.vector_types.insert(mask);
+  return value;
 }
 
 VectorHelper Load(const VectorShape& shape) {

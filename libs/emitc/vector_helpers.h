@@ -70,9 +70,24 @@ VectorHelper Reduction(ir::ReductionKind kind, const VectorShape& shape);
 // tsl_vcontract_E_SHAPES_MAPS(V *r, const VA *a, const VB *b, const V *acc):
 // formats/tir/README.md's contract of a, b and acc with the iteration
 // dimensions `maps` (of a's, b's and acc's dimensions), summed in its order.
+// With a combining kind other than add, ACC combines the products with it
+// (the helper's name ends in the kind).
 VectorHelper Contract(const VectorShape& a, const VectorShape& b,
                       const VectorShape& acc,
-                      const std::vector<std::vector<int64_t>>& maps);
+                      const std::vector<std::vector<int64_t>>& maps,
+                      ir::ReductionKind kind = ir::ReductionKind::kAdd);
+
+// TIR's (KIND a b) lane by lane on the vector values `a` and `b` (names or
+// pure expressions, which it may read twice): VectorArithmetic's + and *,
+// and max and min as TIR decides them (`a < b ? b : a`, `b < a ? b : a`:
+// NaNs and signed zeros), with bitwise selects.
+CExpr CombineLanes(ir::ReductionKind kind, const CExpr& a, const CExpr& b,
+                   ElemType elem, int lanes);
+
+// tsl_vwritem_E_SHAPE(E *p, int64_t i..., int64_t n..., int64_t s...,
+//                     const V *v, const M *m): TransferWrite's, with the
+// lanes whose mask lane (signed, as wide as E) is 0 dropped as well.
+VectorHelper MaskedTransferWrite(const VectorShape& shape);
 
 // TIR's elementwise (op a b) for op + - * / on the vector values `a` and
 // `b` (names) of `elem` lanes, N = `lanes` of them, as one C expression: C's

@@ -266,11 +266,19 @@ class Executor {
   const void* TransferRead(const Expr& e, Frame& frame, void* out);
   void AssignVector(const Stmt& stmt, Frame& frame);
   void TransferWrite(const Stmt& stmt, Frame& frame);
-  // Checks the indices of a transfer of vectors of rank `lanes_rank` in the
-  // view's leading dimensions.
+  // Checks the indices of a transfer in the view's dimensions no lane
+  // dimension runs along (`lane_dims`).
   bool CheckTransferBase(absl::Span<const Expr> indices,
-                         absl::Span<const int64_t> base, size_t lanes_rank,
-                         int32_t slot, Frame& frame);
+                         absl::Span<const int64_t> base,
+                         absl::Span<const int64_t> lane_dims, int32_t slot,
+                         Frame& frame);
+  // A transfer with a permutation map or a mask, lane by lane: false, with
+  // the lane, where a read finds an element not written yet.
+  bool TransferLanes(const View& view, absl::Span<const int64_t> base,
+                     absl::Span<const int64_t> shape,
+                     absl::Span<const int64_t> lane_dims, const int64_t* mask,
+                     ElemType type, const void* pad, void* read_into,
+                     const void* write_from, int64_t& unwritten_lane);
 
   const LoopProgram& program_;
   const bool batching_;

@@ -13,6 +13,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "libs/interp/loop_program.h"
+#include "libs/ir/vector_lanes.h"
 #include "libs/ir/node.h"
 
 namespace tessel {
@@ -103,6 +104,13 @@ class ProcCompiler {
                                       size_t first, size_t count);
   absl::StatusOr<Stmt> AssignVector(const ir::Node& s);
   absl::StatusOr<Stmt> TransferWrite(const ir::Node& s);
+  // A transfer-read's Expr or a transfer-write's Stmt: its indices, and
+  // its mask after `value` (the pad, the value written).
+  absl::Status TransferOperands(const ir::TransferParts& parts,
+                                std::vector<Expr>& out, Expr value);
+  // (outer-product A B [ACC]) as fma or * of A's and B's lanes spread
+  // over the result's (vector_lanes.h).
+  absl::StatusOr<Expr> OuterProduct(const ir::Node& e, Expr expr);
 
   // Statements (loop_compiler.cc).
   absl::Status Block(absl::Span<ir::Node* const> stmts, std::vector<Stmt>& out);

@@ -57,22 +57,30 @@ enum class ExprOp : uint8_t {
   kExtractLane,  // the lane of args[0] at `ints`
   // Vector expressions: Vecs of element type `type` and shape `shape`.
   kVectorVar,      // the vector variable of view `slot`, read whole
-  kTransferRead,   // view `slot` at indices args[0..n-1], pad args[n]
+  kTransferRead,   // view `slot` at indices args[0..n-1], pad args[n],
+                   // (`value` 1) mask args[n+1]; `ints`: the view
+                   // dimension of each lane dimension
   kBroadcast,      // args[0], a scalar or (`value` 1) a vector
   kVectorArith,    // arith on args[0], args[1]
   kVectorNegate,   // args[0]
   kVectorSelect,   // mask args[0] ? args[1] : args[2], lane by lane
   kVectorCast,     // args[0] to `type`
   kVectorFma,      // args[0] * args[1] + args[2]
-  kContract,       // args[0..2] with iteration dimensions `maps`
+  kContract,       // args[0..2] with iteration dimensions `maps`,
+                   // combined by `arith`
   kExtractVector,  // the sub-vector of args[0] at `ints`
   kInsert,         // args[1] with args[0] (a scalar or, `value` 1, a
                    // vector) at `ints`
+  kShuffle,        // lane l is lane ints[l] of args[0]
+  kInsertSlice,    // args[1], with lane ints[l] of args[0] where >= 0
+  kMultiReduction,  // args[1] combined by `arith` with args[0]'s lanes
+                    // `maps` (one table per step)
   // Lane masks, the conditions of a select of vectors.
   kMaskCompare,  // compare on the vectors args[0], args[1]
   kMaskAnd,
   kMaskOr,
   kMaskNot,
+  kMaskCreate,  // lane (k...) set where every k_j < args[j]
 };
 
 struct Expr {
@@ -151,7 +159,8 @@ enum class StmtOp : uint8_t {
   kCall,           // callee, args
   kWriteConfig,    // slot: the config field; exprs: value
   kAssignVector,   // slot: the vector variable's view; exprs: value
-  kTransferWrite,  // slot: the view; exprs: indices..., value
+  kTransferWrite,  // slot: the view; exprs: indices..., value[, mask];
+                   // lane_dims
   // Only in lowered tensor-level functions (tensor_lowering.h):
   kSetControl,     // slot: a control slot; exprs: its new value
   kAccessPattern,  // slot: the view of the value of `access`, whose
@@ -172,6 +181,8 @@ struct Stmt {
   const CompiledProc* callee = nullptr;
   std::vector<CallArg> args;
   const tensor::Term* access = nullptr;
+  // kTransferWrite: the view dimension each lane dimension runs along.
+  std::vector<int64_t> lane_dims;
 
   // Set by the planner. On a kFor: the loop nest it starts, when that runs
   // a batch of iterations at a time; on a kFor of a region's nest, the

@@ -73,22 +73,72 @@ absl::StatusOr<Expr> ProcCompiler::Vector(const ir::Node& e) {
       return expr;
     }
     case ir::Op::kTransferRead: {
-      auto binding = Lookup(*e.operand(0), true);
+      const ir::TransferParts parts = ir::PartsOf(e);
+      auto binding = Lookup(*parts.tensor, true);
       if (!binding.ok()) return binding.status();
-      if (e.num_operands() != static_cast<size_t>(binding->rank) + 2) {
+      if (parts.pad == nullptr ||
+          parts.indices.size() != static_cast<size_t>(binding->rank)) {
         return NotVerified(e, "a transfer-read with the wrong index count");
       }
       expr.op = ExprOp::kTransferRead;
       expr.slot = binding->slot;
-      for (size_t i = 1; i + 1 < e.num_operands(); ++i) {
-        auto index = Control(*e.operand(i));
-        if (!index.ok()) return index.status();
-        expr.args.push_back(*std::move(index));
-      }
-      auto pad = Data(*e.operand(e.num_operands() - 1));
+      expr.ints = ir::TransferDims(parts, binding->rank,
+                                   static_cast<int64_t>(expr.shape.size()));
+      expr.value = parts.mask != nullptr;
+      auto pad = Data(*parts.pad);
       if (!pad.ok()) return pad.status();
-      expr.args.push_back(*std::move(pad));
+      if (auto status = TransferOperands(parts, expr.args, *std::move(pad));
+          !status.ok()) {
+        return status;
+      }
       return expr;
+    }
+    case ir::Op::kTranspose: {
+      auto source = Vector(*e.operand(0));
+      if (!source.ok()) return source.status();
+      expr.op = ExprOp::kShuffle;
+      expr.ints =
+          ir::TransposeLanes(source->shape, ir::ListValues(*e.operand(1)));
+      expr.args.push_back(*std::move(source));
+      return expr;
+    }
+    case ir::Op::kShapeCast: {
+      // The lanes stay in order; a shuffle gives them their new shape.
+      expr.op = ExprOp::kShuffle;
+      for (int64_t l = 0; l < ir::LaneCount(expr.shape); ++l) {
+        expr.ints.push_back(l);
+      }
+      return VectorOperands(e, std::move(expr), 0, 1);
+    }
+    case ir::Op::kExtractStridedSlice: {
+      auto source = Vector(*e.operand(0));
+      if (!source.ok()) return source.status();
+      expr.op = ExprOp::kShuffle;
+      expr.ints = ir::StridedSliceLanes(
+          source->shape, ir::ListValues(*e.operand(1)),
+          ir::ListValues(*e.operand(2)), ir::ListValues(*e.operand(3)));
+      expr.args.push_back(*std::move(source));
+      return expr;
+    }
+    case ir::Op::kInsertStridedSlice: {
+      expr.op = ExprOp::kInsertSlice;
+      expr.ints = ir::InsertedSliceLanes(
+          ShapeOf(e.operand(0)->type()), expr.shape,
+          ir::ListValues(*e.operand(2)), ir::ListValues(*e.operand(3)));
+      return VectorOperands(e, std::move(expr), 0, 2);
+    }
+    case ir::Op::kOuterProduct:
+      return OuterProduct(e, std::move(expr));
+    case ir::Op::kMultiReduction: {
+      std::optional<ir::ReductionKind> kind = ir::FindReductionKind(e.name());
+      if (!kind) return NotVerified(e, "an unknown reduction");
+      expr.op = ExprOp::kMultiReduction;
+      expr.arith = ReductionArith(*kind);
+      for (const std::vector<int64_t>& step : ir::MultiReductionLanes(
+               ShapeOf(e.operand(0)->type()), ir::ListValues(*e.operand(2)))) {
+        expr.maps.emplace_back(step.begin(), step.end());
+      }
+      return VectorOperands(e, std::move(expr), 0, 2);
     }
     case ir::Op::kBroadcast: {
       expr.op = ExprOp::kBroadcast;
@@ -124,8 +174,11 @@ absl::StatusOr<Expr> ProcCompiler::Vector(const ir::Node& e) {
       expr.args.push_back(*std::move(mask));
       return VectorOperands(e, std::move(expr), 1, 2);
     }
-    case ir::Op::kContract:
+    case ir::Op::kContract: {
+      std::optional<ir::ReductionKind> kind = ir::ContractKind(e);
+      if (!kind) return NotVerified(e, "an unknown kind of contract");
       expr.op = ExprOp::kContract;
+      expr.arith = ReductionArith(*kind);
       for (size_t i = 3; i < 6; ++i) {
         std::vector<int> map;
         for (const ir::Node* d : e.operand(i)->operands()) {
@@ -134,6 +187,7 @@ absl::StatusOr<Expr> ProcCompiler::Vector(const ir::Node& e) {
         expr.maps.push_back(std::move(map));
       }
       return VectorOperands(e, std::move(expr), 0, 3);
+    }
     case ir::Op::kExtract:
       expr.op = ExprOp::kExtractVector;
       expr.ints = Positions(e, 1);
@@ -172,6 +226,15 @@ absl::StatusOr<Expr> ProcCompiler::Mask(const ir::Node& e) {
       expr.shape = expr.args[0].shape;  // the lanes it chooses
       return expr;
     }
+    case ir::Op::kCreateMask:
+      expr.op = ExprOp::kMaskCreate;
+      expr.shape = ir::ListValues(*e.operand(0));
+      for (size_t j = 1; j < e.num_operands(); ++j) {
+        auto bound = Control(*e.operand(j));
+        if (!bound.ok()) return bound.status();
+        expr.args.push_back(*std::move(bound));
+      }
+      return expr;
     default:
       break;
   }
@@ -219,11 +282,12 @@ absl::StatusOr<Stmt> ProcCompiler::AssignVector(const ir::Node& s) {
 }
 
 absl::StatusOr<Stmt> ProcCompiler::TransferWrite(const ir::Node& s) {
-  auto value = Vector(*s.operand(0));
+  const ir::TransferParts parts = ir::PartsOf(s);
+  auto value = Vector(*parts.value);
   if (!value.ok()) return value.status();
-  auto binding = Lookup(*s.operand(1), true);
+  auto binding = Lookup(*parts.tensor, true);
   if (!binding.ok()) return binding.status();
-  if (s.num_operands() != static_cast<size_t>(binding->rank) + 2) {
+  if (parts.indices.size() != static_cast<size_t>(binding->rank)) {
     return NotVerified(s, "a transfer-write with the wrong index count");
   }
   Stmt stmt;
@@ -231,13 +295,70 @@ absl::StatusOr<Stmt> ProcCompiler::TransferWrite(const ir::Node& s) {
   stmt.where = &s;
   stmt.slot = binding->slot;
   stmt.elem = value->type;
-  for (size_t i = 2; i < s.num_operands(); ++i) {
-    auto index = Control(*s.operand(i));
-    if (!index.ok()) return index.status();
-    stmt.exprs.push_back(*std::move(index));
+  stmt.lane_dims = ir::TransferDims(
+      parts, binding->rank, static_cast<int64_t>(value->shape.size()));
+  if (auto status = TransferOperands(parts, stmt.exprs, *std::move(value));
+      !status.ok()) {
+    return status;
   }
-  stmt.exprs.push_back(*std::move(value));
   return stmt;
+}
+
+absl::Status ProcCompiler::TransferOperands(const ir::TransferParts& parts,
+                                            std::vector<Expr>& out,
+                                            Expr value) {
+  for (const ir::Node* index : parts.indices) {
+    auto compiled = Control(*index);
+    if (!compiled.ok()) return compiled.status();
+    out.push_back(*std::move(compiled));
+  }
+  out.push_back(std::move(value));
+  if (parts.mask != nullptr) {
+    auto mask = Mask(*parts.mask);
+    if (!mask.ok()) return mask.status();
+    out.push_back(*std::move(mask));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Expr> ProcCompiler::OuterProduct(const ir::Node& e, Expr expr) {
+  const int64_t columns = expr.shape.size() == 2 ? expr.shape[1] : 1;
+  // A's lane i and B's lane j (or B itself) meet at lane (i, j).
+  auto spread = [&](const ir::Node& operand,
+                    bool row) -> absl::StatusOr<Expr> {
+    Expr lanes;
+    lanes.where = &operand;
+    lanes.type = expr.type;
+    lanes.shape = expr.shape;
+    if (!operand.type().is_vector()) {
+      lanes.op = ExprOp::kBroadcast;
+      auto scalar = Data(operand);
+      if (!scalar.ok()) return scalar.status();
+      lanes.args.push_back(*std::move(scalar));
+      return lanes;
+    }
+    auto source = Vector(operand);
+    if (!source.ok()) return source.status();
+    lanes.op = ExprOp::kShuffle;
+    for (int64_t l = 0; l < ir::LaneCount(expr.shape); ++l) {
+      lanes.ints.push_back(row ? l / columns : l % columns);
+    }
+    lanes.args.push_back(*std::move(source));
+    return lanes;
+  };
+  for (size_t i = 0; i < 2; ++i) {
+    auto lanes = spread(*e.operand(i), i == 0);
+    if (!lanes.ok()) return lanes.status();
+    expr.args.push_back(*std::move(lanes));
+  }
+  if (e.num_operands() == 2) {
+    expr.op = ExprOp::kVectorArith;
+    expr.arith = ArithOp::kMul;
+    return expr;
+  }
+  // With an accumulator, one rounding per lane, as MLIR lowers it to fma.
+  expr.op = ExprOp::kVectorFma;
+  return VectorOperands(e, std::move(expr), 2, 1);
 }
 
 }  // namespace loop

@@ -15,6 +15,7 @@
 #include "libs/interp/diagnostics.h"
 #include "libs/interp/loop_executor_internal.h"
 #include "libs/interp/vector_ops.h"
+#include "libs/ir/vector_lanes.h"
 
 namespace tessel {
 namespace loop {
@@ -212,6 +213,57 @@ void CopyLanes(int bytes, const void* source, int64_t from, void* target,
 
 }  // namespace
 
+bool Executor::TransferLanes(const View& view, absl::Span<const int64_t> base,
+                             absl::Span<const int64_t> shape,
+                             absl::Span<const int64_t> lane_dims,
+                             const int64_t* mask, ElemType type,
+                             const void* pad, void* read_into,
+                             const void* write_from, int64_t& unwritten_lane) {
+  Buffer& buffer = *view.buffer;
+  const size_t rank = view.dims.size();
+  const int width = ElemTypeBytes(type);
+  const int bytes = ColumnBytes(type);
+  uint8_t* data = buffer.tensor.bytes.data();
+  absl::InlinedVector<int64_t, 4> position(shape.size(), 0);
+  const int64_t count = NumLanes(shape);
+  for (int64_t lane = 0; lane < count; ++lane) {
+    // The lane's element, unless the mask drops it or it leaves the view.
+    absl::InlinedVector<int64_t, 4> index(base.begin(), base.end());
+    for (size_t j = 0; j < shape.size(); ++j) index[lane_dims[j]] += position[j];
+    bool inside = mask == nullptr || mask[lane] != 0;
+    int64_t offset = view.offset;
+    for (size_t k = 0; k < rank; ++k) {
+      inside = inside && index[k] >= 0 && index[k] < view.dims[k];
+      offset += index[k] * view.strides[k];
+    }
+    if (read_into != nullptr) {
+      if (!inside) {
+        CopyLanes(bytes, pad, 0, read_into, lane, 1);
+      } else if (buffer.unwritten > 0 && !buffer.written[offset]) {
+        unwritten_lane = lane;
+        return false;
+      } else {
+        element::WithElemType(type, [&]<ElemType E>() {
+          static_cast<element::Repr<E>*>(read_into)[lane] =
+              element::Load<E>(data + offset * width);
+        });
+      }
+    } else if (inside) {
+      element::WithElemType(type, [&]<ElemType E>() {
+        element::Store<E>(
+            static_cast<const element::Repr<E>*>(write_from)[lane],
+            data + offset * width);
+      });
+      if (buffer.unwritten > 0) buffer.MarkWritten(offset);
+    }
+    for (size_t j = shape.size(); j-- > 0;) {
+      if (++position[j] < shape[j]) break;
+      position[j] = 0;
+    }
+  }
+  return true;
+}
+
 const void* Executor::ReadVector(const Expr& e, Frame& frame, void* out) {
   const View& view = frame.views[e.slot];
   // A vector variable's buffer holds its lanes in order (there are no
@@ -234,12 +286,31 @@ const void* Executor::ReadVector(const Expr& e, Frame& frame, void* out) {
   return out;
 }
 
+namespace {
+
+// Is `lane_dims` the minor identity of a view of `rank` (lane dimension j
+// along view dimension rank - n + j)?
+bool IsMinorIdentity(absl::Span<const int64_t> lane_dims, size_t rank) {
+  for (size_t j = 0; j < lane_dims.size(); ++j) {
+    if (lane_dims[j] != static_cast<int64_t>(rank - lane_dims.size() + j)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool Executor::CheckTransferBase(absl::Span<const Expr> indices,
                                  absl::Span<const int64_t> base,
-                                 size_t lanes_rank, int32_t slot,
-                                 Frame& frame) {
+                                 absl::Span<const int64_t> lane_dims,
+                                 int32_t slot, Frame& frame) {
   const int64_t* dims = frame.views[slot].dims.data();
-  for (size_t k = 0; k + lanes_rank < indices.size(); ++k) {
+  for (size_t k = 0; k < indices.size(); ++k) {
+    if (std::find(lane_dims.begin(), lane_dims.end(),
+                  static_cast<int64_t>(k)) != lane_dims.end()) {
+      continue;
+    }
     if (base[k] < 0 || base[k] >= dims[k]) {
       Fail(indices[k].where,
            absl::StrCat("index ", base[k], " is out of bounds for dimension ",
@@ -259,8 +330,19 @@ const void* Executor::TransferRead(const Expr& e, Frame& frame, void* out) {
     base.push_back(ControlValue(e.args[k], frame));
   }
   const void* pad = Data(e.args[rank], frame, LaneSet::Dense(1));
+  const int64_t* mask = e.value ? Mask(e.args[rank + 1], frame) : nullptr;
   if (failed_ || !CheckTransferBase(absl::MakeConstSpan(e.args).first(rank),
-                                    base, e.shape.size(), e.slot, frame)) {
+                                    base, e.ints, e.slot, frame)) {
+    return out;
+  }
+  if (mask != nullptr || !IsMinorIdentity(e.ints, rank)) {
+    int64_t lane = 0;
+    if (!TransferLanes(view, base, e.shape, e.ints, mask, e.type, pad, out,
+                       nullptr, lane)) {
+      Fail(e.where, absl::StrCat("reads lane ", lane, " from '",
+                                 frame.proc->view_names[e.slot],
+                                 "' at an element not written yet"));
+    }
     return out;
   }
   if (const void* lanes = LanesInPlace(view, base, e.shape, e.type)) {
@@ -287,6 +369,22 @@ const int64_t* Executor::Mask(const Expr& e, Frame& frame) {
       const void* a = Vector(e.args[0], frame);
       const void* b = Vector(e.args[1], frame);
       CompareColumn(e.args[0].type, e.compare, a, b, out, lanes);
+      return out;
+    }
+    case ExprOp::kMaskCreate: {
+      // MLIR's create_mask: lane (k...) is set where every k_j < bound_j.
+      absl::InlinedVector<int64_t, 4> bounds;
+      for (const Expr& bound : e.args) {
+        bounds.push_back(ControlValue(bound, frame));
+      }
+      const std::vector<int64_t> strides = ir::LaneStridesOf(e.shape);
+      ForEachLane(lanes, [&](int32_t l) {
+        bool set = true;
+        for (size_t j = 0; j < e.shape.size(); ++j) {
+          set = set && (l / strides[j]) % e.shape[j] < bounds[j];
+        }
+        out[l] = set;
+      });
       return out;
     }
     case ExprOp::kMaskNot: {
@@ -375,8 +473,27 @@ const void* Executor::Vector(const Expr& e, Frame& frame) {
       const void* a = Vector(e.args[0], frame);
       const void* b = Vector(e.args[1], frame);
       const void* acc = Vector(e.args[2], frame);
-      ContractColumn(e.type, {a, e.args[0].shape}, {b, e.args[1].shape},
-                     {acc, e.args[2].shape}, e.maps, out);
+      ContractColumn(e.type, e.arith, {a, e.args[0].shape},
+                     {b, e.args[1].shape}, {acc, e.args[2].shape}, e.maps,
+                     out);
+      return out;
+    }
+    case ExprOp::kShuffle:
+      ShuffleColumn(bytes, Vector(e.args[0], frame), e.ints, out);
+      return out;
+    case ExprOp::kInsertSlice: {
+      const void* x = Vector(e.args[0], frame);
+      const void* v = Vector(e.args[1], frame);
+      CopyLanes(bytes, v, 0, out, 0, lanes);
+      for (int64_t l = 0; l < lanes; ++l) {
+        if (e.ints[l] >= 0) CopyLanes(bytes, x, e.ints[l], out, l, 1);
+      }
+      return out;
+    }
+    case ExprOp::kMultiReduction: {
+      const void* v = Vector(e.args[0], frame);
+      const void* acc = Vector(e.args[1], frame);
+      MultiReduceColumn(e.type, e.arith, v, acc, e.maps, lanes, out);
       return out;
     }
     case ExprOp::kExtractVector: {
@@ -433,9 +550,17 @@ void Executor::TransferWrite(const Stmt& stmt, Frame& frame) {
     base.push_back(ControlValue(stmt.exprs[k], frame));
   }
   const void* lanes = Vector(value, frame);
+  const int64_t* mask =
+      stmt.exprs.size() > rank + 1 ? Mask(stmt.exprs[rank + 1], frame) : nullptr;
   if (failed_ ||
       !CheckTransferBase(absl::MakeConstSpan(stmt.exprs).first(rank), base,
-                         value.shape.size(), stmt.slot, frame)) {
+                         stmt.lane_dims, stmt.slot, frame)) {
+    return;
+  }
+  if (mask != nullptr || !IsMinorIdentity(stmt.lane_dims, rank)) {
+    int64_t unused = 0;
+    TransferLanes(view, base, value.shape, stmt.lane_dims, mask, stmt.elem,
+                  nullptr, nullptr, lanes, unused);
     return;
   }
   element::WithElemType(stmt.elem, [&]<ElemType E>() {

@@ -1,6 +1,7 @@
 #include "libs/interp/vector_ops.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace tessel {
 namespace {
@@ -16,7 +17,7 @@ std::vector<int64_t> Strides(absl::Span<const int64_t> shape) {
   return strides;
 }
 
-template <ElemType E>
+template <ElemType E, ArithOp Combine>
 void Contract(VectorOperand a, VectorOperand b, VectorOperand acc,
               const std::vector<std::vector<int>>& maps, Repr<E>* out) {
   // The extents of the iteration dimensions, and which are reductions.
@@ -74,7 +75,7 @@ void Contract(VectorOperand a, VectorOperand b, VectorOperand acc,
       Repr<E> product;
       // mul and add cannot fail.
       element::Arith<E, ArithOp::kMul>(x[at[0]], y[at[1]], product);
-      element::Arith<E, ArithOp::kAdd>(sum, product, sum);
+      element::Arith<E, Combine>(sum, product, sum);
     }
     out[lane] = sum;
   }
@@ -104,12 +105,42 @@ __attribute__((target_clones("fma", "default"))) void FmaColumn(
   });
 }
 
-void ContractColumn(ElemType type, VectorOperand a, VectorOperand b,
-                    VectorOperand acc, const std::vector<std::vector<int>>& maps,
-                    void* out) {
+void ContractColumn(ElemType type, ArithOp combine, VectorOperand a,
+                    VectorOperand b, VectorOperand acc,
+                    const std::vector<std::vector<int>>& maps, void* out) {
   element::WithElemType(type, [&]<ElemType E>() {
-    Contract<E>(a, b, acc, maps, static_cast<Repr<E>*>(out));
+    element::WithArithOp(combine, [&]<ArithOp Combine>() {
+      Contract<E, Combine>(a, b, acc, maps, static_cast<Repr<E>*>(out));
+    });
   });
+}
+
+void MultiReduceColumn(ElemType type, ArithOp op, const void* v,
+                       const void* acc,
+                       const std::vector<std::vector<int>>& steps,
+                       int64_t lanes, void* out) {
+  element::WithElemType(type, [&]<ElemType E>() {
+    element::WithArithOp(op, [&]<ArithOp Op>() {
+      const auto* x = static_cast<const Repr<E>*>(v);
+      auto* result = static_cast<Repr<E>*>(out);
+      std::copy_n(static_cast<const Repr<E>*>(acc), lanes, result);
+      // add, mul, max and min cannot fail.
+      for (const std::vector<int>& step : steps) {
+        for (int64_t l = 0; l < lanes; ++l) {
+          element::Arith<E, Op>(result[l], x[step[l]], result[l]);
+        }
+      }
+    });
+  });
+}
+
+void ShuffleColumn(int bytes, const void* v, absl::Span<const int64_t> lanes,
+                   void* out) {
+  const auto* from = static_cast<const uint8_t*>(v);
+  auto* to = static_cast<uint8_t*>(out);
+  for (size_t l = 0; l < lanes.size(); ++l) {
+    std::memcpy(to + l * bytes, from + lanes[l] * bytes, bytes);
+  }
 }
 
 void ReduceColumn(ElemType type, ArithOp op, const void* v, int64_t lanes,

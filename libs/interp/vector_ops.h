@@ -27,13 +27,24 @@ struct VectorOperand {
   absl::Span<const int64_t> shape;
 };
 
-// out = ACC + the sum over the reduction dimensions of A * B (see the
-// spec): `maps` give A's, B's and ACC's iteration dimensions. Each product
-// and sum is rounded as the scalar ops round, reduction indices in
-// row-major order after ACC.
-void ContractColumn(ElemType type, VectorOperand a, VectorOperand b,
-                    VectorOperand acc, const std::vector<std::vector<int>>& maps,
-                    void* out);
+// out = ACC combined (add, mul, max or min) with the products A * B over
+// the reduction dimensions (see the spec): `maps` give A's, B's and ACC's
+// iteration dimensions. Each product and combination is rounded as the
+// scalar ops round, reduction indices in row-major order after ACC.
+void ContractColumn(ElemType type, ArithOp combine, VectorOperand a,
+                    VectorOperand b, VectorOperand acc,
+                    const std::vector<std::vector<int>>& maps, void* out);
+
+// out = acc, then per step, out[l] = out[l] op v[steps[r][l]]: a
+// multi-reduction's lanes (ir::MultiReductionLanes), `lanes` of them.
+void MultiReduceColumn(ElemType type, ArithOp op, const void* v,
+                       const void* acc,
+                       const std::vector<std::vector<int>>& steps,
+                       int64_t lanes, void* out);
+
+// Lane l of out is lane lanes[l] of v (`bytes` a lane).
+void ShuffleColumn(int bytes, const void* v, absl::Span<const int64_t> lanes,
+                   void* out);
 
 // The lanes combined with add, mul, max or min, from the first lane on in
 // row-major order, into lane 0 of `out`.

@@ -67,10 +67,42 @@ TEST(VectorOpsTest, ContractIsAMatmulPlusAcc) {
   const std::vector<int64_t> b_shape = {3, 2};
   const std::vector<int64_t> acc_shape = {2, 2};
   float c[4];
-  ContractColumn(ElemType::kF32, {a, a_shape}, {b, b_shape}, {acc, acc_shape},
+  ContractColumn(ElemType::kF32, ArithOp::kAdd, {a, a_shape}, {b, b_shape}, {acc, acc_shape},
                  {{0, 2}, {2, 1}, {0, 1}}, c);
   EXPECT_EQ(c[0], 59);   // 1 + 1*7 + 2*9 + 3*11
   EXPECT_EQ(c[3], 155);  // 1 + 4*8 + 5*10 + 6*12
+}
+
+TEST(VectorOpsTest, ContractCombinesWithItsKind) {
+  // (kind max): the largest product of each row of a with each column of
+  // b, and acc.
+  const float a[] = {1, -2, 3, 4, 5, -6};
+  const float b[] = {1, 0, 1, 0, 1, 0};
+  const float acc[] = {0, 0, 0, 0};
+  const std::vector<int64_t> a_shape = {2, 3};
+  const std::vector<int64_t> b_shape = {3, 2};
+  const std::vector<int64_t> acc_shape = {2, 2};
+  float c[4];
+  ContractColumn(ElemType::kF32, ArithOp::kMax, {a, a_shape}, {b, b_shape},
+                 {acc, acc_shape}, {{0, 2}, {2, 1}, {0, 1}}, c);
+  EXPECT_EQ(c[0], 3);  // max(0, 1, -2, 3)
+  EXPECT_EQ(c[1], 0);  // every product 0
+  EXPECT_EQ(c[2], 5);  // max(0, 4, 5, -6)
+}
+
+TEST(VectorOpsTest, MultiReductionAndShuffles) {
+  // The rows of a 2x3 vector summed after acc, in order.
+  const float v[] = {1, 2, 3, 4, 5, 6};
+  const float acc[] = {10, 20};
+  float rows[2];
+  MultiReduceColumn(ElemType::kF32, ArithOp::kAdd, v, acc,
+                    {{0, 3}, {1, 4}, {2, 5}}, 2, rows);
+  EXPECT_EQ(rows[0], 16);
+  EXPECT_EQ(rows[1], 35);
+  float t[6];
+  ShuffleColumn(sizeof(float), v, {0, 3, 1, 4, 2, 5}, t);
+  EXPECT_EQ(std::vector<float>(t, t + 6),
+            (std::vector<float>{1, 4, 2, 5, 3, 6}));
 }
 
 TEST(VectorExecutionTest, TransfersPadAndMask) {

@@ -299,11 +299,12 @@ class ProcModel {
                                                      const Frame& frame) const;
   absl::StatusOr<isl::map> RegionIn(const ir::Node& view,
                                     const ir::Node& stmt) const;
-  // The elements a transfer-read or transfer-write of a vector of
-  // `vector`'s shape touches in `view` at `indices`: the lanes that fall
-  // inside the view (the others read their padding or are dropped).
-  absl::StatusOr<isl::map> TransferRegion(const ir::Node& view,
-                                          absl::Span<ir::Node* const> indices,
+  // The elements a transfer-read or transfer-write (`transfer`) of a
+  // vector of `vector`'s shape touches: the lanes that fall inside the
+  // view (the others read their padding or are dropped), along the view
+  // dimensions of its permutation map, and under a create-mask only the
+  // lanes it sets (under another mask, every lane may be touched).
+  absl::StatusOr<isl::map> TransferRegion(const ir::Node& transfer,
                                           const ir::Type& vector,
                                           const ir::Node& stmt) const;
   absl::Status CollectAccesses(const ir::Node& node, bool writes,

@@ -1,7 +1,9 @@
 // Views and accesses: windows followed to the tensors they view, the
 // regions they cover, and the location sets of statements.
+#include <algorithm>
 #include <utility>
 
+#include "libs/ir/vector_lanes.h"
 #include "libs/poly/model.h"
 #include "libs/poly/model_nodes.h"
 #include "libs/support/source.h"
@@ -156,8 +158,13 @@ absl::StatusOr<isl::map> ProcModel::RegionIn(const Node& view,
 }
 
 absl::StatusOr<isl::map> ProcModel::TransferRegion(
-    const Node& view, absl::Span<Node* const> indices, const ir::Type& vector,
-    const Node& stmt) const {
+    const Node& transfer, const ir::Type& vector, const Node& stmt) const {
+  const ir::TransferParts parts = ir::PartsOf(transfer);
+  const Node& view = *parts.tensor;
+  absl::Span<Node* const> indices = parts.indices;
+  const std::vector<int64_t> lane_dims =
+      ir::TransferDims(parts, static_cast<int64_t>(indices.size()),
+                       vector.rank());
   // The lanes are set dimensions after the loops; the trailing indices of
   // the view move with them, and lanes outside the view are not accessed.
   Frame frame{&stmt, static_cast<size_t>(vector.rank())};
@@ -165,20 +172,26 @@ absl::StatusOr<isl::map> ProcModel::TransferRegion(
   isl::set domain = Universe(frame);
   isl::multi_aff identity = isl::multi_aff::identity_on_domain(domain.space());
   isl::pw_aff zero(isl::aff::zero_on_domain(domain.space()));
-  size_t leading = indices.size() - frame.extra;
   std::vector<isl::pw_aff> view_indices;
   for (size_t i = 0; i < indices.size(); ++i) {
     auto index = Eval(*indices[i], frame);
     if (!index.ok()) return index.status();
-    if (i < leading) {
+    auto lane_dim = std::find(lane_dims.begin(), lane_dims.end(),
+                              static_cast<int64_t>(i));
+    if (lane_dim == lane_dims.end()) {
       view_indices.push_back(*index);
       continue;
     }
-    size_t lane = i - leading;
+    const size_t lane = lane_dim - lane_dims.begin();
     isl::pw_aff k(identity.at(static_cast<int>(loops + lane)));
     domain =
         domain.intersect(k.ge_set(zero))
             .intersect(k.lt_set(zero.add_constant(vector.dims()[lane].value)));
+    if (parts.mask != nullptr && parts.mask->is(Op::kCreateMask)) {
+      auto bound = Eval(*parts.mask->operand(lane + 1), frame);
+      if (!bound.ok()) return bound.status();
+      domain = domain.intersect(k.lt_set(*bound));
+    }
     view_indices.push_back(index->add(k));
   }
   auto extents = ExtentsIn(view, frame);
@@ -251,22 +264,23 @@ absl::Status ProcModel::CollectAccesses(const Node& node, bool writes,
     case Op::kTransferRead:
     case Op::kTransferWrite: {
       bool read = node.is(Op::kTransferRead);
-      const Node& view = *node.operand(read ? 0 : 1);
-      absl::Span<Node* const> indices =
-          node.operands().subspan(read ? 1 : 2, node.num_operands() - 2);
+      const ir::TransferParts parts = ir::PartsOf(node);
       const ir::Type& vector =
-          read ? node.declared_type() : node.operand(0)->type();
+          read ? node.declared_type() : parts.value->type();
       // What the vector is made of: a transfer-read's padding, a
-      // transfer-write's value.
-      const Node& value = *node.operand(read ? node.num_operands() - 1 : 0);
-      if (auto status = CollectAccesses(value, writes, into); !status.ok()) {
-        return status;
+      // transfer-write's value; and what its mask reads.
+      for (const Node* value : {read ? parts.pad : parts.value, parts.mask}) {
+        if (value == nullptr) continue;
+        if (auto status = CollectAccesses(*value, writes, into);
+            !status.ok()) {
+          return status;
+        }
       }
       if (read == writes) return absl::OkStatus();
       const Node& stmt = StatementOf(node);
       auto domain = DomainOf(stmt);
       if (!domain.ok()) return domain.status();
-      auto region = TransferRegion(view, indices, vector, stmt);
+      auto region = TransferRegion(node, vector, stmt);
       if (!region.ok()) return region.status();
       into = into.unite(isl::union_map(region->intersect_domain(*domain)));
       return absl::OkStatus();

@@ -159,6 +159,34 @@ TEST_F(ModelTest, VectorTransfersTouchTheLanesInsideTheirTensor) {
   EXPECT_TRUE(writes->is_equal(expected_writes)) << *writes;
 }
 
+TEST_F(ModelTest, PermutedAndMaskedTransfersTouchTheirLanes) {
+  // A 4 x 2 block of A read transposed (lane (k0, k1) is A[j + k1, k0]),
+  // and a write to B masked to its first 3 lanes of 4.
+  Node& proc = Read(
+      "(proc @p ((in A (f32 6 4)) (out B (f32 8)))\n"
+      "  (alloc v (vector f32 4 2))\n"
+      "  (for j 0 3\n"
+      "    (assign v (transfer-read (vector f32 4 2) A (* 2 j) 0 0.0\n"
+      "                             (permutation-map 1 0))))\n"
+      "  (transfer-write (broadcast (vector f32 4) 1.0) B 2\n"
+      "                  (mask (create-mask (shape 4) 3))))");
+  ProcModel model(ctx_, proc);
+  Node& assign = First(proc, Op::kAssign);
+  Node& write = First(proc, Op::kTransferWrite);
+  auto reads = model.Reads(assign);
+  ASSERT_TRUE(reads.ok()) << reads.status();
+  EXPECT_TRUE(reads->is_equal(Parse<isl::union_map>(
+      "{ S[j] -> A[r, c] : 0 <= j < 3 and 2j <= r < 2j + 2 and r < 6 and "
+      "0 <= c < 4 }",
+      assign)))
+      << *reads;
+  auto writes = model.Writes(write);
+  ASSERT_TRUE(writes.ok()) << writes.status();
+  EXPECT_TRUE(writes->is_equal(
+      Parse<isl::union_map>("{ S[] -> B[a] : 2 <= a < 5 }", write)))
+      << *writes;
+}
+
 TEST_F(ModelTest, RejectsWhatIsNotQuasiAffine) {
   Node& proc = Read(
       "(proc @p ((size N) (out A (f32 N)))\n"

@@ -27,8 +27,26 @@ using primitives::LinearForm;
 class KernelBuilder {
  public:
   KernelBuilder(ir::Module& module, ir::Node& proc, const TileLoops& loops,
-                const Strategy& strategy)
-      : module_(module), proc_(proc), loops_(loops), width_(strategy.width) {}
+                const Strategy& strategy, bool masked)
+      : module_(module), proc_(proc), loops_(loops), width_(strategy.width) {
+    const int64_t trip = TripOf(*loops.lanes);
+    vectors_ = (trip + width_ - 1) / width_;
+    if (masked) partial_lanes_ = trip % width_;
+  }
+
+  // `transfer`, of vector q, with a mask of the loop's lanes when q is a
+  // masked partial vector (Tail::kMask).
+  ir::Node* Masked(ir::Node* transfer, int64_t q) const {
+    if (partial_lanes_ == 0 || q + 1 != vectors_) return transfer;
+    ir::Node* shape = Build::Form(module_, ir::Op::kShape,
+                                  {Build::Int(module_, width_)});
+    ir::Node* mask =
+        Build::Form(module_, ir::Op::kCreateMask,
+                    {shape, Build::Int(module_, partial_lanes_)});
+    module_.Append(transfer,
+                   Build::Form(module_, ir::Op::kTransferMask, {mask}));
+    return transfer;
+  }
 
   // The index `index` at row `r` and vector `q` of the tile.
   ir::Node* IndexAt(const ir::Node& index, int64_t r, int64_t q) const {
@@ -138,10 +156,11 @@ class KernelBuilder {
     }
     if (expr.is(ir::Op::kLoad)) {
       ir::Node& load = const_cast<ir::Node&>(expr);
-      return Shared(Build::TransferRead(module_, VectorOf(elem),
-                                        *ir::LoadView(load).buffer(),
-                                        TransferIndices(load, r, q),
-                                        Zero(elem)),
+      return Shared(Masked(Build::TransferRead(module_, VectorOf(elem),
+                                               *ir::LoadView(load).buffer(),
+                                               TransferIndices(load, r, q),
+                                               Zero(elem)),
+                           q),
                     elem, step);
     }
     std::vector<ir::Node*> operands;
@@ -160,6 +179,9 @@ class KernelBuilder {
   ir::Node& proc_;
   const TileLoops& loops_;
   int64_t width_;
+  int64_t vectors_ = 0;
+  // The lanes of the last vector inside the loop, when it is masked.
+  int64_t partial_lanes_ = 0;
   int next_name_ = 0;
   absl::flat_hash_map<std::string, ir::Node*> leaves_;
 };
@@ -180,7 +202,8 @@ void ReplaceBy(ir::Module& module, ir::Node& old,
 absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                         const NestPlan& plan, const TileLoops& loops,
                         const Strategy& strategy) {
-  KernelBuilder builder(module, proc, loops, strategy);
+  KernelBuilder builder(module, proc, loops, strategy,
+                        strategy.tail == Tail::kMask && plan.maskable);
   ir::Node& lhs = *stmt.operand(0);
   ir::Node& rhs = *stmt.operand(1);
   ElemType elem = lhs.type().elem();
@@ -200,10 +223,12 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
     for (int64_t q = 0; q < vectors; ++q) {
       ir::Node* init =
           plan.mode == Mode::kLanes
-              ? Build::TransferRead(module, builder.VectorOf(elem),
-                                    *ir::LoadView(lhs).buffer(),
-                                    builder.TransferIndices(lhs, r, q),
-                                    builder.Zero(elem))
+              ? builder.Masked(
+                    Build::TransferRead(module, builder.VectorOf(elem),
+                                        *ir::LoadView(lhs).buffer(),
+                                        builder.TransferIndices(lhs, r, q),
+                                        builder.Zero(elem)),
+                    q)
               : Build::Broadcast(module, builder.VectorOf(elem),
                                  builder.Zero(elem));
       acc[r].push_back(builder.Temporary("acc", elem, init, prologue));
@@ -213,9 +238,10 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
     for (int64_t q = 0; q < vectors; ++q) {
       if (!reduce) {
         ir::Node* value = builder.VectorAt(rhs, r, q, step);
-        step.push_back(Build::TransferWrite(module, value,
-                                            *ir::LoadView(lhs).buffer(),
-                                            builder.TransferIndices(lhs, r, q)));
+        step.push_back(builder.Masked(
+            Build::TransferWrite(module, value, *ir::LoadView(lhs).buffer(),
+                                 builder.TransferIndices(lhs, r, q)),
+            q));
         continue;
       }
       // The factors' reads in the order the statement reads them.
@@ -235,9 +261,11 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
   for (int64_t r = 0; r < rows && reduce; ++r) {
     if (plan.mode == Mode::kLanes) {
       for (int64_t q = 0; q < vectors; ++q) {
-        epilogue.push_back(Build::TransferWrite(
-            module, Build::Ref(module, *acc[r][q]),
-            *ir::LoadView(lhs).buffer(), builder.TransferIndices(lhs, r, q)));
+        epilogue.push_back(builder.Masked(
+            Build::TransferWrite(module, Build::Ref(module, *acc[r][q]),
+                                 *ir::LoadView(lhs).buffer(),
+                                 builder.TransferIndices(lhs, r, q)),
+            q));
       }
       continue;
     }

@@ -11,6 +11,7 @@
 #include "libs/ir/cursor.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/op.h"
+#include "libs/ir/types.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/fission.h"
 #include "libs/support/source.h"
@@ -172,7 +173,78 @@ absl::Status CheckAnyOrder(const ir::Node& proc, ir::Node& stmt, size_t depth) {
   return absl::OkStatus();
 }
 
+// The dimensions `loop` indexes in `access` with coefficient 1, as a bit
+// set, or -1 where it indexes any with another coefficient.
+int64_t UnitDims(ir::Node& access, const ir::Node& loop) {
+  int64_t dims = 0;
+  absl::Span<ir::Node* const> indices = IndicesOf(access);
+  for (size_t d = 0; d < indices.size(); ++d) {
+    std::optional<LinearForm> form = AffineForm(*indices[d]);
+    if (!form.has_value()) return -1;
+    int64_t c = form->coefficient(&loop);
+    if (c == 0) continue;
+    if (c != 1) return -1;
+    dims |= int64_t{1} << d;
+  }
+  return dims;
+}
+
+// A transposing plan for an assign that no lane loop fits (Mode::
+// kTranspose): the lanes are the innermost loop that indexes only the
+// written element's last dimension, the rows a loop that indexes only its
+// next-to-last one, and some read is transposed (rows in its last
+// dimension, lanes in its next-to-last); every other read is a row, a
+// direct 2-D tile or a scalar. Null loops when none fits.
+absl::StatusOr<NestPlan> TransposePlan(ir::Node& stmt,
+                                       const std::vector<ir::Node*>& loops,
+                                       const std::vector<ir::Node*>& reads) {
+  NestPlan plan;
+  plan.mode = Mode::kTranspose;
+  ir::Node& lhs = *stmt.operand(0);
+  const size_t rank = IndicesOf(lhs).size();
+  if (!stmt.is(ir::Op::kAssign) || rank < 2) return plan;
+  // An element assigned in every iteration of some loop stays scalar
+  // (PlanNest says why).
+  for (const ir::Node* loop : loops) {
+    if (UnitDims(lhs, *loop) == 0) return plan;
+  }
+  const int64_t last = int64_t{1} << (rank - 1);
+  const int64_t next = int64_t{1} << (rank - 2);
+  for (auto x = loops.rbegin(); x != loops.rend(); ++x) {
+    if (UnitDims(lhs, **x) != last) continue;
+    for (auto y = loops.rbegin(); y != loops.rend(); ++y) {
+      if (UnitDims(lhs, **y) != next) continue;
+      bool fits = true, transposed = false;
+      for (ir::Node* read : reads) {
+        std::optional<TileRead> kind = TileReadOf(*read, **y, **x);
+        fits = fits && kind.has_value();
+        transposed = transposed || kind == TileRead::kTransposed;
+      }
+      if (fits && transposed) {
+        plan.vector_loop = *x;
+        plan.row_loop = *y;
+        return plan;
+      }
+    }
+  }
+  return plan;
+}
+
 }  // namespace
+
+std::optional<TileRead> TileReadOf(ir::Node& read, const ir::Node& rows,
+                                   const ir::Node& lanes) {
+  const size_t rank = IndicesOf(read).size();
+  const int64_t x = UnitDims(read, lanes), y = UnitDims(read, rows);
+  if (x == 0 && y == 0) return TileRead::kScalar;
+  if (rank == 0 || x < 0 || y < 0) return std::nullopt;
+  const int64_t last = int64_t{1} << (rank - 1);
+  const int64_t next = rank >= 2 ? int64_t{1} << (rank - 2) : 0;
+  if (x == last && y == 0) return TileRead::kRow;
+  if (x == last && y == next) return TileRead::kDirect;
+  if (y == last && x == next) return TileRead::kTransposed;
+  return std::nullopt;
+}
 
 int64_t LiteralOf(const ir::Node& bound) { return bound.int_value(); }
 
@@ -309,6 +381,17 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
     }
   }
   if (plan.vector_loop == nullptr) {
+    auto transposed = TransposePlan(stmt, loops, reads);
+    if (!transposed.ok()) return transposed.status();
+    if (transposed->vector_loop != nullptr) {
+      if (absl::Status status = CheckAnyOrder(proc, stmt, loops.size());
+          !status.ok()) {
+        return status;
+      }
+      return *transposed;
+    }
+  }
+  if (plan.vector_loop == nullptr) {
     return Unsupported(
         stmt,
         "no loop indexes the last dimension of what it writes (or, for a "
@@ -348,7 +431,10 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
   if (plan.mode == Mode::kLanes) {
     plan.paddable = lhs.is(ir::Op::kLoad) &&
                     EndsWithTensor(lhs, *plan.vector_loop) && !HasDivision(rhs);
+    plan.maskable = lhs.is(ir::Op::kLoad) &&
+                    (IsFloat(lhs.type().elem()) || !HasDivision(rhs));
   } else {
+    plan.maskable = ZeroWhenPadded(rhs, *plan.vector_loop);
     plan.paddable = ZeroWhenPadded(rhs, *plan.vector_loop);
     for (ir::Node* load : reads) {
       auto use = UseOf(*load, *plan.vector_loop);

@@ -31,7 +31,27 @@ enum class Mode {
                // dimension: each lane writes its own element
   kReduction,  // the vector loop is a reduction loop: lanes accumulate
                // partial sums, added into the one element at the end
+  kTranspose,  // an assign whose reads are transposed: the vector loop
+               // indexes the written element's last dimension and a
+               // read's next-to-last one, the row loop the written
+               // element's next-to-last dimension and that read's last;
+               // the register tile is one 2-D vector (rows x lanes)
 };
+
+// How a read of a transposing nest becomes a 2-D vector of the tile.
+enum class TileRead {
+  kScalar,      // neither loop indexes it: a broadcast
+  kRow,         // the lanes index its last dimension only: a row, broadcast
+                // over the tile's rows
+  kDirect,      // the lanes its last dimension, the rows its next-to-last
+  kTransposed,  // the rows its last dimension, the lanes its next-to-last:
+                // read as (lanes x rows), then transposed
+};
+
+// The kind of `read` in a transposing nest of `rows` and `lanes`, or
+// nullopt for a read that none of them fits.
+std::optional<TileRead> TileReadOf(ir::Node& read, const ir::Node& rows,
+                                   const ir::Node& lanes);
 
 struct NestPlan {
   Mode mode = Mode::kLanes;
@@ -43,6 +63,11 @@ struct NestPlan {
   // elements no lane of the loop needs, and write nothing (outside the
   // written tensor), or add zero.
   bool paddable = false;
+  // Whether the last vector's lanes past the vector loop's end may run
+  // masked (transfers that read PAD 0 and write nothing there): for lanes,
+  // no integer division (by a masked lane's 0); for a reduction, a summand
+  // that is 0 where its reads are.
+  bool maskable = false;
 };
 
 // The affine form of a control expression in the loops around it (their

@@ -101,9 +101,18 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       if (!n.ok()) return n.status();
       strategy.depth = *n;
     } else if (key == "tail") {
-      auto pad = IsFirst(value, "pad", "peel", key, path, line_number);
-      if (!pad.ok()) return pad.status();
-      strategy.tail = *pad ? Tail::kPad : Tail::kPeel;
+      if (value == "pad") {
+        strategy.tail = Tail::kPad;
+      } else if (value == "peel") {
+        strategy.tail = Tail::kPeel;
+      } else if (value == "mask") {
+        strategy.tail = Tail::kMask;
+      } else {
+        return LineError(path, line_number,
+                         absl::StrCat("'tail' is 'pad', 'peel' or 'mask', "
+                                      "not '",
+                                      value, "'"));
+      }
     } else if (key == "contraction") {
       auto fma = IsFirst(value, "fma", "mul-add", key, path, line_number);
       if (!fma.ok()) return fma.status();
@@ -125,7 +134,10 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
 std::string PrintStrategy(const Strategy& strategy) {
   return absl::StrCat(
       "width ", strategy.width, "\nvectors ", strategy.vectors, "\nrows ",
-      strategy.rows, "\ndepth ", strategy.depth, "\ntail ", strategy.tail == Tail::kPad ? "pad" : "peel",
+      strategy.rows, "\ndepth ", strategy.depth, "\ntail ",
+      strategy.tail == Tail::kPad    ? "pad"
+      : strategy.tail == Tail::kPeel ? "peel"
+                                     : "mask",
       "\ncontraction ",
       strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
       "\npack ", strategy.pack ? "yes" : "no", "\n");

@@ -17,6 +17,9 @@ enum class Tail {
   kPad,   // one more tile; its transfers pad reads and drop writes outside
           // the tensors (legal only where the loop ends at a tensor's end)
   kPeel,  // a scalar loop of their own after the tiles
+  kMask,  // one more vector whose transfers are masked to the loop's lanes
+          // (create-mask): legal wherever the lanes' values are (no
+          // integer division by a masked lane's padding)
 };
 
 // How `C += A * B` becomes vector operations.

@@ -1,5 +1,7 @@
 #include "libs/vectorize/strategy.h"
 
+#include <string>
+
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
 
@@ -46,6 +48,15 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "s:1:1: error: 'width' takes an integer from 1 to 64, not 'x'");
   EXPECT_EQ(ParseStrategy("contraction dot", "s", base).status().message(),
             "s:1:1: error: 'contraction' is 'fma' or 'mul-add', not 'dot'");
+  EXPECT_EQ(ParseStrategy("tail cut", "s", base).status().message(),
+            "s:1:1: error: 'tail' is 'pad', 'peel' or 'mask', not 'cut'");
+}
+
+TEST(StrategyTest, TailsArePadPeelOrMask) {
+  auto strategy = ParseStrategy("tail mask\n", "s", Strategy{});
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->tail, Tail::kMask);
+  EXPECT_NE(PrintStrategy(*strategy).find("tail mask\n"), std::string::npos);
 }
 
 }  // namespace

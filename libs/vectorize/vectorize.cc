@@ -23,6 +23,7 @@
 #include "libs/support/source.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/nest.h"
+#include "libs/vectorize/transpose.h"
 
 namespace tessel::vectorize {
 namespace {
@@ -71,9 +72,17 @@ class NestVectorizer {
       return absl::OkStatus();
     }
     if (!plan.ok()) return plan.status();
+    if (plan->mode == Mode::kTranspose) return Transpose(stmt, *plan, pending);
     std::string lanes = plan->vector_loop->name();
-    std::string rows =
-        plan->row_loop != nullptr ? plan->row_loop->name() : std::string();
+    // Unrolled rows pay for an assign only when they share a read (one the
+    // lanes index and the rows do not, or the value of a fill): a copy's
+    // rows are streams of their own, more of them than the prefetchers
+    // follow.
+    std::string rows = plan->row_loop != nullptr &&
+                               (stmt.node()->is(ir::Op::kReduce) ||
+                                RowsShareARead(*stmt.node(), *plan))
+                           ? plan->row_loop->name()
+                           : std::string();
     std::string rows_outer, lanes_outer;
     if (!rows.empty() && TripOf(*plan->row_loop) > strategy_.rows) {
       auto names = Divide(stmt, rows, strategy_.rows, pending);
@@ -83,7 +92,9 @@ class NestVectorizer {
     }
     // The lanes' tile; without padding, a loop shorter than one tile is
     // tiled by its whole vectors, the rest peeled.
-    bool pad = plan->paddable && strategy_.tail == Tail::kPad;
+    // A partial last vector: padded, or masked to the loop's lanes.
+    bool pad = (plan->paddable && strategy_.tail == Tail::kPad) ||
+               (plan->maskable && strategy_.tail == Tail::kMask);
     int64_t trip = TripOf(*LoopNamed(*stmt.node(), lanes));
     int64_t tile = strategy_.width * strategy_.vectors;
     if (trip <= tile && !pad && trip > strategy_.width) {
@@ -159,6 +170,50 @@ class NestVectorizer {
   }
 
  private:
+  // A transposing nest: its rows and lanes tiled by the width (the
+  // remainders peeled into nests of their own, which become smaller
+  // tiles), put innermost, and the tile written as one 2-D vector.
+  absl::Status Transpose(ir::Cursor& stmt, const NestPlan& plan,
+                         std::vector<ir::Cursor>& pending) {
+    std::string names[] = {plan.row_loop->name(), plan.vector_loop->name()};
+    for (std::string& name : names) {
+      if (TripOf(*LoopNamed(*stmt.node(), name)) <= strategy_.width) continue;
+      auto divided = Divide(stmt, name, strategy_.width, pending);
+      if (!divided.ok()) return divided.status();
+      name = divided->second;
+    }
+    auto rank = [&](const ir::Node& loop) {
+      return loop.name() == names[1] ? 2 : loop.name() == names[0] ? 1 : 0;
+    };
+    if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
+      return status;
+    }
+    if (absl::Status status = EmitTransposeTile(
+            module_, *stmt.node(), *LoopNamed(*stmt.node(), names[0]),
+            *LoopNamed(*stmt.node(), names[1]));
+        !status.ok()) {
+      return status;
+    }
+    return Reverify(module_, proc_);
+  }
+
+  static bool RowsShareARead(ir::Node& stmt, const NestPlan& plan) {
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    // Without reads (a fill), the rows share the broadcast value.
+    if (reads.empty()) return true;
+    for (ir::Node* read : reads) {
+      bool lanes = false, rows = false;
+      for (const ir::Node* index : ir::LoadView(*read).indices()) {
+        primitives::LinearForm form = *AffineForm(*index);
+        lanes = lanes || form.coefficient(plan.vector_loop) != 0;
+        rows = rows || form.coefficient(plan.row_loop) != 0;
+      }
+      if (lanes && !rows) return true;
+    }
+    return false;
+  }
+
   static bool WritesIndexedBy(const ir::Node& stmt, const ir::Node& loop) {
     const ir::Node& lhs = *stmt.operand(0);
     if (!lhs.is(ir::Op::kLoad)) return false;

@@ -128,6 +128,45 @@ TEST(VectorizeTest, InterchangesTheReductionOutward) {
             run.vectorized.find("(for i 0 6"));
 }
 
+TEST(VectorizeTest, TransposesTilesWithVectorTransposes) {
+  // B[j, i] = A[i, j] + C[j, i]: 2-D tiles of 8 x 8, 8 x 3, 2 x 8 and
+  // 2 x 3, A's read transposed, C's read as it is, no scalar loop left.
+  constexpr char kTranspose[] = R"(
+(proc @t ((in A (f32 11 10)) (in C (f32 10 11)) (out B (f32 10 11)))
+  (for i 0 11 (for j 0 10 (assign (B j i) (+ (A i j) (C j i))))))
+)";
+  TensorMap inputs = {{"A", F32({11, 10}, Values(110, 5))},
+                      {"C", F32({10, 11}, Values(110, 6))}};
+  BeforeAfter run = RunBoth(kTranspose, inputs, Strategy{.width = 8});
+  EXPECT_EQ(Floats(run.before.at("B")), Floats(run.after.at("B")));
+  for (const char* expected :
+       {"(transfer-read (vector f32 8 8) A 0 0 0.0)", "(list 1 0)",
+        "(transfer-read (vector f32 8 8) C", "(vector f32 3 2) A",
+        "(vector f32 2 3) C"}) {
+    EXPECT_NE(run.vectorized.find(expected), std::string::npos)
+        << expected << "\n" << run.vectorized;
+  }
+  EXPECT_EQ(run.vectorized.find("(assign (B"), std::string::npos);
+}
+
+TEST(VectorizeTest, MasksTheLastVectorWhereItCannotPad) {
+  // y[0..9] of 12: padding would write y[10] and y[11]; a mask does not.
+  constexpr char kPartial[] = R"(
+(proc @p ((in x (f32 12)) (inout y (f32 12)))
+  (for i 0 10 (assign (y i) (+ (x i) (y i)))))
+)";
+  TensorMap inputs = {{"x", F32({12}, Values(12, 7))},
+                      {"y", F32({12}, Values(12, 8))}};
+  BeforeAfter run =
+      RunBoth(kPartial, inputs, Strategy{.width = 8, .vectors = 1,
+                                         .tail = Tail::kMask});
+  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  EXPECT_NE(run.vectorized.find("(mask (create-mask (shape 8) 2))"),
+            std::string::npos)
+      << run.vectorized;
+  EXPECT_EQ(run.vectorized.find("(assign (y"), std::string::npos);
+}
+
 TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
   // The strided nest stays as it is; the next one is vectorized.
   constexpr char kMixed[] = R"(

@@ -61,8 +61,9 @@ int main(int argc, char** argv) {
       "writes it at the vector level: every loop nest of every proc tiled\n"
       "into a register tile of vectors of the target's width under its\n"
       "reduction loops (libs/primitives' divide_loop and reorder_loops),\n"
-      "partial tiles padded or peeled, reads shared, accumulators kept\n"
-      "across the reduction loops and contractions lowered to FMAs\n"
+      "partial tiles padded, masked or peeled, reads shared, accumulators\n"
+      "kept across the reduction loops, contractions lowered to FMAs, and\n"
+      "transposing nests as 2-D tiles with vector transposes\n"
       "(docs/vectorize.md). Each step is proven legal on the polyhedral\n"
       "model; what cannot be is an error. A nest of a shape it does not\n"
       "handle stays scalar, with a note on stderr.");

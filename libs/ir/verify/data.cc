@@ -247,6 +247,34 @@ absl::Status ProcVerifier::CheckIndices(absl::Span<Node* const> indices,
   return CheckRanges(model_, stmt, values, ranges, name);
 }
 
+absl::Status ProcVerifier::CheckSpanInside(Node& index, int64_t span,
+                                           const View& view, int dim,
+                                           const std::string& name) {
+  const Node& stmt = model_.StatementOf(index);
+  auto extents = model_.Extents(*view.source, stmt);
+  if (!extents.ok()) return extents.status();
+  auto first = model_.Affine(index);
+  if (!first.ok()) return first.status();
+  // The span [index, index + span) as an interval inside the extent.
+  std::vector<isl::pw_aff> values = {*first, first->add_constant(span),
+                                     (*extents)[dim]};
+  std::vector<Range> ranges = {Range{&index, true, 0}};
+  auto violation = model_.FindViolation(stmt, values, [&](const auto& values) {
+    return OutOfRange(ranges, values);
+  });
+  if (!violation.ok()) return violation.status();
+  if (!violation->has_value()) return absl::OkStatus();
+  const std::vector<std::string>& at = (*violation)->values;
+  return ErrorAt(
+      index.loc(),
+      absl::StrCat(span > 1 ? absl::StrCat("the ", span,
+                                           " in-bounds lanes from index ")
+                            : std::string("index "),
+                   at[0], " of dimension ", dim, " of '", name, "' ",
+                   span > 1 ? "leave" : "is outside", " its extent ", at[2],
+                   AtPoint((*violation)->at)));
+}
+
 absl::StatusOr<const LoopName*> ProcVerifier::FindData(Node& name) {
   const LoopName* bound = Find(name.def());
   if (bound == nullptr) {

@@ -209,8 +209,7 @@ class ProcVerifier {
   absl::Status CheckVectorAssign(Node& stmt);
   absl::Status CheckTransferWrite(Node& stmt);
   // The tensor or window of a transfer of `vector`, and its indices.
-  absl::Status CheckTransfer(Node& transfer, const Type& vector, Node& tensor,
-                             absl::Span<Node* const> indices, bool write);
+  absl::Status CheckTransfer(Node& transfer, const Type& vector, bool write);
   absl::StatusOr<Type> InferElementwise(Node& expr);
   absl::StatusOr<Type> InferBroadcast(Node& expr);
   absl::StatusOr<Type> InferContract(Node& expr);
@@ -220,6 +219,30 @@ class ProcVerifier {
                                                       const Type& vector);
   // The condition of a select of vectors of `type`: lane comparisons.
   absl::Status CheckLaneMask(Node& cond, const Type& type);
+  // vector_ops.cc: the ops that reshape, slice, transpose, reduce along
+  // dimensions and take outer products, and the clauses of transfers.
+  absl::StatusOr<Type> InferTranspose(Node& expr);
+  absl::StatusOr<Type> InferShapeCast(Node& expr);
+  absl::StatusOr<Type> InferOuterProduct(Node& expr);
+  absl::StatusOr<Type> InferStridedSlice(Node& expr);
+  absl::StatusOr<Type> InferInsertStridedSlice(Node& expr);
+  absl::StatusOr<Type> InferMultiReduction(Node& expr);
+  absl::Status CheckCreateMask(Node& mask, const Type& type);
+  absl::Status CheckContractKind(Node& expr);
+  // A (list ...) operand of `expr` with `count` integers (any count when
+  // negative), each in [0, limit) when limit >= 0.
+  absl::StatusOr<std::vector<int64_t>> CheckIntList(Node& list,
+                                                    absl::string_view what,
+                                                    int64_t count,
+                                                    int64_t limit);
+  // The tensor dimension each lane dimension of a transfer of `vector`
+  // on a tensor of `rank` runs along, from its clauses (checked).
+  absl::StatusOr<std::vector<int64_t>> CheckTransferClauses(
+      Node& transfer, const Type& vector, int rank);
+  // Proves `index + span - 1` inside dimension `dim` of `view` and `index`
+  // >= 0 at every instance of the statement (data.cc).
+  absl::Status CheckSpanInside(Node& index, int64_t span, const View& view,
+                               int dim, const std::string& name);
 
   // cs1.cc
   absl::Status CheckPeParams();

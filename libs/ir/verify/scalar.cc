@@ -114,6 +114,11 @@ bool IsVectorOp(Op op) {
     case Op::kExtract:
     case Op::kInsert:
     case Op::kReduction:
+    case Op::kShapeCast:
+    case Op::kOuterProduct:
+    case Op::kExtractStridedSlice:
+    case Op::kInsertStridedSlice:
+    case Op::kMultiReduction:
       return true;
     default:
       return false;

@@ -12,6 +12,7 @@
 #include "libs/ir/keywords.h"
 #include "libs/ir/op.h"
 #include "libs/ir/verify/common.h"
+#include "libs/ir/vector_lanes.h"
 #include "libs/ir/verify/proc.h"
 #include "libs/support/source.h"
 
@@ -67,7 +68,19 @@ int ProcVerifier::VectorRank(const Node& expr) const {
     case Op::kContract:
       return VectorRank(*expr.operand(2));
     case Op::kInsert:
+    case Op::kInsertStridedSlice:
       return VectorRank(*expr.operand(1));
+    case Op::kTranspose:
+    case Op::kExtractStridedSlice:
+      return VectorRank(*expr.operand(0));
+    case Op::kShapeCast:
+      return expr.declared_type().is_vector() ? expr.declared_type().rank() : 0;
+    case Op::kOuterProduct:
+      return VectorRank(*expr.operand(1)) > 0 ? 2 : 1;
+    case Op::kMultiReduction:
+      return std::max<int>(0, VectorRank(*expr.operand(0)) -
+                                  static_cast<int>(
+                                      expr.operand(2)->num_operands()));
     case Op::kExtract:
       return std::max<int>(0, VectorRank(*expr.operand(0)) -
                                   static_cast<int>(expr.num_operands() - 1));
@@ -110,14 +123,10 @@ absl::StatusOr<Type> ProcVerifier::InferVector(Node& expr) {
                                     "(vector ELEM D...), found '",
                                     TypeText(vector), "'"));
       }
-      size_t last = expr.num_operands() - 1;
-      if (auto status =
-              CheckTransfer(expr, vector, *expr.operand(0),
-                            expr.operands().subspan(1, last - 1), false);
-          !status.ok()) {
+      if (auto status = CheckTransfer(expr, vector, false); !status.ok()) {
         return status;
       }
-      if (auto pad = InferData(*expr.operand(last), vector.elem()); !pad.ok()) {
+      if (auto pad = InferData(*PartsOf(expr).pad, vector.elem()); !pad.ok()) {
         return pad.status();
       }
       type = vector;
@@ -131,6 +140,24 @@ absl::StatusOr<Type> ProcVerifier::InferVector(Node& expr) {
       break;
     case Op::kInsert:
       type = InferInsert(expr);
+      break;
+    case Op::kTranspose:
+      type = InferTranspose(expr);
+      break;
+    case Op::kShapeCast:
+      type = InferShapeCast(expr);
+      break;
+    case Op::kOuterProduct:
+      type = InferOuterProduct(expr);
+      break;
+    case Op::kExtractStridedSlice:
+      type = InferStridedSlice(expr);
+      break;
+    case Op::kInsertStridedSlice:
+      type = InferInsertStridedSlice(expr);
+      break;
+    case Op::kMultiReduction:
+      type = InferMultiReduction(expr);
       break;
     case Op::kExtract: {
       auto vector = InferVector(*expr.operand(0));
@@ -359,6 +386,7 @@ absl::StatusOr<Type> ProcVerifier::InferContract(Node& expr) {
       }
     }
   }
+  if (auto status = CheckContractKind(expr); !status.ok()) return status;
   for (size_t d = 0; d < extents.size(); ++d) {
     if (!in_inputs[d]) {
       return ErrorAt(expr.loc(),
@@ -381,9 +409,10 @@ absl::Status ProcVerifier::CheckLaneMask(Node& cond, const Type& type) {
     cond.set_type(Type::Control(ControlType::kBool));
     return absl::OkStatus();
   }
+  if (cond.is(Op::kCreateMask)) return CheckCreateMask(cond, type);
   if (!IsComparison(cond.op())) {
     return ErrorAt(cond.loc(),
-                   absl::StrCat("the condition of a select of vectors is a "
+                   absl::StrCat("a lane mask is a create-mask, a "
                                 "lane comparison of vectors, or and/or/not of "
                                 "them, found '",
                                 Text(cond), "'"));
@@ -479,15 +508,18 @@ absl::Status ProcVerifier::CheckVectorAssign(Node& stmt) {
 absl::Status ProcVerifier::CheckTransferWrite(Node& stmt) {
   auto vector = InferVector(*stmt.operand(0));
   if (!vector.ok()) return vector.status();
-  return CheckTransfer(stmt, *vector, *stmt.operand(1),
-                       stmt.operands().subspan(2), /*write=*/true);
+  return CheckTransfer(stmt, *vector, /*write=*/true);
 }
 
 absl::Status ProcVerifier::CheckTransfer(Node& transfer, const Type& vector,
-                                         Node& tensor,
-                                         absl::Span<Node* const> indices,
                                          bool write) {
   absl::string_view op = Spelling(transfer.op());
+  const TransferParts parts = PartsOf(transfer);
+  Node& tensor = *parts.tensor;
+  absl::Span<Node* const> indices = parts.indices;
+  if (!write && parts.pad == nullptr) {
+    return ErrorAt(transfer.loc(), "transfer-read needs a PAD value");
+  }
   if (!tensor.is(Op::kRef)) {
     return ErrorAt(tensor.loc(),
                    absl::StrCat(op,
@@ -514,6 +546,9 @@ absl::Status ProcVerifier::CheckTransfer(Node& transfer, const Type& vector,
   }
   int rank = view.type.rank();
   int lanes = vector.rank();
+  // The clauses first: a misplaced one would count as an index.
+  auto dims = CheckTransferClauses(transfer, vector, rank);
+  if (!dims.ok()) return dims.status();
   if (rank < lanes) {
     return ErrorAt(transfer.loc(),
                    absl::StrCat("a transfer of ", TypeText(vector),
@@ -542,15 +577,40 @@ absl::Status ProcVerifier::CheckTransfer(Node& transfer, const Type& vector,
   if (auto status = CheckAddressable(tensor, **data); !status.ok()) {
     return status;
   }
-  // The leading indices select one element each and must be in bounds;
-  // the trailing ones start lanes that may leave the tensor (masked).
-  int leading = rank - lanes;
-  if (auto status = CheckIndices(indices.subspan(0, leading), view, name);
-      !status.ok()) {
-    return status;
+  if (parts.permutation == nullptr) {
+    // The minor identity: the leading indices select one element each.
+    if (auto status = CheckIndices(indices.subspan(0, rank - lanes), view, name);
+        !status.ok()) {
+      return status;
+    }
   }
-  for (Node* index : indices.subspan(leading)) {
-    if (auto value = ControlInt(*index); !value.ok()) return value.status();
+  // The indices of dimensions no lane runs along select one element each
+  // and must be in bounds; those of lane dimensions start lanes that may
+  // leave the tensor (masked), unless declared in bounds, which is proved.
+  for (int k = 0; k < rank; ++k) {
+    Node& index = *indices[k];
+    if (auto value = ControlInt(index); !value.ok()) return value.status();
+    auto lane = std::find(dims->begin(), dims->end(), k);
+    if (lane == dims->end()) {
+      if (parts.permutation == nullptr) continue;  // checked above
+      if (auto status = CheckSpanInside(index, 1, view, k, name);
+          !status.ok()) {
+        return status;
+      }
+      continue;
+    }
+    const size_t j = lane - dims->begin();
+    if (parts.in_bounds != nullptr &&
+        parts.in_bounds->operand(j)->int_value() != 0) {
+      if (auto status =
+              CheckSpanInside(index, vector.dims()[j].value, view, k, name);
+          !status.ok()) {
+        return status;
+      }
+    }
+  }
+  if (parts.mask != nullptr) {
+    return CheckLaneMask(*parts.mask, vector);
   }
   return absl::OkStatus();
 }

@@ -28,6 +28,29 @@ TEST(VectorTest, ValidKernel) {
             "(vector f32 2 2)");
 }
 
+TEST(VectorTest, TypesTheOpsThatMoveLanes) {
+  EXPECT_EQ(
+      FirstError(Proc(
+          "(in A (f32 4 8)) (in v (vector f32 2 4)) (out y (f32 8 4))",
+          "  (alloc t (vector f32 4 2))\n"
+          "  (assign t (transpose v (list 1 0)))\n"
+          "  (assign t (shape-cast (vector f32 4 2) (shape-cast (vector f32 8) "
+          "v)))\n"
+          "  (assign t (insert-strided-slice (extract-strided-slice t (list 0) "
+          "(list 1) (list 1)) t (list 2 0) (list 1 1)))\n"
+          "  (transfer-write (outer-product (extract t 0) (extract v 1)\n"
+          "    (transfer-read (vector f32 2 4) A 0 0 0.0 (permutation-map 1 "
+          "0)))\n"
+          "    y 0 0 (mask (create-mask (shape 2 4) 1 4)) (in-bounds 1 1))\n"
+          "  (transfer-write (multi-reduction max t (extract t 0) (list 0))\n"
+          "    y 7 0)")),
+      "ok");
+  EXPECT_EQ(FirstError(Proc("(in v (vector f32 2 4)) (out y (f32 4 2))",
+                            "  (transfer-write (transpose v (list 1 2)) y 0 "
+                            "0)")),
+            "2:40: error: the permutation of a transpose: 2 is not in [0, 2)");
+}
+
 TEST(VectorTest, TypesEveryVectorNode) {
   EXPECT_EQ(FirstError(Proc("(in x (f32 8)) (out y (f32 8))",
                             "  (alloc v (vector f32 4))\n"
