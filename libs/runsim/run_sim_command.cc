@@ -95,7 +95,10 @@ absl::Status RunSim(const RunSimOptions& options, std::ostream& out) {
     auto loaded = ir::ReadModuleFile(options.compare_file);
     if (!loaded.ok()) return loaded.status();
     other_module.emplace(*std::move(loaded));
-    auto other_entry = ir::FindEntry(*other_module, "");
+    // The reference's procedure of the same name (a rewrite keeps its
+    // procedure's name), else its only entry.
+    auto other_entry = ir::FindEntry(*other_module, options.entry);
+    if (!other_entry.ok()) other_entry = ir::FindEntry(*other_module, "");
     if (!other_entry.ok()) return other_entry.status();
     auto compiled = Program::Compile(*other_module, **other_entry);
     if (!compiled.ok()) return compiled.status();
