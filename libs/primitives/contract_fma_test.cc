@@ -9,15 +9,9 @@
 namespace tessel::primitives {
 namespace {
 
-using testing::Outcome;
-using testing::Rewrite;
-using testing::StmtAt;
-
 // Contracts the statement at `path` in the proc of `text`.
 std::string Contracted(const std::string& text, std::vector<size_t> path) {
-  return Outcome(Rewrite(text, [&](ir::Module& module, ir::Node& proc) {
-    return ContractFma(module, StmtAt(module, proc, path));
-  }));
+  return testing::OutcomeAt(text, path, ContractFma);
 }
 
 TEST(ContractFma, FusesTheMultiplyAddOfAnElement) {

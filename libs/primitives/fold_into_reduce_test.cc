@@ -9,15 +9,9 @@
 namespace tessel::primitives {
 namespace {
 
-using testing::Outcome;
-using testing::StmtAt;
-
 // fold_into_reduce of the statement at `path` in the proc of `text`.
 std::string Folded(const std::string& text, const std::vector<size_t>& path) {
-  return Outcome(testing::Rewrite(text, [&](ir::Module& module,
-                                            ir::Node& proc) {
-    return FoldIntoReduce(module, StmtAt(module, proc, path));
-  }));
+  return testing::OutcomeAt(text, path, FoldIntoReduce);
 }
 
 // Exo's test_fold_into_reduce_1.

@@ -9,15 +9,9 @@
 namespace tessel::primitives {
 namespace {
 
-using testing::Outcome;
-using testing::StmtAt;
-
 // inline_assign of the statement at `path` in the proc of `text`.
 std::string Inlined(const std::string& text, const std::vector<size_t>& path) {
-  return Outcome(testing::Rewrite(text, [&](ir::Module& module,
-                                            ir::Node& proc) {
-    return InlineAssign(module, StmtAt(module, proc, path));
-  }));
+  return testing::OutcomeAt(text, path, InlineAssign);
 }
 
 // Exo's test_inline_assign.

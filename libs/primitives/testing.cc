@@ -95,6 +95,14 @@ std::string Outcome(const absl::StatusOr<std::string>& result) {
   return result.ok() ? *result : std::string(result.status().message());
 }
 
+std::string OutcomeAt(
+    const std::string& text, const std::vector<size_t>& path,
+    absl::FunctionRef<absl::Status(ir::Module&, const ir::Cursor&)> primitive) {
+  return Outcome(Rewrite(text, [&](ir::Module& module, ir::Node& proc) {
+    return primitive(module, StmtAt(module, proc, path));
+  }));
+}
+
 ir::Node* OffsetPoint(ir::Module& module, const ir::Node& proc, int64_t offset,
                       bool plus_first) {
   ir::Node* point = ir::Build::Int(module, offset);

@@ -68,6 +68,12 @@ ir::Node& Nth(ir::Node& root, ir::Op op, int n = 0);
 ir::Cursor StmtAt(ir::Module& module, ir::Node& proc,
                   const std::vector<size_t>& path);
 
+// The outcome (as Outcome) of `primitive` on the statement at `path` of the
+// proc of `text`, checked as Rewrite checks it at the literal sizes.
+std::string OutcomeAt(
+    const std::string& text, const std::vector<size_t>& path,
+    absl::FunctionRef<absl::Status(ir::Module&, const ir::Cursor&)> primitive);
+
 // The first alloc, loop or parameter of `proc` named `name`, in program
 // order (the test fails when there is none).
 ir::Cursor DeclNamed(ir::Module& module, ir::Node& proc,

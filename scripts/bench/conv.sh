@@ -30,16 +30,11 @@ if ! dpkg-query -W -f='${Status}' libdnnl-dev 2>/dev/null | grep -q "ok installe
 fi
 # One thread, as the vectorized kernel runs.
 export OMP_NUM_THREADS=1
-scripts/bazel.sh build -c opt //tools/parse //tools/vectorize //tools/emit-c 2>/dev/null
-bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/bench/harness.sh
+bench_tools parse vectorize emit-c
 cflags=(-std=gnu11 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}; oneDNN $(dpkg-query -W -f='${Version}' libdnnl-dev)"
-cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
-peak_line=$("$work/fma_peak")
-echo "$peak_line"
-peak=${peak_line%% *}
+bench_peak
 for case in "${cases[@]}"; do
   IFS=: read -r kind n h w c f kh kw s d <<<"$case"
   oh=$(((h - d * (kh - 1) - 1) / s + 1))

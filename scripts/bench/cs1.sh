@@ -11,12 +11,9 @@
 #   scripts/bench/cs1.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scripts/bazel.sh build -c opt //tools/parse //tools/polysimd //tools/run-sim \
-  2>/dev/null
-bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
+. scripts/bench/harness.sh
+bench_tools parse polysimd run-sim
 inputs=testdata/polysimd/Inputs
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 
 # The best wall time of three runs of a command, in milliseconds.
 best_ms() {

@@ -29,16 +29,12 @@ fi
   mvt 1mm axpy blur1d gemv memset slim-2mm stencil2d vsum)
 
 source scripts/bench/openblas.sh
-scripts/bazel.sh build -c opt //tools/parse //tools/saturate //tools/bufferize \
-  //tools/emit-c 2>/dev/null
-bin=$(scripts/bazel.sh info -c opt bazel-bin 2>/dev/null)/tools
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/bench/harness.sh
+bench_tools parse saturate bufferize emit-c
 
 flags="-std=gnu11 -O3 -march=native"
 echo "compiler: $(cc --version | head -1), $flags"
-cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
-"$work/fma_peak"
+bench_peak
 cat > "$work/corename.c" <<'C'
 #include <stdio.h>
 char *openblas_get_corename(void);

@@ -9,15 +9,12 @@ cd "$(dirname "$0")/../.."
 scripts/setup.sh
 . scripts/bench/openblas.sh
 # Optimised tools: the interpreter's figure below depends on it.
-scripts/bazel.sh build -c opt //tools/parse //tools/emit-c //tools/run-sim 2>/dev/null
-bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/bench/harness.sh
+bench_tools parse emit-c run-sim
 cflags=(-std=c99 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
 # The core's FMA peak is the roof beside every figure.
-cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
-"$work/fma_peak"
+bench_peak
 for n in "${@:-128 256 512}"; do
   for size in $n; do
     "$bin/parse/parse" testdata/kernels/matmul.tk -D M="$size" -D N="$size" \

@@ -38,18 +38,12 @@ fi
 scripts/setup.sh
 . scripts/bench/openblas.sh
 . scripts/bench/mlir/matmul.sh
-scripts/bazel.sh build -c opt //tools/parse //tools/schedule-check \
-  //tools/emit-c //tools/run-sim 2>/dev/null
-bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
+. scripts/bench/harness.sh
+bench_tools parse schedule-check emit-c run-sim
 export PATH="$bin/emit-c:$bin/run-sim:$PATH"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cflags=(-std=gnu11 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
-cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
-peak_line=$("$work/fma_peak")
-echo "$peak_line"
-peak=${peak_line%% *}
+bench_peak
 for size in "${sizes[@]}"; do
   if [[ "$size" =~ ^([0-9]+)x([0-9]+)x([0-9]+)$ ]]; then
     m=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]} k=${BASH_REMATCH[3]}

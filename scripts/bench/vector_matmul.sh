@@ -8,13 +8,10 @@
 #   scripts/bench/vector_matmul.sh [SIZE...]   (default: 256)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-scripts/bazel.sh build -c opt //tools/emit-c 2>/dev/null
-bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/bench/harness.sh
+bench_tools emit-c
 echo "compiler: $(cc --version | head -1)"
-cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
-"$work/fma_peak"
+bench_peak
 for size in "${@:-256}"; do
   if [ $((size % 4)) -ne 0 ]; then
     echo "vector_matmul: $size is not a multiple of the 4x4 tiles" >&2

@@ -12,17 +12,14 @@ cd "$(dirname "$0")/../.."
 scripts/setup.sh
 . scripts/bench/openblas.sh
 . scripts/bench/mlir/matmul.sh
-scripts/bazel.sh build -c opt //tools/parse //tools/vectorize //tools/emit-c 2>/dev/null
-bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/bench/harness.sh
+bench_tools parse vectorize emit-c
 cflags=(-std=c99 -O3 -march=native)
 strategy=()
 [ -n "${STRATEGY:-}" ] && strategy=(--strategy "$STRATEGY")
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
 echo "vectorize --target ${TARGET:-avx512} ${strategy[*]}"
-cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
-"$work/fma_peak"
+bench_peak
 for size in "${@:-64 256 512 1024}"; do
   "$bin/parse/parse" testdata/kernels/matmul.tk -D M="$size" -D N="$size" \
     -D K="$size" -o "$work/matmul.tir"

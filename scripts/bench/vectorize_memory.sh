@@ -14,17 +14,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
-scripts/bazel.sh build -c opt //tools/parse //tools/vectorize //tools/emit-c 2>/dev/null
-bin=$(bazel info -c opt bazel-bin 2>/dev/null)/tools
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. scripts/bench/harness.sh
+bench_tools parse vectorize emit-c
 cflags=(-std=c99 -O3 -march=native)
 strategy=()
 [ -n "${STRATEGY:-}" ] && strategy=(--strategy "$STRATEGY")
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
 echo "vectorize --target ${TARGET:-avx512} ${strategy[*]}; caches: $(lscpu | grep -E '^L[123]d? cache' | tr -s ' ' | paste -sd ';')"
-cc -std=gnu11 -O2 -march=native scripts/bench/fma_peak.c -o "$work/fma_peak"
-"$work/fma_peak"
+bench_peak
 sizes=("$@")
 [ $# -eq 0 ] && sizes=(48 256 1024)
 binaries=()
