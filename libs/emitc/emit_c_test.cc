@@ -300,6 +300,22 @@ TEST(EmitCTest, DramAllocationsAreChecked) {
                "  *y = t[0];\n  free(t);\n}"});
 }
 
+TEST(EmitCTest, SmallConstantDramAllocationsAreLocalArrays) {
+  // 64 KiB of f32 is a local array, one element more comes from the heap.
+  ExpectEmits(R"(
+(proc @f ((in x (f32 128 128)) (out y f32))
+  (alloc small (f32 128 128))
+  (alloc large (f32 16385))
+  (for i 0 128 (for j 0 128 (assign (small i j) (x i j))))
+  (assign (large 16384) (small 127 127))
+  (assign y (large 16384)))
+)",
+              {"  float small[16384];\n",
+               "  float *large = tsl_allocate(\"large\", sizeof(float), 1, "
+               "(const int64_t[]){16385});\n",
+               "  *y = large[16384];\n  free(large);\n}"});
+}
+
 TEST(EmitCTest, FloorDivisionInControl) {
   auto c = Emit(R"(
 (proc @f ((index k) (out A (f32 4 4)))
@@ -352,7 +368,8 @@ TEST(EmitCTest, UnusedParametersAndAllocations) {
             std::string::npos)
       << *c;
   EXPECT_EQ(c->find("dead"), std::string::npos) << *c;
-  EXPECT_NE(c->find("  (void)kept;\n  free(kept);\n"), std::string::npos) << *c;
+  EXPECT_NE(c->find("  float kept[4];\n"), std::string::npos) << *c;
+  EXPECT_NE(c->find("  (void)kept;\n}"), std::string::npos) << *c;
 }
 
 TEST(EmitCTest, UnknownPlaceholderIsAnError) {

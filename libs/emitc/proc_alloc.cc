@@ -1,7 +1,8 @@
 // Allocations: @DRAM scalars as plain locals, vectors as C vector locals,
-// @DRAM tensors through the runtime's checked tsl_allocate, other memories
-// through their templates; each released at the end of its block, and
-// dropped when never used.
+// small @DRAM tensors of constant size as local arrays, other @DRAM tensors
+// through the runtime's checked tsl_allocate, other memories through their
+// templates; each released at the end of its block, and dropped when never
+// used.
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/emitc/c_names.h"
@@ -58,13 +59,32 @@ CExpr ElementCount(const std::vector<CExpr>& dims) {
   return count;
 }
 
-// The declaration of a @DRAM tensor `local`, named `name` in TIR. @DRAM
-// has no template: the runtime's tsl_allocate stops the program with a
-// message when the size overflows or malloc fails, where malloc's null
-// pointer would crash the kernel. Adds what the text uses to `uses`.
+// The largest @DRAM tensor of constant size that is a local array rather
+// than the heap's: a kernel's packed panel or staged tile is allocated in
+// every call (a 64 x 64 f32 panel's malloc and free cost 4-8 % of a 64^3
+// matmul), and 64 KiB leaves most of the smallest thread stack (2 MiB) to
+// the caller.
+constexpr int64_t kMaxStackBytes = 64 << 10;
+
+// Whether the @DRAM tensor `local` of `count` elements is a local array.
+bool OnStack(const Binding& local, const CExpr& count) {
+  return count.constant.has_value() && *count.constant > 0 &&
+         *count.constant <= kMaxStackBytes / ElemTypeBytes(local.elem);
+}
+
+// The declaration of a @DRAM tensor `local`, named `name` in TIR, of
+// `count` elements. @DRAM has no template: a small one of constant size is
+// a local array (OnStack), any other comes from the runtime's
+// tsl_allocate, which stops the program with a message when the size
+// overflows or malloc fails, where malloc's null pointer would crash the
+// kernel. Adds what the text uses to `uses`.
 std::string DramAllocation(const std::string& name, const Binding& local,
-                           const std::vector<CExpr>& dims, Uses& uses) {
+                           const std::vector<CExpr>& dims, const CExpr& count,
+                           Uses& uses) {
   absl::string_view type = ElemTypeCName(local.elem);
+  if (OnStack(local, count)) {
+    return absl::StrCat(type, " ", local.c_name, "[", *count.constant, "];");
+  }
   std::vector<std::string> shape;
   for (const CExpr& dim : dims) {
     shape.push_back(dim.text);
@@ -154,7 +174,10 @@ absl::Status ProcWriter::Alloc(const ir::Node& stmt,
   }
   Allocation allocation{local, &memory, ElementCount(*dims), *dims, {}};
   if (dram) {
-    AddLine(depth, DramAllocation(stmt.name(), *local, *dims, allocation.uses),
+    allocation.on_stack = OnStack(*local, allocation.size);
+    AddLine(depth,
+            DramAllocation(stmt.name(), *local, *dims, allocation.size,
+                           allocation.uses),
             {}, local);
     allocations.push_back(std::move(allocation));
     return absl::OkStatus();
@@ -198,7 +221,7 @@ absl::Status ProcWriter::Release(const Allocation& allocation, int depth) {
   // The declaration is kept: what its size refers to is used after all.
   Uses uses = allocation.uses;
   std::string free_text;
-  if (allocation.memory == module_.dram()) {
+  if (allocation.memory == module_.dram() && !allocation.on_stack) {
     free_text = absl::StrCat("free(", binding.c_name, ");");
   } else if (allocation.memory != nullptr) {
     auto text = ExpandMemoryTemplate("free", allocation, uses);

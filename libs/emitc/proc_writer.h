@@ -60,6 +60,7 @@ class ProcWriter {
     CExpr size;
     std::vector<CExpr> dims;
     Uses uses;  // of the declaration, committed if the allocation is used
+    bool on_stack = false;  // a @DRAM local array, not freed
   };
   enum class ArgumentMode { kCall, kTemplateValue, kTemplatePointer };
 
