@@ -7,8 +7,11 @@
 # same inputs (scripts/check-c.sh, up to --check-max), and timed against
 # single-thread OpenBLAS and MLIR's simple CPU recipe (scripts/bench/mlir/
 # matmul.sh) in the same run, with the core's FMA peak measured beside it.
+# With --exo DIR, also times Exo's own SGEMM: DIR holds the sgemm.c and
+# sgemm.h that Exo writes for its apps/x86/sgemm/sgemm.py
+# (scripts/bench/exo_sgemm.sh makes them; README.md, "Exo's SGEMM").
 # Prints figures; asserts nothing.
-#   scripts/bench/sgemm.sh [--sweep] [--check-max N] [SIZE...]
+#   scripts/bench/sgemm.sh [--sweep] [--check-max N] [--exo DIR] [SIZE...]
 # SIZE is a square size or MxNxK (default: 64 128 256 512 1024 2048).
 # --sweep adds the fixed-work aspect-ratio sweep of Exo's Fig. 5b: M x N
 # with M * N = 512 * 512 from 128 x 2048 to 2048 x 128, K = 512.
@@ -18,11 +21,13 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 sweep=false
 check_max=512
+exo=""
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --sweep) sweep=true; shift ;;
     --check-max) check_max="$2"; shift 2 ;;
+    --exo) exo="$2"; shift 2 ;;
     -*) echo "sgemm: error: unknown flag '$1'" >&2; exit 2 ;;
     *) sizes+=("$1"); shift ;;
   esac
@@ -44,6 +49,15 @@ export PATH="$bin/emit-c:$bin/run-sim:$PATH"
 cflags=(-std=gnu11 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
 bench_peak
+exo_flags=()
+if [ -n "$exo" ]; then
+  if [ ! -f "$exo/sgemm.c" ] || [ ! -f "$exo/sgemm.h" ]; then
+    echo "sgemm: error: no sgemm.c and sgemm.h from Exo in '$exo'" >&2
+    exit 2
+  fi
+  cc "${cflags[@]}" -c "$exo/sgemm.c" -I"$exo" -o "$work/exo_sgemm.o"
+  exo_flags=(-DWITH_EXO "$work/exo_sgemm.o")
+fi
 for size in "${sizes[@]}"; do
   if [[ "$size" =~ ^([0-9]+)x([0-9]+)x([0-9]+)$ ]]; then
     m=${BASH_REMATCH[1]} n=${BASH_REMATCH[2]} k=${BASH_REMATCH[3]}
@@ -67,7 +81,7 @@ for size in "${sizes[@]}"; do
   mlir_matmul_object "$m" "$n" "$k" "$work/mlir.o"
   cc "${cflags[@]}" -DSIZE_M="$m" -DSIZE_N="$n" -DSIZE_K="$k" -DPEAK="$peak" \
     -DTESSEL_KERNEL="\"$work/kernel.c\"" -I"$openblas" -Iscripts/bench \
-    scripts/bench/sgemm_bench.c "$work/mlir.o" -o "$work/bench" \
+    scripts/bench/sgemm_bench.c "$work/mlir.o" "${exo_flags[@]}" -o "$work/bench" \
     -L"$openblas_lib" -Wl,-rpath,"$openblas_lib" -lopenblas -lm
   "$work/bench"
   printf '  scheduled in %.2f s; %s\n' "$scheduled" "$check"

@@ -8,7 +8,8 @@
  * Built by scripts/bench/sgemm.sh with -DTESSEL_KERNEL="kernel.c" (whose
  * entry is `void matmul(const float *A, const float *B, float *C)`),
  * -DSIZE_M=, -DSIZE_N=, -DSIZE_K= and -DPEAK=, and linked with the MLIR
- * kernel's object. */
+ * kernel's object. With -DWITH_EXO, also linked with Exo's SGEMM (exocc's
+ * C for Exo's apps/x86/sgemm/sgemm.py), timed and compared the same way. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <cblas.h>
@@ -26,6 +27,25 @@
 #include "mlir/mlir_matmul.h"
 
 enum { M = SIZE_M, N = SIZE_N, K = SIZE_K };
+
+#ifdef WITH_EXO
+#include <stdint.h>
+/* Exo's entry (exocc writes it in sgemm.h): C += A * B, row-major. */
+void sgemm_exo(void *ctxt, int_fast32_t M, int_fast32_t N, int_fast32_t K,
+               const float *A, const float *B, float *C);
+
+/* Accumulates into C, as Exo's SGEMM does: the timed calls read C, one more
+ * pass over it than the others make, and leave A * B times the number of
+ * calls, so `exo_result` computes the result on a zeroed C apart. */
+static void exo_matmul(const float *A, const float *B, float *C) {
+  sgemm_exo(NULL, M, N, K, A, B, C);
+}
+
+static void exo_result(const float *A, const float *B, float *C) {
+  for (long i = 0; i < (long)M * N; i++) C[i] = 0.0f;
+  exo_matmul(A, B, C);
+}
+#endif
 
 static void openblas_matmul(const float *A, const float *B, float *C) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, M, N, K, 1.0f, A, K,
@@ -58,6 +78,11 @@ int main(void) {
   double openblas = best_seconds(openblas_matmul, A, B, O);
   double mlir = best_seconds(mlir_matmul, A, B, L);
   double gflops = 2.0 * M * N * K * 1e-9;
+#ifdef WITH_EXO
+  float *E = calloc((size_t)M * N, sizeof(float));
+  double exo = best_seconds(exo_matmul, A, B, E);
+  exo_result(A, B, E);
+#endif
   printf("sgemm %4dx%4dx%4d: tessel %6.1f GFLOP/s (%3.0f%% of peak), "
          "OpenBLAS %6.1f (%3.0f%%, %s), MLIR %6.1f (%3.0f%%); "
          "tessel/OpenBLAS speed %.2fx, tessel/MLIR %.2fx "
@@ -67,6 +92,13 @@ int main(void) {
          openblas_get_corename(), gflops / mlir, 100.0 * gflops / mlir / PEAK,
          openblas / tessel, mlir / tessel, relative_diff(C, O),
          relative_diff(L, O));
+#ifdef WITH_EXO
+  printf("  Exo %6.1f GFLOP/s (%3.0f%%); tessel/Exo speed %.2fx, "
+         "Exo/OpenBLAS %.2fx (relative diff to OpenBLAS: Exo %.1e)\n",
+         gflops / exo, 100.0 * gflops / exo / PEAK, exo / tessel,
+         openblas / exo, relative_diff(E, O));
+  free(E);
+#endif
   free(A);
   free(B);
   free(C);
