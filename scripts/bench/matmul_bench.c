@@ -5,7 +5,10 @@
  *
  * Built by scripts/bench/matmul.sh and vectorize_matmul.sh with
  * -DTESSEL_KERNEL="kernel.c" (the output of emit-c for
- * testdata/kernels/matmul.tk) and -DSIZE=<size>. */
+ * testdata/kernels/matmul.tk) and -DSIZE=<size>; with -DTRANS_A=1 or
+ * -DTRANS_B=1, for a kernel that reads A (scripts/bench/matmul/
+ * matmul_tn.tk) or B (matmul_nt.tk) stored transposed, as BLAS's "TN" and
+ * "NT" sgemm do. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
 #include <cblas.h>
@@ -16,6 +19,19 @@
 #include "bench_common.h"
 #include TESSEL_KERNEL
 
+#ifndef TRANS_A
+#define TRANS_A 0
+#endif
+#ifndef TRANS_B
+#define TRANS_B 0
+#endif
+#if (TRANS_A || TRANS_B) && defined(WITH_MLIR)
+#error "MLIR's recipe (mlir/recipe.mlir) multiplies untransposed matrices"
+#endif
+/* Element (row, col) of the logical A and B, whatever their storage. */
+#define A_AT(row, col) (TRANS_A ? A[(col) * SIZE + (row)] : A[(row) * SIZE + (col)])
+#define B_AT(row, col) (TRANS_B ? B[(col) * SIZE + (row)] : B[(row) * SIZE + (col)])
+
 #ifdef WITH_MLIR
 #define MLIR_M SIZE
 #define MLIR_N SIZE
@@ -25,20 +41,21 @@
 
 /* The reference C kernel: the textbook triple loop, as a C programmer would
  * write it for row-major data (i-k-j order, so the inner loop is unit
- * stride). */
+ * stride when B is not transposed). */
 static void reference_matmul(const float *A, const float *B, float *C) {
   for (int i = 0; i < SIZE; i++) {
     for (int j = 0; j < SIZE; j++) C[i * SIZE + j] = 0.0f;
     for (int k = 0; k < SIZE; k++) {
-      float a = A[i * SIZE + k];
-      for (int j = 0; j < SIZE; j++) C[i * SIZE + j] += a * B[k * SIZE + j];
+      float a = A_AT(i, k);
+      for (int j = 0; j < SIZE; j++) C[i * SIZE + j] += a * B_AT(k, j);
     }
   }
 }
 
 static void openblas_matmul(const float *A, const float *B, float *C) {
-  cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, SIZE, SIZE, SIZE, 1.0f, A, SIZE,
-              B, SIZE, 0.0f, C, SIZE);
+  cblas_sgemm(CblasRowMajor, TRANS_A ? CblasTrans : CblasNoTrans,
+              TRANS_B ? CblasTrans : CblasNoTrans, SIZE, SIZE, SIZE, 1.0f, A,
+              SIZE, B, SIZE, 0.0f, C, SIZE);
 }
 
 static float max_abs_diff(const float *x, const float *y) {
@@ -61,9 +78,10 @@ int main(void) {
   double reference = best_seconds(reference_matmul, A, B, R);
   double openblas = best_seconds(openblas_matmul, A, B, O);
   double flops = 2.0 * SIZE * SIZE * SIZE;
-  printf("matmul %dx%dx%d f32: tessel %.2f GFLOP/s, reference C %.2f GFLOP/s, "
+  printf("matmul%s %dx%dx%d f32: tessel %.2f GFLOP/s, reference C %.2f GFLOP/s, "
          "OpenBLAS %.2f GFLOP/s (%s kernel)\n",
-         SIZE, SIZE, SIZE, flops / tessel * 1e-9, flops / reference * 1e-9,
+         TRANS_A ? " (A transposed)" : TRANS_B ? " (B transposed)" : "", SIZE,
+         SIZE, SIZE, flops / tessel * 1e-9, flops / reference * 1e-9,
          flops / openblas * 1e-9, openblas_get_corename());
   printf("  time ratio tessel/OpenBLAS %.2f, tessel/reference %.2f "
          "(max abs diff vs OpenBLAS %.2g, vs reference %.2g)\n",
