@@ -156,10 +156,15 @@ absl::StatusOr<CExpr> VectorEmitter::Compute(const ir::Node& e,
     case ir::Op::kTranspose: {
       auto from = ShapeOf(*e.operand(0));
       if (!from.ok()) return from.status();
+      const std::vector<int64_t> permutation = ir::ListValues(*e.operand(1));
+      if (TransposesByRows(*from) && permutation[0] == 1) {
+        auto v = Vector(*e.operand(0));
+        if (!v.ok()) return v.status();
+        return EmitCall(type, emitc::Transpose(*from), {AddressOf(*v)}, dest);
+      }
       return ShuffleOf(
           *e.operand(0),
-          ir::TransposeLanes(from->dims, ir::ListValues(*e.operand(1))), *shape,
-          dest);
+          ir::TransposeLanes(from->dims, permutation), *shape, dest);
     }
     case ir::Op::kShapeCast: {
       std::vector<int64_t> lanes;
