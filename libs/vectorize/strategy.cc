@@ -117,6 +117,11 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto fma = IsFirst(value, "fma", "mul-add", key, path, line_number);
       if (!fma.ok()) return fma.status();
       strategy.contraction = *fma ? Contraction::kFma : Contraction::kMulAdd;
+    } else if (key == "lowering") {
+      auto outer =
+          IsFirst(value, "outer-product", "fma", key, path, line_number);
+      if (!outer.ok()) return outer.status();
+      strategy.lowering = *outer ? Lowering::kOuterProduct : Lowering::kFma;
     } else if (key == "pack") {
       auto pack = IsFirst(value, "yes", "no", key, path, line_number);
       if (!pack.ok()) return pack.status();
@@ -125,7 +130,7 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       return LineError(path, line_number,
                        absl::StrCat("unknown key '", key,
                                     "' (keys: width, vectors, rows, depth, "
-                                    "tail, contraction, pack)"));
+                                    "tail, contraction, lowering, pack)"));
     }
   }
   return strategy;
@@ -140,6 +145,8 @@ std::string PrintStrategy(const Strategy& strategy) {
                                      : "mask",
       "\ncontraction ",
       strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
+      "\nlowering ",
+      strategy.lowering == Lowering::kFma ? "fma" : "outer-product",
       "\npack ", strategy.pack ? "yes" : "no", "\n");
 }
 

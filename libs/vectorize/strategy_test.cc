@@ -18,7 +18,8 @@ TEST(StrategyTest, TargetsHaveTheirWidths) {
 
 TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   auto strategy = ParseStrategy(
-      "# a comment\n\nrows 4   # trailing\ntail peel\ncontraction mul-add\n",
+      "# a comment\n\nrows 4   # trailing\ntail peel\ncontraction mul-add\n"
+      "lowering outer-product\n",
       "s.strategy", *DefaultStrategy("avx2"));
   ASSERT_TRUE(strategy.ok()) << strategy.status();
   EXPECT_EQ(strategy->rows, 4);
@@ -26,9 +27,10 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(strategy->vectors, 2);
   EXPECT_EQ(strategy->tail, Tail::kPeel);
   EXPECT_EQ(strategy->contraction, Contraction::kMulAdd);
+  EXPECT_EQ(strategy->lowering, Lowering::kOuterProduct);
   EXPECT_EQ(PrintStrategy(*strategy),
             "width 8\nvectors 2\nrows 4\ndepth 128\ntail peel\ncontraction mul-add\n"
-            "pack yes\n");
+            "lowering outer-product\npack yes\n");
 }
 
 TEST(StrategyTest, PrintedStrategiesReadBack) {
@@ -48,6 +50,9 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "s:1:1: error: 'width' takes an integer from 1 to 64, not 'x'");
   EXPECT_EQ(ParseStrategy("contraction dot", "s", base).status().message(),
             "s:1:1: error: 'contraction' is 'fma' or 'mul-add', not 'dot'");
+  EXPECT_EQ(ParseStrategy("lowering contract", "s", base).status().message(),
+            "s:1:1: error: 'lowering' is 'outer-product' or 'fma', not "
+            "'contract'");
   EXPECT_EQ(ParseStrategy("tail cut", "s", base).status().message(),
             "s:1:1: error: 'tail' is 'pad', 'peel' or 'mask', not 'cut'");
 }
