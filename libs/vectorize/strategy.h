@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -55,6 +57,12 @@ struct Strategy {
   Tail tail = Tail::kPad;
   Contraction contraction = Contraction::kFma;
   Lowering lowering = Lowering::kFma;
+  // Choices for loops named in the input, applied to each nest that has
+  // them before its register tile: `tile LOOP SIZE` divides LOOP by SIZE
+  // (one entry per loop, in file order), `interchange LOOP...` puts the
+  // loops it names, in its order, inside the nest's other loops.
+  std::vector<std::pair<std::string, int64_t>> tiles = {};
+  std::vector<std::string> interchange = {};
   // Whether a read that the register tile's rows share (matmul's B) is
   // copied, per tile of lanes, into a dense buffer of its own (packed)
   // that all row tiles then read: contiguous rows, whatever the tensor's

@@ -57,6 +57,40 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "s:1:1: error: 'tail' is 'pad', 'peel' or 'mask', not 'cut'");
 }
 
+TEST(StrategyTest, LoopsTakeTilesAndAnInterchange) {
+  auto strategy = ParseStrategy(
+      "tile j 256\ntile k 64\ntile j 128\ninterchange k i j\n", "s",
+      Strategy{});
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  // The last tile of a loop holds, in the place of its last line.
+  EXPECT_EQ(strategy->tiles,
+            (std::vector<std::pair<std::string, int64_t>>{{"k", 64},
+                                                          {"j", 128}}));
+  EXPECT_EQ(strategy->interchange, (std::vector<std::string>{"k", "i", "j"}));
+  EXPECT_NE(PrintStrategy(*strategy).find(
+                "tile k 64\ntile j 128\ninterchange k i j\npack yes\n"),
+            std::string::npos)
+      << PrintStrategy(*strategy);
+  auto read = ParseStrategy(PrintStrategy(*strategy), "p", Strategy{});
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(PrintStrategy(*read), PrintStrategy(*strategy));
+}
+
+TEST(StrategyTest, LoopErrorsNameTheLine) {
+  Strategy base;
+  EXPECT_EQ(ParseStrategy("tile j", "s", base).status().message(),
+            "s:1:1: error: 'tile' takes a loop and a size: 'tile LOOP SIZE'");
+  EXPECT_EQ(ParseStrategy("tile j 0", "s", base).status().message(),
+            "s:1:1: error: 'tile' takes an integer from 1 to 1073741824, not "
+            "'0'");
+  EXPECT_EQ(ParseStrategy("\ninterchange i i", "s", base).status().message(),
+            "s:2:1: error: 'interchange' takes two or more distinct loops, "
+            "outermost first");
+  EXPECT_EQ(ParseStrategy("interchange i", "s", base).status().message(),
+            "s:1:1: error: 'interchange' takes two or more distinct loops, "
+            "outermost first");
+}
+
 TEST(StrategyTest, TailsArePadPeelOrMask) {
   auto strategy = ParseStrategy("tail mask\n", "s", Strategy{});
   ASSERT_TRUE(strategy.ok()) << strategy.status();
