@@ -378,11 +378,14 @@ bool TransposesByRows(const VectorShape& shape) {
          shape.WiderThanRegister();
 }
 
-VectorHelper Transpose(const VectorShape& shape) {
-  VectorHelper helper = Named("transpose", shape.elem, shape.Name());
-  helper.needs.memcpy = true;
+namespace {
+
+// The statements that transpose `v` (a shape TransposesByRows takes) as
+// arrays of its rows, a0 (v's rows) to aS (the transpose's); sets `last`
+// to aS.
+std::string TransposeNetwork(const VectorShape& shape, VectorHelper& helper,
+                             std::string& last) {
   const int64_t d = shape.dims[0];
-  const std::string name = Use(helper, DataType(shape));
   const std::string row = Use(helper, DataType(shape.elem, d));
   std::string text = absl::StrCat("  ", row, " a0[", d, "];\n",
                                   "  memcpy(a0, v, sizeof a0);\n");
@@ -409,13 +412,53 @@ VectorHelper Transpose(const VectorShape& shape) {
       }
     }
   }
+  last = absl::StrCat("a", stage);
+  return text;
+}
+
+}  // namespace
+
+VectorHelper Transpose(const VectorShape& shape) {
+  VectorHelper helper = Named("transpose", shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const std::string name = Use(helper, DataType(shape));
+  std::string last;
+  const std::string network = TransposeNetwork(shape, helper, last);
   helper.definition = absl::StrCat(
       "/* TIR's (transpose V (list 1 0)) of a ", TirType(shape),
       ", on its rows: each\n   stage swaps one bit of the row index with the "
       "same bit of the lane\n   index by shuffles of two rows. */\n",
       "static inline void ", helper.name, "(", name, " *r, const ", name,
-      " *v) {\n", text, "  memcpy(r, a", stage, ", sizeof a", stage,
+      " *v) {\n", network, "  memcpy(r, ", last, ", sizeof ", last,
       ");\n}\n");
+  return helper;
+}
+
+VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape) {
+  VectorHelper helper = Named(absl::StrCat("rowreduce_", ir::Spelling(kind)),
+                              shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const int64_t d = shape.dims[0];
+  const std::string name = Use(helper, DataType(shape));
+  const std::string row = Use(helper, DataType(shape.elem, d));
+  std::string last;
+  std::string text = TransposeNetwork(shape, helper, last);
+  absl::StrAppend(&text, "  ", row, " s = *acc;\n");
+  for (int64_t w = 0; w < d; ++w) {
+    CExpr step = CombineLanes(kind, Primary("s"),
+                              Primary(absl::StrCat(last, "[", w, "]")),
+                              shape.elem, static_cast<int>(d));
+    helper.needs.Merge(step.uses.needs);
+    absl::StrAppend(&text, "  s = ", step.text, ";\n");
+  }
+  helper.definition = absl::StrCat(
+      "/* TIR's (multi-reduction ", ir::Spelling(kind), " V ACC (list 1)) of a ",
+      TirType(shape),
+      ", lowered as\n   MLIR lowers it to 1-D ops: V transposed on its rows, "
+      "then each of its\n   columns combined into ACC, lane r of the sum "
+      "taking V[r, 0], V[r, 1], ...\n   in order. */\n",
+      "static inline void ", helper.name, "(", row, " *r, const ", name,
+      " *v, const ", row, " *acc) {\n", text, "  *r = s;\n}\n");
   return helper;
 }
 

@@ -63,6 +63,12 @@ bool TransposesByRows(const VectorShape& shape);
 // the same bit of the lane index, D log2(D) shuffles of a register in all
 // (compilers move the lanes of one D*D-lane shuffle one by one).
 VectorHelper Transpose(const VectorShape& shape);
+// tsl_vrowreduce_KIND_E_DxD(R *r, const V *v, const R *acc): (multi-reduction
+// KIND v acc (list 1)) of a shape TransposesByRows takes, progressively
+// lowered as MLIR lowers it: Transpose's network, then D combinations of
+// whole rows into acc (lane r meets v[r, 0], v[r, 1], ... in order, as the
+// op's definition), no lane-by-lane work.
+VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape);
 
 // tsl_vbroadcast_T(T *r, E x): every lane x.
 VectorHelper Broadcast(const VectorCType& type);

@@ -116,6 +116,24 @@ TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
                                 "  memcpy(r, a2, sizeof a2);\n"));
 }
 
+TEST(VectorHelpersTest, RowReductionTransposesThenAddsWholeRows) {
+  VectorHelper helper =
+      RowReduction(ir::ReductionKind::kMax, VectorShape{ElemType::kF64, {4, 4}});
+  EXPECT_EQ(helper.name, "tsl_vrowreduce_max_f64_4x4");
+  const std::string& text = helper.definition;
+  // Transpose's network, then the 4 columns combined into ACC in order.
+  EXPECT_EQ(CountOf(text, "__builtin_shufflevector"), 8) << text;
+  EXPECT_EQ(CountOf(text, "  s = "), 4) << text;
+  size_t first = text.find("a2[0]) | (~");
+  size_t last = text.find("a2[3]) | (~");
+  ASSERT_NE(first, std::string::npos) << text;
+  ASSERT_NE(last, std::string::npos) << text;
+  EXPECT_LT(first, last);
+  EXPECT_TRUE(absl::StrContains(text, "  tsl_f64x4 s = *acc;\n")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "  *r = s;\n}\n")) << text;
+  EXPECT_TRUE(helper.needs.vector_types.contains(SignedType(64, 4)));
+}
+
 TEST(VectorHelpersTest, DivisionAndCastsCheckOnlyTheRealLanes) {
   VectorHelper divide = Divide(VectorShape{ElemType::kI32, {6}});
   EXPECT_TRUE(absl::StrContains(

@@ -424,6 +424,18 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
           Build::Assign(module, Build::Ref(module, *acc[r][q]), sum));
     }
   }
+  // A square tile of rows summed along their lanes (row sums, gemv): one
+  // multi-reduction of the rows x width tile into the rows of the written
+  // tensor, which emit-c lowers to a transpose and whole-vector adds
+  // (section 3.5), instead of one reduction across the lanes per row.
+  const int64_t rank =
+      lhs.is(ir::Op::kLoad)
+          ? static_cast<int64_t>(ir::LoadView(lhs).indices().size())
+          : 0;
+  const bool multi_reduction =
+      reduce && plan.mode != Mode::kLanes && loops.rows != nullptr &&
+      rows == strategy.width && rows > 1 && (rows & (rows - 1)) == 0 &&
+      rank > 0 && builder.RowDim(lhs) == rank - 1;
   for (int64_t r = 0; r < rows && reduce; ++r) {
     if (plan.mode == Mode::kLanes) {
       for (int64_t q = 0; q < vectors; ++q) {
@@ -441,11 +453,36 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
           Build::Add(module, Build::Ref(module, *acc[r][0]),
                      Build::Ref(module, *acc[r][q]))));
     }
+    if (multi_reduction) continue;
     epilogue.push_back(Build::Reduce(
         module, builder.AccessAt(lhs, r, 0),
         Build::Reduction(module, "add", Build::Ref(module, *acc[r][0]))));
   }
 
+  if (multi_reduction) {
+    const ir::Type tile = ir::Type::Vector(elem, {rows, strategy.width});
+    ir::Node* sums = builder.Temporary(
+        "sums", tile, Build::Broadcast(module, tile, builder.Zero(elem)),
+        epilogue);
+    for (int64_t r = 0; r < rows; ++r) {
+      epilogue.push_back(Build::Assign(
+          module, Build::Ref(module, *sums),
+          Build::Form(module, ir::Op::kInsert,
+                      {Build::Ref(module, *acc[r][0]),
+                       Build::Ref(module, *sums), Build::Int(module, r)})));
+    }
+    const ir::Node& y = *ir::LoadView(lhs).buffer();
+    ir::Node* reduction = Build::Form(
+        module, ir::Op::kMultiReduction,
+        {Build::Ref(module, *sums),
+         Build::TransferRead(module, ir::Type::Vector(elem, {rows}), y,
+                             builder.TransferIndices(lhs, 0, 0),
+                             builder.Zero(elem)),
+         Build::Form(module, ir::Op::kList, {Build::Int(module, 1)})});
+    reduction->set_name("add");
+    epilogue.push_back(Build::TransferWrite(
+        module, reduction, y, builder.TransferIndices(lhs, 0, 0)));
+  }
   Place(module, loops, code);
   return absl::OkStatus();
 }
