@@ -156,10 +156,15 @@ absl::StatusOr<CExpr> VectorEmitter::Compute(const ir::Node& e,
     case ir::Op::kTranspose: {
       auto from = ShapeOf(*e.operand(0));
       if (!from.ok()) return from.status();
+      const std::vector<int64_t> permutation = ir::ListValues(*e.operand(1));
+      if (TransposesByRows(*from) && permutation[0] == 1) {
+        auto v = Vector(*e.operand(0));
+        if (!v.ok()) return v.status();
+        return EmitCall(type, emitc::Transpose(*from), {AddressOf(*v)}, dest);
+      }
       return ShuffleOf(
           *e.operand(0),
-          ir::TransposeLanes(from->dims, ir::ListValues(*e.operand(1))), *shape,
-          dest);
+          ir::TransposeLanes(from->dims, permutation), *shape, dest);
     }
     case ir::Op::kShapeCast: {
       std::vector<int64_t> lanes;
@@ -562,10 +567,15 @@ absl::StatusOr<CExpr> VectorEmitter::MultiReduction(const ir::Node& e,
   if (!v.ok()) return v.status();
   auto acc = Vector(*e.operand(1));
   if (!acc.ok()) return acc.status();
+  const std::vector<int64_t> reduced = ir::ListValues(*e.operand(2));
+  if (TransposesByRows(*from) && reduced == std::vector<int64_t>{1}) {
+    return EmitCall(type, RowReduction(*kind, *from),
+                    {AddressOf(*v), AddressOf(*acc)}, dest);
+  }
   // ACC, then each step's lanes of V combined in, one statement a step.
   CExpr sum = Emit(type, *acc, nullptr);
   for (const std::vector<int64_t>& step :
-       ir::MultiReductionLanes(from->dims, ir::ListValues(*e.operand(2)))) {
+       ir::MultiReductionLanes(from->dims, reduced)) {
     std::vector<int64_t> indices(type.lanes, 0);
     std::copy(step.begin(), step.end(), indices.begin());
     CExpr lanes = Typed(Primary(Shuffle(v->text, indices)), type);
@@ -631,6 +641,20 @@ absl::StatusOr<CExpr> VectorEmitter::Insert(const ir::Node& e,
   }
   auto x = Vector(value);
   if (!x.ok()) return x.status();
+  if (shape.WiderThanRegister() && count == PaddedLanes(count)) {
+    // V lives in memory: the part is copied in (a shuffle of all its lanes
+    // would move them one by one), in place when the insert is assigned to
+    // V itself.
+    const bool in_place = dest != nullptr && dest->text == v->text;
+    CExpr copy = in_place ? *dest : Emit(type, *v, dest);
+    Uses uses = x->uses;
+    uses.needs.memcpy = true;
+    AddLine(absl::StrCat("memcpy((", ElemTypeCName(shape.elem), " *)&",
+                         copy.text, " + ", first, ", &", x->text, ", sizeof ",
+                         x->text, ");"),
+            uses);
+    return copy;
+  }
   // The part, widened to the lanes of V, then lanes of V and of the part
   // shuffled together (indices from N on are the second operand's).
   std::vector<int64_t> widened(type.lanes, 0);

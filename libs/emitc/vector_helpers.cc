@@ -102,7 +102,8 @@ std::string RowAddress(size_t n, const std::vector<std::string>& k) {
 bool IsPowerOfTwo(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
 
 // A read whose rows are each a whole C vector and fill the vector (a power
-// of two rows of a power of two lanes, no padding lanes): each row is
+// of two rows of a power of two lanes, no padding lanes), which a register
+// holds: each row is
 // loaded as a vector and the rows are concatenated by shuffles, in
 // registers. (Stores of rows into an array read back as one vector would
 // stall the processor's store forwarding.) Empty for other shapes.
@@ -112,7 +113,7 @@ std::string ReadRows(const VectorShape& shape, VectorHelper& helper) {
   const int64_t rows = shape.lanes() / dims[n - 1];
   // One row (rows == 1) is TransferBody's single memcpy.
   if (n == 1 || rows == 1 || !IsPowerOfTwo(dims[n - 1]) ||
-      !IsPowerOfTwo(rows)) {
+      !IsPowerOfTwo(rows) || shape.WiderThanRegister()) {
     return "";
   }
   std::string text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
@@ -152,33 +153,60 @@ std::string ReadRows(const VectorShape& shape, VectorHelper& helper) {
   return text + "    *r = v;\n    return;\n  }\n";
 }
 
+// `if (every lane is inside and rows are consecutive elements) {`, then a
+// memcpy per row between memory and the lanes at `lanes` (a pointer to the
+// vector's first lane) for a `read` or a write; the caller closes it.
+std::string RowCopies(const VectorShape& shape, bool read,
+                      const std::string& lanes) {
+  const std::vector<int64_t>& dims = shape.dims;
+  const size_t n = dims.size();
+  std::string text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
+  const int depth = OpenLoops(dims, n - 1, 2, text);
+  std::vector<std::string> k;
+  for (size_t j = 0; j + 1 < n; ++j) k.push_back(absl::StrCat("k", j));
+  const std::string row =
+      n == 1 ? lanes
+             : absl::StrCat(lanes == "lanes" ? "&lanes[" : lanes + " + ",
+                            LaneText(LaneStrides(dims), n - 1),
+                            lanes == "lanes" ? "]" : "");
+  const std::string memory = RowAddress(n, k);
+  absl::StrAppend(&text, std::string(2 * depth, ' '), "memcpy(",
+                  read ? row : memory, ", ", read ? memory : row, ", ",
+                  dims[n - 1], " * sizeof(", ElemTypeCName(shape.elem),
+                  "));\n");
+  CloseLoops(n - 1, depth, text);
+  return text;
+}
+
+// For a vector wider than a register without padding lanes (which the
+// compiler holds in memory): the rows copied straight between memory and
+// the vector `r` (`read`) or `v` when every lane is inside, then return.
+// Copying them through an array of lanes, or concatenating row vectors
+// into the wide one, makes compilers move it lane by lane. Empty for other
+// shapes.
+std::string RowsInPlace(const VectorShape& shape, bool read) {
+  if (!shape.WiderThanRegister() || shape.lanes() != shape.padded()) return "";
+  const std::string elem(ElemTypeCName(shape.elem));
+  return RowCopies(shape, read,
+                   read ? absl::StrCat("(", elem, " *)r")
+                        : absl::StrCat("(const ", elem, " *)v")) +
+         "    return;\n  }\n";
+}
+
 // The body of TransferRead (`read`) or TransferWrite, between the lanes
 // array and the vector: when every lane is inside and rows are consecutive
-// elements, a row at a time (unless `rows_done`: ReadRows did it);
-// otherwise lane by lane, testing each. A `masked` write tests every lane,
-// and its mask lane m[lane] too.
+// elements, a row at a time (unless `rows_done`: ReadRows or RowsInPlace
+// did it); otherwise lane by lane, testing each. A `masked` write tests
+// every lane, and its mask lane m[lane] too.
 std::string TransferBody(const VectorShape& shape, bool read, bool rows_done,
                          bool masked = false) {
   const std::vector<int64_t>& dims = shape.dims;
   const size_t n = dims.size();
   const std::vector<int64_t> strides = LaneStrides(dims);
-  const std::string elem(ElemTypeCName(shape.elem));
   std::string text;
   int depth = 1;
   if (!rows_done) {
-    text = absl::StrCat("  if (", WholeRows(dims), ") {\n");
-    depth = OpenLoops(dims, n - 1, 2, text);
-    std::vector<std::string> k;
-    for (size_t j = 0; j + 1 < n; ++j) k.push_back(absl::StrCat("k", j));
-    std::string lanes =
-        n == 1 ? "lanes"
-               : absl::StrCat("&lanes[", LaneText(strides, n - 1), "]");
-    std::string memory = RowAddress(n, k);
-    absl::StrAppend(&text, std::string(2 * depth, ' '), "memcpy(",
-                    read ? lanes : memory, ", ", read ? memory : lanes, ", ",
-                    dims[n - 1], " * sizeof(", elem, "));\n");
-    CloseLoops(n - 1, depth, text);
-    text += "  } else {\n";
+    text = RowCopies(shape, read, "lanes") + "  } else {\n";
     depth = 2;
   }
   const int inner = OpenLoops(dims, n, depth, text);
@@ -235,7 +263,8 @@ VectorHelper TransferRead(const VectorShape& shape) {
   helper.needs.memcpy = true;
   const size_t n = shape.dims.size();
   const std::string elem(ElemTypeCName(shape.elem));
-  const std::string rows = ReadRows(shape, helper);
+  std::string rows = RowsInPlace(shape, /*read=*/true);
+  if (rows.empty()) rows = ReadRows(shape, helper);
   helper.definition = absl::StrCat(
       "/* TIR's (transfer-read ", TirType(shape),
       " A I... PAD): lane (k0, ...) is\n   p[(i0 + k0) * s0 + ...] where "
@@ -252,15 +281,17 @@ VectorHelper TransferWrite(const VectorShape& shape) {
   VectorHelper helper = Named("write", shape.elem, shape.Name());
   helper.needs.memcpy = true;
   const size_t n = shape.dims.size();
+  const std::string rows = RowsInPlace(shape, /*read=*/false);
   const std::string elem(ElemTypeCName(shape.elem));
   helper.definition = absl::StrCat(
       "/* TIR's (transfer-write V A I...) of a ", TirType(shape),
       ": lane (k0, ...)\n   is stored at p[(i0 + k0) * s0 + ...] where "
       "0 <= ij + kj < nj for every\n   j, and dropped elsewhere. */\n",
       "static inline void ", helper.name, "(", elem, " *p, ", TransferParams(n),
-      ", const ", Use(helper, DataType(shape)), " *v) {\n",
+      ", const ", Use(helper, DataType(shape)), " *v) {\n", rows,
       LanesArray(shape, false), "  memcpy(lanes, v, sizeof lanes);\n",
-      TransferBody(shape, /*read=*/false, /*rows_done=*/false), "}\n");
+      TransferBody(shape, /*read=*/false, /*rows_done=*/!rows.empty()),
+      "}\n");
   return helper;
 }
 
@@ -338,6 +369,96 @@ VectorHelper Store(const VectorShape& shape) {
       "static inline void ", helper.name, "(", elem, " *p, const ",
       Use(helper, DataType(shape)), " *v) {\n", "  memcpy(p, v, ",
       shape.lanes(), " * sizeof(", elem, "));\n}\n");
+  return helper;
+}
+
+bool TransposesByRows(const VectorShape& shape) {
+  return shape.dims.size() == 2 && shape.dims[0] == shape.dims[1] &&
+         shape.dims[0] > 1 && IsPowerOfTwo(shape.dims[0]) &&
+         shape.WiderThanRegister();
+}
+
+namespace {
+
+// The statements that transpose `v` (a shape TransposesByRows takes) as
+// arrays of its rows, a0 (v's rows) to aS (the transpose's); sets `last`
+// to aS.
+std::string TransposeNetwork(const VectorShape& shape, VectorHelper& helper,
+                             std::string& last) {
+  const int64_t d = shape.dims[0];
+  const std::string row = Use(helper, DataType(shape.elem, d));
+  std::string text = absl::StrCat("  ", row, " a0[", d, "];\n",
+                                  "  memcpy(a0, v, sizeof a0);\n");
+  int stage = 0;
+  for (int64_t bit = d / 2; bit >= 1; bit /= 2, ++stage) {
+    // Rows i and i + bit (bit clear in i) exchange the lanes whose index has
+    // the bit set in row i for those with it clear in row i + bit.
+    const std::string from = absl::StrCat("a", stage);
+    const std::string to = absl::StrCat("a", stage + 1);
+    absl::StrAppend(&text, "  ", row, " ", to, "[", d, "];\n");
+    for (int64_t i = 0; i < d; ++i) {
+      if ((i & bit) != 0) continue;
+      std::vector<int64_t> low, high;
+      for (int64_t l = 0; l < d; ++l) {
+        const bool set = (l & bit) != 0;
+        low.push_back(set ? d + l - bit : l);
+        high.push_back(set ? d + l : l + bit);
+      }
+      for (const auto& [r, lanes] :
+           {std::pair{i, &low}, std::pair{i + bit, &high}}) {
+        absl::StrAppend(&text, "  ", to, "[", r, "] = __builtin_shufflevector(",
+                        from, "[", i, "], ", from, "[", i + bit, "], ",
+                        absl::StrJoin(*lanes, ", "), ");\n");
+      }
+    }
+  }
+  last = absl::StrCat("a", stage);
+  return text;
+}
+
+}  // namespace
+
+VectorHelper Transpose(const VectorShape& shape) {
+  VectorHelper helper = Named("transpose", shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const std::string name = Use(helper, DataType(shape));
+  std::string last;
+  const std::string network = TransposeNetwork(shape, helper, last);
+  helper.definition = absl::StrCat(
+      "/* TIR's (transpose V (list 1 0)) of a ", TirType(shape),
+      ", on its rows: each\n   stage swaps one bit of the row index with the "
+      "same bit of the lane\n   index by shuffles of two rows. */\n",
+      "static inline void ", helper.name, "(", name, " *r, const ", name,
+      " *v) {\n", network, "  memcpy(r, ", last, ", sizeof ", last,
+      ");\n}\n");
+  return helper;
+}
+
+VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape) {
+  VectorHelper helper = Named(absl::StrCat("rowreduce_", ir::Spelling(kind)),
+                              shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const int64_t d = shape.dims[0];
+  const std::string name = Use(helper, DataType(shape));
+  const std::string row = Use(helper, DataType(shape.elem, d));
+  std::string last;
+  std::string text = TransposeNetwork(shape, helper, last);
+  absl::StrAppend(&text, "  ", row, " s = *acc;\n");
+  for (int64_t w = 0; w < d; ++w) {
+    CExpr step = CombineLanes(kind, Primary("s"),
+                              Primary(absl::StrCat(last, "[", w, "]")),
+                              shape.elem, static_cast<int>(d));
+    helper.needs.Merge(step.uses.needs);
+    absl::StrAppend(&text, "  s = ", step.text, ";\n");
+  }
+  helper.definition = absl::StrCat(
+      "/* TIR's (multi-reduction ", ir::Spelling(kind), " V ACC (list 1)) of a ",
+      TirType(shape),
+      ", lowered as\n   MLIR lowers it to 1-D ops: V transposed on its rows, "
+      "then each of its\n   columns combined into ACC, lane r of the sum "
+      "taking V[r, 0], V[r, 1], ...\n   in order. */\n",
+      "static inline void ", helper.name, "(", row, " *r, const ", name,
+      " *v, const ", row, " *acc) {\n", text, "  *r = s;\n}\n");
   return helper;
 }
 

@@ -53,6 +53,23 @@ VectorHelper TransferWrite(const VectorShape& shape);
 VectorHelper Load(const VectorShape& shape);
 VectorHelper Store(const VectorShape& shape);
 
+// Whether Transpose takes a 2-D vector of `shape`: square, a power of two
+// rows, wider than a register (a register's one shuffle of all lanes is
+// better).
+bool TransposesByRows(const VectorShape& shape);
+// tsl_vtranspose_E_DxD(V *r, const V *v): (transpose v (list 1 0)) on v as
+// an array of D row vectors: log2(D) stages of two-source shuffles of pairs
+// of rows, in registers, each stage swapping one bit of the row index with
+// the same bit of the lane index, D log2(D) shuffles of a register in all
+// (compilers move the lanes of one D*D-lane shuffle one by one).
+VectorHelper Transpose(const VectorShape& shape);
+// tsl_vrowreduce_KIND_E_DxD(R *r, const V *v, const R *acc): (multi-reduction
+// KIND v acc (list 1)) of a shape TransposesByRows takes, progressively
+// lowered as MLIR lowers it: Transpose's network, then D combinations of
+// whole rows into acc (lane r meets v[r, 0], v[r, 1], ... in order, as the
+// op's definition), no lane-by-lane work.
+VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape);
+
 // tsl_vbroadcast_T(T *r, E x): every lane x.
 VectorHelper Broadcast(const VectorCType& type);
 // tsl_vfma_T(T *r, const T *a, const T *b, const T *c): a * b + c rounded

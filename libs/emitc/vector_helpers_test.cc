@@ -72,6 +72,68 @@ TEST(VectorHelpersTest, OneDimensionalTransferCopiesTheRowWhole) {
       << write.definition;
 }
 
+TEST(VectorHelpersTest, WideTransfersCopyRowsInPlace) {
+  // 16 rows of 16 f32 (1 KiB) live in memory: rows copied straight into r.
+  VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16, 16}});
+  EXPECT_TRUE(absl::StrContains(
+      read.definition,
+      "      memcpy((float *)r + k0 * 16, &p[(i0 + k0) * s0 + i1], 16 * "
+      "sizeof(float));\n    }\n    return;\n  }\n"))
+      << read.definition;
+  EXPECT_FALSE(absl::StrContains(read.definition, "__builtin_shufflevector"));
+  VectorHelper write = TransferWrite(VectorShape{ElemType::kF32, {16, 16}});
+  EXPECT_TRUE(absl::StrContains(
+      write.definition,
+      "memcpy(&p[(i0 + k0) * s0 + i1], (const float *)v + k0 * 16, 16 * "
+      "sizeof(float));"))
+      << write.definition;
+  // 4 rows of 4 f32 fill one register: rows concatenated by shuffles.
+  VectorHelper small = TransferRead(VectorShape{ElemType::kF32, {4, 4}});
+  EXPECT_TRUE(absl::StrContains(small.definition, "__builtin_shufflevector"));
+}
+
+TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
+  EXPECT_TRUE(TransposesByRows(VectorShape{ElemType::kF32, {16, 16}}));
+  EXPECT_TRUE(TransposesByRows(VectorShape{ElemType::kF64, {4, 4}}));
+  EXPECT_FALSE(TransposesByRows(VectorShape{ElemType::kF32, {4, 4}}));
+  EXPECT_FALSE(TransposesByRows(VectorShape{ElemType::kF32, {8, 16}}));
+  EXPECT_FALSE(TransposesByRows(VectorShape{ElemType::kF32, {12, 12}}));
+  VectorHelper helper = Transpose(VectorShape{ElemType::kF64, {4, 4}});
+  EXPECT_EQ(helper.name, "tsl_vtranspose_f64_4x4");
+  // Two stages of 4 shuffles: rows 0 and 2 swap bit 1, then 0 and 1 bit 0.
+  EXPECT_EQ(CountOf(helper.definition, "__builtin_shufflevector"), 8);
+  EXPECT_TRUE(absl::StrContains(
+      helper.definition,
+      "  a1[0] = __builtin_shufflevector(a0[0], a0[2], 0, 1, 4, 5);\n"
+      "  a1[2] = __builtin_shufflevector(a0[0], a0[2], 2, 3, 6, 7);\n"))
+      << helper.definition;
+  EXPECT_TRUE(absl::StrContains(
+      helper.definition,
+      "  a2[0] = __builtin_shufflevector(a1[0], a1[1], 0, 4, 2, 6);\n"
+      "  a2[1] = __builtin_shufflevector(a1[0], a1[1], 1, 5, 3, 7);\n"))
+      << helper.definition;
+  EXPECT_TRUE(absl::StrContains(helper.definition,
+                                "  memcpy(r, a2, sizeof a2);\n"));
+}
+
+TEST(VectorHelpersTest, RowReductionTransposesThenAddsWholeRows) {
+  VectorHelper helper =
+      RowReduction(ir::ReductionKind::kMax, VectorShape{ElemType::kF64, {4, 4}});
+  EXPECT_EQ(helper.name, "tsl_vrowreduce_max_f64_4x4");
+  const std::string& text = helper.definition;
+  // Transpose's network, then the 4 columns combined into ACC in order.
+  EXPECT_EQ(CountOf(text, "__builtin_shufflevector"), 8) << text;
+  EXPECT_EQ(CountOf(text, "  s = "), 4) << text;
+  size_t first = text.find("a2[0]) | (~");
+  size_t last = text.find("a2[3]) | (~");
+  ASSERT_NE(first, std::string::npos) << text;
+  ASSERT_NE(last, std::string::npos) << text;
+  EXPECT_LT(first, last);
+  EXPECT_TRUE(absl::StrContains(text, "  tsl_f64x4 s = *acc;\n")) << text;
+  EXPECT_TRUE(absl::StrContains(text, "  *r = s;\n}\n")) << text;
+  EXPECT_TRUE(helper.needs.vector_types.contains(SignedType(64, 4)));
+}
+
 TEST(VectorHelpersTest, DivisionAndCastsCheckOnlyTheRealLanes) {
   VectorHelper divide = Divide(VectorShape{ElemType::kI32, {6}});
   EXPECT_TRUE(absl::StrContains(

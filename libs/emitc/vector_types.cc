@@ -14,6 +14,10 @@ int64_t VectorShape::lanes() const {
 
 int VectorShape::padded() const { return PaddedLanes(lanes()); }
 
+bool VectorShape::WiderThanRegister() const {
+  return int64_t{padded()} * ElemTypeBytes(elem) > kRegisterBytes;
+}
+
 std::string VectorShape::Name() const { return absl::StrJoin(dims, "x"); }
 
 std::vector<int64_t> LaneStrides(const std::vector<int64_t>& dims) {

@@ -40,6 +40,11 @@ struct VectorCType {
 // contraction stays a readable size of C).
 inline constexpr int64_t kMaxVectorLanes = 4096;
 
+// The widest vector register of the targets (AVX-512's zmm), in bytes. A C
+// vector wider than it lives in memory whatever the compiler does, so the
+// helpers move such a vector's rows in place rather than in one value.
+inline constexpr int kRegisterBytes = 64;
+
 // The shape of a TIR vector type, and its number of lanes L.
 struct VectorShape {
   ElemType elem = ElemType::kF32;
@@ -48,6 +53,8 @@ struct VectorShape {
   int64_t lanes() const;
   // N: the lanes of its C vector type.
   int padded() const;
+  // Whether its C vector type is wider than kRegisterBytes.
+  bool WiderThanRegister() const;
   // "4x4": how helpers specialised for the shape are named.
   std::string Name() const;
 };

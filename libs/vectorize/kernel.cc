@@ -84,19 +84,89 @@ class KernelBuilder {
     return indices;
   }
 
-  bool IndexedByLanes(const ir::Node& expr) const {
+  // Whether a read in `expr` is indexed by `loop`.
+  static bool IndexedBy(const ir::Node& expr, ir::Node* loop) {
     if (expr.is(ir::Op::kLoad)) {
       for (const ir::Node* index :
            ir::LoadView(const_cast<ir::Node&>(expr)).indices()) {
-        if (AffineForm(*index)->coefficient(loops_.lanes) != 0) return true;
+        if (AffineForm(*index)->coefficient(loop) != 0) return true;
       }
       return false;
     }
     for (const ir::Node* operand : expr.operands()) {
-      if (IndexedByLanes(*operand)) return true;
+      if (IndexedBy(*operand, loop)) return true;
     }
     return false;
   }
+
+  bool IndexedByLanes(const ir::Node& expr) const {
+    return IndexedBy(expr, loops_.lanes);
+  }
+
+  // The dimension of `load` that the row loop indexes, with coefficient 1
+  // and in no other dimension; -1 when it indexes none; nullopt otherwise.
+  std::optional<int64_t> RowDim(ir::Node& load) const {
+    int64_t dim = -1;
+    int64_t d = 0;
+    for (const ir::Node* index : ir::LoadView(load).indices()) {
+      const int64_t c = AffineForm(*index)->coefficient(loops_.rows);
+      if (c != 0) {
+        if (c != 1 || dim >= 0) return std::nullopt;
+        dim = d;
+      }
+      ++d;
+    }
+    return dim;
+  }
+
+  // Whether the row loop indexes each read of `expr` in one dimension
+  // with coefficient 1 or not at all, so that RowsVectorAt takes it.
+  bool RowsVectorable(const ir::Node& expr) const {
+    if (expr.is(ir::Op::kLoad)) {
+      return RowDim(const_cast<ir::Node&>(expr)).has_value();
+    }
+    for (const ir::Node* operand : expr.operands()) {
+      if (!RowsVectorable(*operand)) return false;
+    }
+    return true;
+  }
+
+  // `expr` (not indexed by the lanes, RowsVectorable) over the tile's
+  // `rows` rows, as a vector of `rows` lanes: a read the row loop indexes
+  // is a transfer-read along that dimension (`permutation-map`), any other
+  // value broadcast.
+  ir::Node* RowsVectorAt(const ir::Node& expr, int64_t rows,
+                         std::vector<ir::Node*>& step) {
+    const ElemType elem = expr.type().elem();
+    const ir::Type type = ir::Type::Vector(elem, {rows});
+    if (!IndexedBy(expr, loops_.rows)) {
+      return Shared(Build::Broadcast(module_, type, ScalarAt(expr, 0)), type,
+                    step);
+    }
+    if (expr.is(ir::Op::kLoad)) {
+      ir::Node& load = const_cast<ir::Node&>(expr);
+      const int64_t dim = *RowDim(load);
+      ir::Node* read =
+          Build::TransferRead(module_, type, *ir::LoadView(load).buffer(),
+                              TransferIndices(load, 0, 0), Zero(elem));
+      module_.Append(read, Build::Form(module_, ir::Op::kPermutationMap,
+                                       {Build::Int(module_, dim)}));
+      return Shared(read, type, step);
+    }
+    std::vector<ir::Node*> operands;
+    for (const ir::Node* operand : expr.operands()) {
+      operands.push_back(RowsVectorAt(*operand, rows, step));
+    }
+    if (expr.is(ir::Op::kCast)) {
+      return Build::Cast(module_,
+                         ir::CastView(const_cast<ir::Node&>(expr)).elem(),
+                         operands[0]);
+    }
+    return Build::Form(module_, expr.op(), operands);
+  }
+
+  // Whether the tile's last vector is masked (Tail::kMask).
+  bool masked() const { return partial_lanes_ != 0; }
 
   ir::Type VectorOf(ElemType elem) const {
     return ir::Type::Vector(elem, {width_});
@@ -123,13 +193,13 @@ class KernelBuilder {
 
   // A new vector variable `base...` holding `value`, declared and assigned
   // in `out`.
-  ir::Node* Temporary(absl::string_view base, ElemType elem, ir::Node* value,
-                      std::vector<ir::Node*>& out) {
+  ir::Node* Temporary(absl::string_view base, const ir::Type& type,
+                      ir::Node* value, std::vector<ir::Node*>& out) {
     std::string name;
     do {
       name = absl::StrCat(base, next_name_++);
     } while (ir::FreshName(module_, proc_, name) != name);
-    ir::Node* alloc = Build::Alloc(module_, name, VectorOf(elem));
+    ir::Node* alloc = Build::Alloc(module_, name, type);
     out.push_back(alloc);
     out.push_back(Build::Assign(module_, Build::Ref(module_, *alloc), value));
     return alloc;
@@ -137,11 +207,12 @@ class KernelBuilder {
 
   // A leaf (transfer-read, broadcast) read once per step: the variable
   // that holds it.
-  ir::Node* Shared(ir::Node* leaf, ElemType elem, std::vector<ir::Node*>& step) {
+  ir::Node* Shared(ir::Node* leaf, const ir::Type& type,
+                   std::vector<ir::Node*>& step) {
     std::string key = PrintFlat(ir::WriteNode(*leaf));
     auto it = leaves_.find(key);
     if (it == leaves_.end()) {
-      it = leaves_.emplace(key, Temporary("v", elem, leaf, step)).first;
+      it = leaves_.emplace(key, Temporary("v", type, leaf, step)).first;
     }
     return Build::Ref(module_, *it->second);
   }
@@ -152,7 +223,7 @@ class KernelBuilder {
     ElemType elem = expr.type().elem();
     if (!IndexedByLanes(expr)) {
       return Shared(Build::Broadcast(module_, VectorOf(elem), ScalarAt(expr, r)),
-                    elem, step);
+                    VectorOf(elem), step);
     }
     if (expr.is(ir::Op::kLoad)) {
       ir::Node& load = const_cast<ir::Node&>(expr);
@@ -161,7 +232,7 @@ class KernelBuilder {
                                                TransferIndices(load, r, q),
                                                Zero(elem)),
                            q),
-                    elem, step);
+                    VectorOf(elem), step);
     }
     std::vector<ir::Node*> operands;
     for (const ir::Node* operand : expr.operands()) {
@@ -197,6 +268,91 @@ void ReplaceBy(ir::Module& module, ir::Node& old,
   }
 }
 
+// The statements of a register tile: before the reduction loops, in the
+// step, after them.
+struct TileCode {
+  std::vector<ir::Node*> prologue, step, epilogue;
+};
+
+// Puts `code` in place of the register tile.
+void Place(ir::Module& module, const TileLoops& loops, const TileCode& code) {
+  ir::Node& tile = loops.rows != nullptr ? *loops.rows : *loops.lanes;
+  if (loops.hoist == &tile) {
+    std::vector<ir::Node*> all = code.prologue;
+    all.insert(all.end(), code.step.begin(), code.step.end());
+    all.insert(all.end(), code.epilogue.begin(), code.epilogue.end());
+    ReplaceBy(module, tile, all);
+    return;
+  }
+  ReplaceBy(module, tile, code.step);
+  ir::Node* parent = loops.hoist->parent();
+  size_t position = loops.hoist->position();
+  for (size_t i = 0; i < code.epilogue.size(); ++i) {
+    module.Insert(parent, position + 1 + i, code.epilogue[i]);
+  }
+  for (size_t i = 0; i < code.prologue.size(); ++i) {
+    module.Insert(parent, position + i, code.prologue[i]);
+  }
+}
+
+// The tile of `C += X * Y` at the outer-product level (Lowering::
+// kOuterProduct), where one factor is indexed by the lanes and not the
+// rows, the other not by the lanes and by the rows (if at all) along one
+// dimension of each read, and C's rows run along its next-to-last
+// dimension: per vector q of the tile a 2-D accumulator of rows x width
+// lanes, read and written by transfers of C around the reduction loops,
+// and per step `(outer-product X_rows Y_q acc_q)` (fma: one rounding per
+// lane, as each row's fma of the next level) or `(+ acc_q (outer-product
+// X_rows Y_q))` (mul-add). False, with no code, for other tiles.
+bool OuterProductTile(ir::Module& module, KernelBuilder& builder,
+                      ir::Node& stmt, const NestPlan& plan,
+                      const TileLoops& loops, const Strategy& strategy,
+                      bool fma, TileCode& code) {
+  ir::Node& lhs = *stmt.operand(0);
+  ir::Node& rhs = *stmt.operand(1);
+  if (!stmt.is(ir::Op::kReduce) || !rhs.is(ir::Op::kMul) ||
+      plan.mode != Mode::kLanes || loops.rows == nullptr || builder.masked()) {
+    return false;
+  }
+  const bool first_lanes = builder.IndexedByLanes(*rhs.operand(0));
+  const ir::Node& lanes_factor = *rhs.operand(first_lanes ? 0 : 1);
+  const ir::Node& rows_factor = *rhs.operand(first_lanes ? 1 : 0);
+  std::optional<int64_t> row_dim = builder.RowDim(lhs);
+  const int64_t rank =
+      static_cast<int64_t>(ir::LoadView(lhs).indices().size());
+  if (!builder.IndexedByLanes(lanes_factor) ||
+      builder.IndexedByLanes(rows_factor) ||
+      KernelBuilder::IndexedBy(lanes_factor, loops.rows) ||
+      !builder.RowsVectorable(rows_factor) || row_dim != rank - 2) {
+    return false;
+  }
+  const ElemType elem = lhs.type().elem();
+  const int64_t rows = TripOf(*loops.rows);
+  const int64_t vectors =
+      (TripOf(*loops.lanes) + strategy.width - 1) / strategy.width;
+  const ir::Type tile = ir::Type::Vector(elem, {rows, strategy.width});
+  const ir::Node& c = *ir::LoadView(lhs).buffer();
+  for (int64_t q = 0; q < vectors; ++q) {
+    ir::Node* acc = builder.Temporary(
+        "acc", tile,
+        Build::TransferRead(module, tile, c, builder.TransferIndices(lhs, 0, q),
+                            builder.Zero(elem)),
+        code.prologue);
+    ir::Node* x = builder.RowsVectorAt(rows_factor, rows, code.step);
+    ir::Node* y = builder.VectorAt(lanes_factor, 0, q, code.step);
+    ir::Node* sum =
+        fma ? Build::Form(module, ir::Op::kOuterProduct,
+                          {x, y, Build::Ref(module, *acc)})
+            : Build::Add(module, Build::Ref(module, *acc),
+                         Build::Form(module, ir::Op::kOuterProduct, {x, y}));
+    code.step.push_back(Build::Assign(module, Build::Ref(module, *acc), sum));
+    code.epilogue.push_back(Build::TransferWrite(
+        module, Build::Ref(module, *acc), c,
+        builder.TransferIndices(lhs, 0, q)));
+  }
+  return true;
+}
+
 }  // namespace
 
 absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
@@ -216,7 +372,16 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
              (elem == ElemType::kF32 || elem == ElemType::kF64) &&
              rhs.is(ir::Op::kMul);
 
-  std::vector<ir::Node*> prologue, step, epilogue;
+  TileCode code;
+  if (strategy.lowering == Lowering::kOuterProduct &&
+      OuterProductTile(module, builder, stmt, plan, loops, strategy, fma,
+                       code)) {
+    Place(module, loops, code);
+    return absl::OkStatus();
+  }
+  std::vector<ir::Node*>& prologue = code.prologue;
+  std::vector<ir::Node*>& step = code.step;
+  std::vector<ir::Node*>& epilogue = code.epilogue;
   // The accumulators, [r][q], live around the reduction loops.
   std::vector<std::vector<ir::Node*>> acc(rows);
   for (int64_t r = 0; r < rows && reduce; ++r) {
@@ -231,7 +396,8 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                     q)
               : Build::Broadcast(module, builder.VectorOf(elem),
                                  builder.Zero(elem));
-      acc[r].push_back(builder.Temporary("acc", elem, init, prologue));
+      acc[r].push_back(
+          builder.Temporary("acc", builder.VectorOf(elem), init, prologue));
     }
   }
   for (int64_t r = 0; r < rows; ++r) {
@@ -258,6 +424,18 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
           Build::Assign(module, Build::Ref(module, *acc[r][q]), sum));
     }
   }
+  // A square tile of rows summed along their lanes (row sums, gemv): one
+  // multi-reduction of the rows x width tile into the rows of the written
+  // tensor, which emit-c lowers to a transpose and whole-vector adds
+  // (section 3.5), instead of one reduction across the lanes per row.
+  const int64_t rank =
+      lhs.is(ir::Op::kLoad)
+          ? static_cast<int64_t>(ir::LoadView(lhs).indices().size())
+          : 0;
+  const bool multi_reduction =
+      reduce && plan.mode != Mode::kLanes && loops.rows != nullptr &&
+      rows == strategy.width && rows > 1 && (rows & (rows - 1)) == 0 &&
+      rank > 0 && builder.RowDim(lhs) == rank - 1;
   for (int64_t r = 0; r < rows && reduce; ++r) {
     if (plan.mode == Mode::kLanes) {
       for (int64_t q = 0; q < vectors; ++q) {
@@ -275,28 +453,37 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
           Build::Add(module, Build::Ref(module, *acc[r][0]),
                      Build::Ref(module, *acc[r][q]))));
     }
+    if (multi_reduction) continue;
     epilogue.push_back(Build::Reduce(
         module, builder.AccessAt(lhs, r, 0),
         Build::Reduction(module, "add", Build::Ref(module, *acc[r][0]))));
   }
 
-  ir::Node& tile = loops.rows != nullptr ? *loops.rows : *loops.lanes;
-  if (loops.hoist == &tile) {
-    std::vector<ir::Node*> all = prologue;
-    all.insert(all.end(), step.begin(), step.end());
-    all.insert(all.end(), epilogue.begin(), epilogue.end());
-    ReplaceBy(module, tile, all);
-    return absl::OkStatus();
+  if (multi_reduction) {
+    const ir::Type tile = ir::Type::Vector(elem, {rows, strategy.width});
+    ir::Node* sums = builder.Temporary(
+        "sums", tile, Build::Broadcast(module, tile, builder.Zero(elem)),
+        epilogue);
+    for (int64_t r = 0; r < rows; ++r) {
+      epilogue.push_back(Build::Assign(
+          module, Build::Ref(module, *sums),
+          Build::Form(module, ir::Op::kInsert,
+                      {Build::Ref(module, *acc[r][0]),
+                       Build::Ref(module, *sums), Build::Int(module, r)})));
+    }
+    const ir::Node& y = *ir::LoadView(lhs).buffer();
+    ir::Node* reduction = Build::Form(
+        module, ir::Op::kMultiReduction,
+        {Build::Ref(module, *sums),
+         Build::TransferRead(module, ir::Type::Vector(elem, {rows}), y,
+                             builder.TransferIndices(lhs, 0, 0),
+                             builder.Zero(elem)),
+         Build::Form(module, ir::Op::kList, {Build::Int(module, 1)})});
+    reduction->set_name("add");
+    epilogue.push_back(Build::TransferWrite(
+        module, reduction, y, builder.TransferIndices(lhs, 0, 0)));
   }
-  ReplaceBy(module, tile, step);
-  ir::Node* parent = loops.hoist->parent();
-  size_t position = loops.hoist->position();
-  for (size_t i = 0; i < epilogue.size(); ++i) {
-    module.Insert(parent, position + 1 + i, epilogue[i]);
-  }
-  for (size_t i = 0; i < prologue.size(); ++i) {
-    module.Insert(parent, position + i, prologue[i]);
-  }
+  Place(module, loops, code);
   return absl::OkStatus();
 }
 

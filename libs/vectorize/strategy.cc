@@ -1,12 +1,15 @@
 #include "libs/vectorize/strategy.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 
@@ -78,11 +81,39 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
     std::vector<absl::string_view> words =
         absl::StrSplit(line, absl::ByAnyChar(" \t\r"), absl::SkipEmpty());
     if (words.empty()) continue;
+    absl::string_view key = words[0];
+    if (key == "tile") {
+      if (words.size() != 3) {
+        return LineError(path, line_number, "'tile' takes a loop and a size: "
+                                            "'tile LOOP SIZE'");
+      }
+      auto n = Positive(words[2], kMaxDepth, key, path, line_number);
+      if (!n.ok()) return n.status();
+      std::string loop(words[1]);
+      auto& tiles = strategy.tiles;
+      tiles.erase(std::remove_if(tiles.begin(), tiles.end(),
+                                 [&](const auto& t) { return t.first == loop; }),
+                  tiles.end());
+      tiles.emplace_back(std::move(loop), *n);
+      continue;
+    }
+    if (key == "interchange") {
+      std::vector<std::string> loops(words.begin() + 1, words.end());
+      std::vector<std::string> sorted = loops;
+      std::sort(sorted.begin(), sorted.end());
+      if (loops.size() < 2 ||
+          std::adjacent_find(sorted.begin(), sorted.end()) != sorted.end()) {
+        return LineError(path, line_number,
+                         "'interchange' takes two or more distinct loops, "
+                         "outermost first");
+      }
+      strategy.interchange = std::move(loops);
+      continue;
+    }
     if (words.size() != 2) {
       return LineError(path, line_number,
                        "a line is 'KEY VALUE' (or a # comment)");
     }
-    absl::string_view key = words[0];
     absl::string_view value = words[1];
     if (key == "width") {
       auto n = Positive(value, kMaxLanes, key, path, line_number);
@@ -117,6 +148,11 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto fma = IsFirst(value, "fma", "mul-add", key, path, line_number);
       if (!fma.ok()) return fma.status();
       strategy.contraction = *fma ? Contraction::kFma : Contraction::kMulAdd;
+    } else if (key == "lowering") {
+      auto outer =
+          IsFirst(value, "outer-product", "fma", key, path, line_number);
+      if (!outer.ok()) return outer.status();
+      strategy.lowering = *outer ? Lowering::kOuterProduct : Lowering::kFma;
     } else if (key == "pack") {
       auto pack = IsFirst(value, "yes", "no", key, path, line_number);
       if (!pack.ok()) return pack.status();
@@ -125,13 +161,21 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       return LineError(path, line_number,
                        absl::StrCat("unknown key '", key,
                                     "' (keys: width, vectors, rows, depth, "
-                                    "tail, contraction, pack)"));
+                                    "tail, contraction, lowering, tile, interchange, pack)"));
     }
   }
   return strategy;
 }
 
 std::string PrintStrategy(const Strategy& strategy) {
+  std::string loops;
+  for (const auto& [loop, size] : strategy.tiles) {
+    absl::StrAppend(&loops, "tile ", loop, " ", size, "\n");
+  }
+  if (!strategy.interchange.empty()) {
+    absl::StrAppend(&loops, "interchange ",
+                    absl::StrJoin(strategy.interchange, " "), "\n");
+  }
   return absl::StrCat(
       "width ", strategy.width, "\nvectors ", strategy.vectors, "\nrows ",
       strategy.rows, "\ndepth ", strategy.depth, "\ntail ",
@@ -140,7 +184,9 @@ std::string PrintStrategy(const Strategy& strategy) {
                                      : "mask",
       "\ncontraction ",
       strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
-      "\npack ", strategy.pack ? "yes" : "no", "\n");
+      "\nlowering ",
+      strategy.lowering == Lowering::kFma ? "fma" : "outer-product", "\n",
+      loops, "pack ", strategy.pack ? "yes" : "no", "\n");
 }
 
 }  // namespace tessel::vectorize

@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -28,6 +30,15 @@ enum class Contraction {
   kMulAdd,  // a product then a sum: the scalar loop's roundings exactly
 };
 
+// Where the progressive lowering of a register tile's contraction stops
+// (the paper's section 3.5: contraction -> outer products -> FMAs).
+enum class Lowering {
+  kOuterProduct,  // one outer-product per vector of the tile and step, into
+                  // a 2-D accumulator of rows x width lanes
+  kFma,           // outer products unrolled into one fma (or product and
+                  // sum) per row and vector
+};
+
 struct Strategy {
   // Lanes of one vector (the target's register: 16 f32 for AVX-512).
   int64_t width = 16;
@@ -45,6 +56,13 @@ struct Strategy {
   int64_t depth = 128;
   Tail tail = Tail::kPad;
   Contraction contraction = Contraction::kFma;
+  Lowering lowering = Lowering::kFma;
+  // Choices for loops named in the input, applied to each nest that has
+  // them before its register tile: `tile LOOP SIZE` divides LOOP by SIZE
+  // (one entry per loop, in file order), `interchange LOOP...` puts the
+  // loops it names, in its order, inside the nest's other loops.
+  std::vector<std::pair<std::string, int64_t>> tiles = {};
+  std::vector<std::string> interchange = {};
   // Whether a read that the register tile's rows share (matmul's B) is
   // copied, per tile of lanes, into a dense buffer of its own (packed)
   // that all row tiles then read: contiguous rows, whatever the tensor's

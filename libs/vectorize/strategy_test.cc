@@ -18,7 +18,8 @@ TEST(StrategyTest, TargetsHaveTheirWidths) {
 
 TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   auto strategy = ParseStrategy(
-      "# a comment\n\nrows 4   # trailing\ntail peel\ncontraction mul-add\n",
+      "# a comment\n\nrows 4   # trailing\ntail peel\ncontraction mul-add\n"
+      "lowering outer-product\n",
       "s.strategy", *DefaultStrategy("avx2"));
   ASSERT_TRUE(strategy.ok()) << strategy.status();
   EXPECT_EQ(strategy->rows, 4);
@@ -26,9 +27,10 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(strategy->vectors, 2);
   EXPECT_EQ(strategy->tail, Tail::kPeel);
   EXPECT_EQ(strategy->contraction, Contraction::kMulAdd);
+  EXPECT_EQ(strategy->lowering, Lowering::kOuterProduct);
   EXPECT_EQ(PrintStrategy(*strategy),
             "width 8\nvectors 2\nrows 4\ndepth 128\ntail peel\ncontraction mul-add\n"
-            "pack yes\n");
+            "lowering outer-product\npack yes\n");
 }
 
 TEST(StrategyTest, PrintedStrategiesReadBack) {
@@ -48,8 +50,45 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "s:1:1: error: 'width' takes an integer from 1 to 64, not 'x'");
   EXPECT_EQ(ParseStrategy("contraction dot", "s", base).status().message(),
             "s:1:1: error: 'contraction' is 'fma' or 'mul-add', not 'dot'");
+  EXPECT_EQ(ParseStrategy("lowering contract", "s", base).status().message(),
+            "s:1:1: error: 'lowering' is 'outer-product' or 'fma', not "
+            "'contract'");
   EXPECT_EQ(ParseStrategy("tail cut", "s", base).status().message(),
             "s:1:1: error: 'tail' is 'pad', 'peel' or 'mask', not 'cut'");
+}
+
+TEST(StrategyTest, LoopsTakeTilesAndAnInterchange) {
+  auto strategy = ParseStrategy(
+      "tile j 256\ntile k 64\ntile j 128\ninterchange k i j\n", "s",
+      Strategy{});
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  // The last tile of a loop holds, in the place of its last line.
+  EXPECT_EQ(strategy->tiles,
+            (std::vector<std::pair<std::string, int64_t>>{{"k", 64},
+                                                          {"j", 128}}));
+  EXPECT_EQ(strategy->interchange, (std::vector<std::string>{"k", "i", "j"}));
+  EXPECT_NE(PrintStrategy(*strategy).find(
+                "tile k 64\ntile j 128\ninterchange k i j\npack yes\n"),
+            std::string::npos)
+      << PrintStrategy(*strategy);
+  auto read = ParseStrategy(PrintStrategy(*strategy), "p", Strategy{});
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(PrintStrategy(*read), PrintStrategy(*strategy));
+}
+
+TEST(StrategyTest, LoopErrorsNameTheLine) {
+  Strategy base;
+  EXPECT_EQ(ParseStrategy("tile j", "s", base).status().message(),
+            "s:1:1: error: 'tile' takes a loop and a size: 'tile LOOP SIZE'");
+  EXPECT_EQ(ParseStrategy("tile j 0", "s", base).status().message(),
+            "s:1:1: error: 'tile' takes an integer from 1 to 1073741824, not "
+            "'0'");
+  EXPECT_EQ(ParseStrategy("\ninterchange i i", "s", base).status().message(),
+            "s:2:1: error: 'interchange' takes two or more distinct loops, "
+            "outermost first");
+  EXPECT_EQ(ParseStrategy("interchange i", "s", base).status().message(),
+            "s:1:1: error: 'interchange' takes two or more distinct loops, "
+            "outermost first");
 }
 
 TEST(StrategyTest, TailsArePadPeelOrMask) {

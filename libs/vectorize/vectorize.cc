@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
@@ -66,6 +69,9 @@ class NestVectorizer {
                    std::vector<std::string>& notes) {
     // The statement; unrolling a loop around it copies it.
     ir::Cursor stmt = nest;
+    if (absl::Status status = ApplyLoopChoices(stmt, pending); !status.ok()) {
+      return status;
+    }
     auto plan = PlanNest(proc_, *stmt.node());
     if (plan.status().code() == absl::StatusCode::kUnimplemented) {
       notes.emplace_back(plan.status().message());
@@ -170,6 +176,37 @@ class NestVectorizer {
   }
 
  private:
+  // The strategy's choices for the nest's loops of the names it gives:
+  // the loops `interchange` names put inside the others, in its order
+  // (reorder_loops, which proves each swap), then each loop `tile` names
+  // that is longer than its tile divided by it (divide_loop, the
+  // remainder a nest of its own). The register tile is then made inside
+  // them, the loops of each kind (docs/vectorize.md, step 5) in this
+  // order.
+  absl::Status ApplyLoopChoices(ir::Cursor& stmt,
+                                std::vector<ir::Cursor>& pending) {
+    std::vector<std::string> order;
+    for (const std::string& name : strategy_.interchange) {
+      if (LoopNamed(*stmt.node(), name) != nullptr) order.push_back(name);
+    }
+    if (order.size() > 1) {
+      auto rank = [&](const ir::Node& loop) {
+        auto it = std::find(order.begin(), order.end(), loop.name());
+        return it == order.end() ? -1 : it - order.begin();
+      };
+      if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
+        return status;
+      }
+    }
+    for (const auto& [name, size] : strategy_.tiles) {
+      ir::Node* loop = LoopNamed(*stmt.node(), name);
+      if (loop == nullptr || TripOf(*loop) <= size) continue;
+      auto divided = Divide(stmt, name, size, pending);
+      if (!divided.ok()) return divided.status();
+    }
+    return absl::OkStatus();
+  }
+
   // A transposing nest: its rows and lanes tiled by the width (the
   // remainders peeled into nests of their own, which become smaller
   // tiles), put innermost, and the tile written as one 2-D vector.
@@ -382,7 +419,34 @@ class NestVectorizer {
   const Strategy& strategy_;
 };
 
+// The names of the loops in `node`, added to `names`.
+void LoopNames(const ir::Node& node, std::set<std::string>& names) {
+  if (node.is(ir::Op::kFor)) names.insert(node.name());
+  for (const ir::Node* operand : node.operands()) LoopNames(*operand, names);
+}
+
 }  // namespace
+
+absl::Status CheckStrategyLoops(const ir::Module& module,
+                                const Strategy& strategy) {
+  std::set<std::string> names;
+  for (const ir::Node* form : module.forms()) {
+    if (form->is(ir::Op::kProc)) LoopNames(*form, names);
+  }
+  std::vector<std::pair<std::string, std::string>> named;
+  for (const auto& [loop, size] : strategy.tiles) named.emplace_back("tile", loop);
+  for (const std::string& loop : strategy.interchange) {
+    named.emplace_back("interchange", loop);
+  }
+  for (const auto& [key, loop] : named) {
+    if (names.contains(loop)) continue;
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the strategy's '", key, "' names loop '", loop,
+        "', which no proc has (loops: ",
+        names.empty() ? "none" : absl::StrJoin(names, ", "), ")"));
+  }
+  return absl::OkStatus();
+}
 
 absl::StatusOr<std::vector<std::string>> VectorizeProc(
     ir::Module& module, ir::Node& proc, const Strategy& strategy) {

@@ -28,6 +28,12 @@ namespace tessel::vectorize {
 absl::StatusOr<std::vector<std::string>> VectorizeProc(
     ir::Module& module, ir::Node& proc, const Strategy& strategy);
 
+// InvalidArgument unless every loop the strategy's `tile` and
+// `interchange` lines name is a loop of some proc of `module` (each nest
+// takes the choices for the loops it has).
+absl::Status CheckStrategyLoops(const ir::Module& module,
+                                const Strategy& strategy);
+
 }  // namespace tessel::vectorize
 
 #endif  // TESSEL_LIBS_VECTORIZE_VECTORIZE_H_

@@ -109,6 +109,79 @@ TEST(VectorizeTest, FmaRoundsOncePerStep) {
   }
 }
 
+TEST(VectorizeTest, OuterProductLevelComputesTheFmaLevelsBits) {
+  for (Contraction contraction : {Contraction::kFma, Contraction::kMulAdd}) {
+    Strategy fma{.width = 8, .vectors = 2, .rows = 3,
+                 .contraction = contraction};
+    Strategy outer = fma;
+    outer.lowering = Lowering::kOuterProduct;
+    BeforeAfter lowered = RunBoth(kMatmul, MatmulInputs(), fma);
+    BeforeAfter stopped = RunBoth(kMatmul, MatmulInputs(), outer);
+    EXPECT_EQ(Floats(lowered.after.at("C")), Floats(stopped.after.at("C")));
+    EXPECT_NE(stopped.vectorized.find("(alloc acc0 (vector f32 3 8))"),
+              std::string::npos)
+        << stopped.vectorized;
+    EXPECT_NE(stopped.vectorized.find("(permutation-map 0)"),
+              std::string::npos);
+    EXPECT_EQ(stopped.vectorized.find("(fma"), std::string::npos);
+    EXPECT_EQ(lowered.vectorized.find("outer-product"), std::string::npos);
+  }
+}
+
+TEST(VectorizeTest, SquareRowTilesEndInAMultiReduction) {
+  // Row sums over 8 x 8 tiles: one multi-reduction per tile into y.
+  constexpr char kRowSums[] = R"(
+(proc @rowsum ((in A (f32 19 21)) (inout y (f32 19)))
+  (for i 0 19 (for j 0 21 (reduce (y i) (A i j)))))
+)";
+  TensorMap inputs = {{"A", F32({19, 21}, Values(399, 7))},
+                      {"y", F32({19}, Values(19, 8))}};
+  BeforeAfter run =
+      RunBoth(kRowSums, inputs, Strategy{.width = 8, .vectors = 1, .rows = 8});
+  std::vector<float> before = Floats(run.before.at("y"));
+  std::vector<float> after = Floats(run.after.at("y"));
+  ASSERT_EQ(before.size(), after.size());
+  for (size_t i = 0; i < before.size(); ++i) {
+    EXPECT_NEAR(before[i], after[i], 1e-5) << i;
+  }
+  EXPECT_NE(run.vectorized.find("(multi-reduction add sums"),
+            std::string::npos)
+      << run.vectorized;
+}
+
+TEST(VectorizeTest, StrategyLoopChoicesUseThePrimitives) {
+  Strategy strategy{.width = 8, .vectors = 1, .rows = 2,
+                    .contraction = Contraction::kMulAdd};
+  strategy.tiles = {{"j", 8}};
+  strategy.interchange = {"k", "j"};
+  BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_NE(run.vectorized.find("(for jo 0 2"), std::string::npos)
+      << run.vectorized;
+  // An interchange reorder_loops cannot prove is an error at the nest.
+  constexpr char kSkewed[] = R"(
+(proc @skewed ((inout A (f32 8 8)))
+  (for i 1 8 (for j 0 7 (assign (A i j) (+ (A (- i 1) (+ j 1)) 1.0)))))
+)";
+  Runner runner(kSkewed);
+  ASSERT_TRUE(runner.compile_status().ok()) << runner.compile_status();
+  runner.Edit([&](ir::Module& module, ir::Node& entry) {
+    Strategy swap{.width = 8};
+    swap.interchange = {"j", "i"};
+    EXPECT_TRUE(CheckStrategyLoops(module, swap).ok());
+    auto notes = VectorizeProc(module, entry, swap);
+    EXPECT_EQ(notes.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_NE(notes.status().message().find(
+                  "interchanging loops 'i' and 'j': reorder_loops"),
+              std::string::npos)
+        << notes.status();
+    swap.tiles = {{"q", 2}};
+    EXPECT_EQ(CheckStrategyLoops(module, swap).message(),
+              "the strategy's 'tile' names loop 'q', which no proc has "
+              "(loops: i, j)");
+  });
+}
+
 TEST(VectorizeTest, InterchangesTheReductionOutward) {
   // Column sums: the lanes are j, the reduction i is outside them after
   // reorder_loops, with y's accumulator read before it and written after.

@@ -37,6 +37,11 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   }
   auto module = tessel::ir::ReadModuleFile(*input);
   if (!module.ok()) return module.status();
+  if (absl::Status status =
+          tessel::vectorize::CheckStrategyLoops(*module, *strategy);
+      !status.ok()) {
+    return status;
+  }
   for (tessel::ir::Node* form : module->forms()) {
     if (form->is(tessel::ir::Op::kFunc)) {
       return absl::InvalidArgumentError(tessel::FormatDiagnostic(
@@ -76,8 +81,8 @@ int main(int argc, char** argv) {
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
   command_line.set_epilogue(
       "default strategy (avx512): width 16, vectors 4, rows 6, depth 128,\n"
-      "tail pad, contraction fma, pack yes; (avx2): width 8, vectors 2, the\n"
-      "rest the same.\n"
+      "tail pad, contraction fma, lowering fma, pack yes, no loop tiled or\n"
+      "interchanged by name; (avx2): width 8, vectors 2, the rest the same.\n"
       "example:\n"
       "  parse matmul.tk -D M=64 -D N=64 -D K=64 | vectorize -o v.tir\n"
       "  run-sim v.tir --seed 1 --compare matmul.tir --rtol 1e-5");
