@@ -454,15 +454,16 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
         Range{&selector, interval, static_cast<int>(bounds.size()) + k});
     Node* point = &selector;
     absl::Span<Node* const> ends = absl::MakeConstSpan(&point, 1);
-    if (interval) {
-      auto shape = CheckKeptShape(selector);
-      if (!shape.ok()) return shape.status();
-      ends = selector.operands().first(2);
-      dims.insert(dims.end(), shape->begin(), shape->end());
-    }
+    if (interval) ends = selector.operands().first(2);
+    // Typed before the dimensions copy them.
     for (Node* bound : ends) {
       if (auto type = ControlInt(*bound); !type.ok()) return type.status();
       bounds.push_back(bound);
+    }
+    if (interval) {
+      auto shape = CheckKeptShape(selector);
+      if (!shape.ok()) return shape.status();
+      dims.insert(dims.end(), shape->begin(), shape->end());
     }
   }
   if (dims.empty()) {
