@@ -431,6 +431,12 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
                                             "windows"));
   }
   absl::Span<Node* const> selector_nodes = WindowView::SelectorsOf(window);
+  for (const Node* selector : selector_nodes) {
+    if (selector->is(Op::kPermutation)) {
+      return ErrorAt(selector->loc(),
+                     "a window's (perm P...) comes after all its selectors");
+    }
+  }
   int selectors = static_cast<int>(selector_nodes.size());
   if (selectors != rank) {
     return ErrorAt(window.loc(), absl::StrCat("'", name.name(), "' has rank ",

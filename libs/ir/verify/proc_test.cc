@@ -372,6 +372,10 @@ TEST(LoopLevelTest, BadStepsSplitsAndPermutations) {
   EXPECT_EQ(error("(window x 0 (split 0 8 3))"),
             "2:22: error: a split keeps rows of 3, but its interval has 8 "
             "elements: '(split 0 8 3)'");
+  EXPECT_EQ(FirstError("(proc @p ((size n) (in x (f32 4 8)) (out y f32))\n"
+                       "  (let w (window x 0 (split 0 n 2))))"),
+            "2:22: error: the bounds of a split are integer literals, found "
+            "'(split 0 n 2)'");
   EXPECT_EQ(error("(window x 0 (split 0 8 0))"),
             "2:33: error: a split's row length is a positive integer "
             "literal, found '0'");
@@ -381,6 +385,9 @@ TEST(LoopLevelTest, BadStepsSplitsAndPermutations) {
   EXPECT_EQ(error("(window x (: 0 4) (: 0 8) (perm 0 2))"),
             "2:44: error: '(perm 0 2)' is no permutation of 0 to 1: entry 1 "
             "is out of range");
+  EXPECT_EQ(error("(window x (perm 0 1) (: 0 4) (: 0 8))"),
+            "2:20: error: a window's (perm P...) comes after all its "
+            "selectors");
   EXPECT_EQ(error("(window x (: 0 4) (: 0 8) (perm 0))"),
             "2:36: error: the window keeps 2 dimensions, but its "
             "permutation has 1 entries: '(perm 0)'");
