@@ -1,8 +1,8 @@
 #include "libs/bufferize/view.h"
 
+#include <algorithm>
 #include <utility>
 
-#include "absl/strings/match.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -55,6 +55,8 @@ View View::Whole(std::string buffer, std::vector<int64_t> dims) {
   view.buffer_dims = dims;
   view.dims = std::move(dims);
   view.map = [](const Indices& indices) { return indices; };
+  view.steps.emplace();
+  for (int k = 0; k < view.rank(); ++k) view.steps->push_back({k, 1});
   return view;
 }
 
@@ -74,44 +76,74 @@ bool View::SameAs(const View& other) const {
 }
 
 std::optional<std::string> View::WindowText(bool unit_last) const {
-  const Indices at = map(Symbols(rank()));
+  if (!steps.has_value()) return std::nullopt;
+  // The view dimensions along each buffer dimension, outermost first.
+  std::vector<std::vector<int>> along(buffer_dims.size());
+  for (int k = 0; k < rank(); ++k) {
+    const Step& step = (*steps)[k];
+    if (step.buffer_dim < 0 || step.scale <= 0) return std::nullopt;
+    along[step.buffer_dim].push_back(k);
+  }
+  if (unit_last && rank() >= 2) {
+    const Step& last = steps->back();
+    if (last.buffer_dim + 1 != static_cast<int>(buffer_dims.size()) ||
+        last.scale != 1) {
+      return std::nullopt;
+    }
+  }
+  const Indices first = map(Indices(rank(), "0"));
   std::vector<std::string> selectors;
-  int next = 0;  // the view dimension the next interval must be
-  for (size_t k = 0; k < at.size(); ++k) {
-    const std::string& index = at[k];
-    if (index.find('?') == std::string::npos) {
-      selectors.push_back(index);
+  std::vector<int> natural(rank());  // each view dimension's
+  int next = 0;
+  for (size_t b = 0; b < along.size(); ++b) {
+    std::vector<int>& dims_here = along[b];
+    const std::string& lo = first[b];
+    if (dims_here.empty()) {
+      selectors.push_back(lo);
       continue;
     }
-    // `?d`, `(+ ?d LO)` or `(+ LO ?d)` with d the next view dimension.
-    const std::string symbol = absl::StrCat("?", next);
-    std::string lo;
-    if (index == symbol) {
-      lo = "0";
-    } else if (absl::StartsWith(index, absl::StrCat("(+ ", symbol, " "))) {
-      lo = index.substr(symbol.size() + 4, index.size() - symbol.size() - 5);
-    } else if (absl::StartsWith(index, "(+ ") &&
-               absl::EndsWith(index, absl::StrCat(" ", symbol, ")"))) {
-      lo = index.substr(3, index.size() - symbol.size() - 5);
-    } else {
+    std::sort(dims_here.begin(), dims_here.end(), [&](int x, int y) {
+      return (*steps)[x].scale > (*steps)[y].scale;
+    });
+    if (dims_here.size() == 1) {
+      const int k = dims_here[0];
+      const int64_t scale = (*steps)[k].scale;
+      natural[k] = next++;
+      selectors.push_back(
+          scale == 1
+              ? absl::StrCat("(: ", lo, " ", Add(lo, dims[k]), ")")
+              : absl::StrCat("(: ", lo, " ", Add(lo, (dims[k] - 1) * scale + 1),
+                             " ", scale, ")"));
+      continue;
+    }
+    // Rows of unit steps: a split, whose bounds are literals.
+    int64_t start;
+    const int outer = dims_here[0], inner = dims_here[1];
+    if (dims_here.size() != 2 || (*steps)[inner].scale != 1 ||
+        (*steps)[outer].scale != dims[inner] || !Literal(lo, &start)) {
       return std::nullopt;
     }
-    if (lo.find('?') != std::string::npos) return std::nullopt;
-    if (unit_last && rank() >= 2 && next == rank() - 1 && k + 1 != at.size()) {
-      return std::nullopt;
-    }
-    selectors.push_back(
-        absl::StrCat("(: ", lo, " ", Add(lo, dims[next]), ")"));
-    ++next;
+    natural[outer] = next++;
+    natural[inner] = next++;
+    selectors.push_back(absl::StrCat("(split ", start, " ",
+                                     start + dims[outer] * dims[inner], " ",
+                                     dims[inner], ")"));
   }
-  if (next != rank()) return std::nullopt;
+  std::string perm;
+  for (int k = 0; k < rank(); ++k) {
+    if (natural[k] != k) {
+      perm = absl::StrCat(" (perm ", absl::StrJoin(natural, " "), ")");
+      break;
+    }
+  }
   return absl::StrCat("(window ", buffer, " ", absl::StrJoin(selectors, " "),
-                      ")");
+                      perm, ")");
 }
 
 View View::Fix(int dim, std::string index) const {
   View view = *this;
   view.dims.erase(view.dims.begin() + dim);
+  if (view.steps) view.steps->erase(view.steps->begin() + dim);
   view.map = [base = map, dim, index](const Indices& indices) {
     Indices full = indices;
     full.insert(full.begin() + dim, index);
@@ -134,6 +166,11 @@ View View::Slice(int dim, int64_t lo, int64_t hi) const {
 View View::Transpose(const std::vector<int64_t>& perm) const {
   View view = *this;
   for (size_t k = 0; k < perm.size(); ++k) view.dims[k] = dims[perm[k]];
+  if (steps) {
+    for (size_t k = 0; k < perm.size(); ++k) {
+      (*view.steps)[k] = (*steps)[perm[k]];
+    }
+  }
   view.map = [base = map, perm](const Indices& indices) {
     Indices at(indices.size());
     for (size_t k = 0; k < perm.size(); ++k) at[perm[k]] = indices[k];
@@ -146,6 +183,7 @@ View View::Reshape(std::vector<int64_t> new_dims) const {
   if (new_dims == dims) return *this;
   View view = *this;
   view.dims = std::move(new_dims);
+  view.steps = ReshapedSteps(view.dims);
   view.map = [base = map, from = view.dims, to = dims](const Indices& indices) {
     // The row-major position, then the indices of that position in `to`.
     std::string position = "0";
@@ -165,9 +203,61 @@ View View::Reshape(std::vector<int64_t> new_dims) const {
   return view;
 }
 
+std::optional<std::vector<View::Step>> View::ReshapedSteps(
+    const std::vector<int64_t>& to) const {
+  if (!steps) return std::nullopt;
+  // Groups of dimensions of equal products, from the outside in; a group
+  // of this view's dimensions must be one run of its buffer dimension (each
+  // step the extent of the next times its step), which the new dimensions
+  // of the group then divide. Extent-1 dimensions step along nothing.
+  std::vector<Step> reshaped(to.size(), Step{-1, 0});
+  size_t i = 0, j = 0;
+  while (j < to.size()) {
+    if (to[j] == 1) {
+      ++j;
+      continue;
+    }
+    while (i < dims.size() && dims[i] == 1) ++i;
+    if (i == dims.size()) return std::nullopt;
+    const size_t i0 = i, j0 = j;
+    int64_t from_product = dims[i++], to_product = to[j++];
+    while (from_product != to_product) {
+      if (from_product < to_product) {
+        if (i == dims.size()) return std::nullopt;
+        from_product *= dims[i++];
+      } else {
+        if (j == to.size()) return std::nullopt;
+        to_product *= to[j++];
+      }
+    }
+    // The run: this view's non-unit dimensions i0..i-1, innermost last;
+    // `inner` the step of its innermost, `next` what the one outside a
+    // dimension must step by.
+    std::optional<Step> inner;
+    Step next{-1, 0};
+    for (size_t k = i; k-- > i0;) {
+      if (dims[k] == 1) continue;
+      const Step& step = (*steps)[k];
+      if (inner && (step.buffer_dim != next.buffer_dim ||
+                    step.scale != next.scale)) {
+        return std::nullopt;
+      }
+      if (!inner) inner = step;
+      next = Step{step.buffer_dim, step.scale * dims[k]};
+    }
+    for (size_t k = j; k-- > j0;) {
+      if (to[k] == 1) continue;
+      reshaped[k] = *inner;
+      inner->scale *= to[k];
+    }
+  }
+  return reshaped;
+}
+
 View View::Unsqueeze(int dim) const {
   View view = *this;
   view.dims.insert(view.dims.begin() + dim, 1);
+  if (view.steps) view.steps->insert(view.steps->begin() + dim, {-1, 0});
   view.map = [base = map, dim](const Indices& indices) {
     Indices at = indices;
     at.erase(at.begin() + dim);
@@ -185,6 +275,16 @@ View View::Windows(int first, const std::vector<int64_t>& window,
     view.dims.push_back((dims[first + k] - window[k]) / stride[k] + 1);
   }
   for (int k = 0; k < count; ++k) view.dims.push_back(window[k]);
+  if (steps) {
+    // Position p * stride + q: the window's start, then within it.
+    view.steps->resize(first);
+    for (int k = 0; k < count; ++k) {
+      Step along = (*steps)[first + k];
+      along.scale *= stride[k];
+      view.steps->push_back(along);
+    }
+    for (int k = 0; k < count; ++k) view.steps->push_back((*steps)[first + k]);
+  }
   view.map = [base = map, first, count, stride](const Indices& indices) {
     Indices at(indices.begin(), indices.begin() + first);
     for (int k = 0; k < count; ++k) {
@@ -199,6 +299,9 @@ View View::Windows(int first, const std::vector<int64_t>& window,
 View View::Broadcast(int dim, const std::vector<int64_t>& extents) const {
   View view = *this;
   view.dims.insert(view.dims.begin() + dim, extents.begin(), extents.end());
+  if (view.steps) {
+    view.steps->insert(view.steps->begin() + dim, extents.size(), {-1, 0});
+  }
   view.map = [base = map, dim, count = extents.size()](const Indices& indices) {
     Indices at = indices;
     at.erase(at.begin() + dim, at.begin() + dim + count);

@@ -22,6 +22,16 @@ struct View {
   std::vector<int64_t> dims;      // the view's extents
   // The buffer's indices of the view's element at the given indices.
   std::function<Indices(const Indices&)> map;
+  // How `map` moves along the buffer, while it is affine with a fixed
+  // buffer dimension per view dimension (a window's): index x of view
+  // dimension k moves `scale * x` along buffer dimension `buffer_dim`, or
+  // (-1) along none (a broadcast, an inserted dimension); nullopt once a
+  // reshape merges dimensions the layout does not let it.
+  struct Step {
+    int buffer_dim;
+    int64_t scale;
+  };
+  std::optional<std::vector<Step>> steps;
 
   // The whole of `buffer`.
   static View Whole(std::string buffer, std::vector<int64_t> dims);
@@ -34,11 +44,13 @@ struct View {
   bool IsWhole() const;
   // Whether both views reach the same elements at the same indices.
   bool SameAs(const View& other) const;
-  // The loop level's window of the same elements, `(window B SEL...)`,
-  // when there is one: each dimension of the view an interval of a
-  // dimension of the buffer, in the buffer's order, the others points;
-  // with `unit_last`, a view of rank 2 or more must also end in the
-  // buffer's last dimension (stride 1, BLAS's row-major matrices).
+  // The loop level's window of the same elements, `(window B SEL...
+  // [(perm P...)])`, when there is one: each buffer dimension no view
+  // dimension steps along a point, one that one view dimension steps along
+  // an interval (stepped by its scale), one that two do a split (rows and
+  // the unit steps within them); permuted into the view's order. With
+  // `unit_last`, a view of rank 2 or more must also end in unit steps
+  // along the buffer's last dimension (BLAS's row-major matrices).
   std::optional<std::string> WindowText(bool unit_last) const;
 
   // Dimension `dim` fixed at `index` (dropped).
@@ -50,6 +62,9 @@ struct View {
   View Transpose(const std::vector<int64_t>& perm) const;
   // The same elements in row-major order with other extents.
   View Reshape(std::vector<int64_t> dims) const;
+  // The steps of the view reshaped to `to`, when its layout allows.
+  std::optional<std::vector<Step>> ReshapedSteps(
+      const std::vector<int64_t>& to) const;
   // A new dimension of extent 1 inserted at `dim`.
   View Unsqueeze(int dim) const;
   // Glenside's windows over the trailing dimensions (from `first`):

@@ -52,11 +52,39 @@ TEST(ViewTest, WindowTextOfRowsAndSlices) {
       View::Whole("B", {3, 4, 6}).Fix(2, "0").WindowText(false).has_value());
 }
 
-TEST(ViewTest, NoWindowForPermutedOrSteppedViews) {
+TEST(ViewTest, PermutedSteppedAndSplitWindows) {
   View a = View::Whole("A", {4, 6});
-  EXPECT_FALSE(a.Transpose({1, 0}).WindowText(false).has_value());
+  EXPECT_EQ(*a.Transpose({1, 0}).WindowText(false),
+            "(window A (: 0 4) (: 0 6) (perm 1 0))");
+  // BLAS's matrices end in unit steps along the last dimension.
+  EXPECT_FALSE(a.Transpose({1, 0}).WindowText(true).has_value());
+  // Windows of 2 every 2, p * 2 + q: rows of a split.
+  EXPECT_EQ(*View::Whole("x", {8}).Windows(0, {2}, {2}).WindowText(false),
+            "(window x (split 0 8 2))");
+  // A fixed position within each window: every second element.
+  EXPECT_EQ(*View::Whole("x", {8}).Windows(0, {2}, {2}).Fix(1, "1")
+                 .WindowText(true),
+            "(window x (: 1 8 2))");
+  // A reshape that splits a dimension, and one of a slice's rows.
+  View v = View::Whole("v", {3, 24});
+  EXPECT_EQ(*v.Fix(0, "i").Reshape({4, 6}).WindowText(true),
+            "(window v i (split 0 24 6))");
+  EXPECT_EQ(*v.Fix(0, "i").Slice(0, 6, 18).Reshape({6, 2}).WindowText(true),
+            "(window v i (split 6 18 2))");
+}
+
+TEST(ViewTest, NoWindowWhereTheLayoutMergesDimensions) {
+  View a = View::Whole("A", {4, 6});
+  // Rows of the buffer merged into one dimension: no window of `A`.
   EXPECT_FALSE(a.Reshape({24}).WindowText(false).has_value());
+  // Nor a transpose's, whose merged dimensions are not contiguous.
+  EXPECT_FALSE(a.Transpose({1, 0}).Reshape({24}).WindowText(false));
+  // Overlapping windows (of 3 every 2) are no split.
   EXPECT_FALSE(View::Whole("x", {8}).Windows(0, {3}, {2}).WindowText(false));
+  // Nor is a dimension split in three.
+  EXPECT_FALSE(View::Whole("x", {24}).Reshape({2, 3, 4}).WindowText(false));
+  // A broadcast steps along no dimension of its buffer.
+  EXPECT_FALSE(a.Broadcast(0, {3}).WindowText(false).has_value());
 }
 
 }  // namespace

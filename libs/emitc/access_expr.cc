@@ -1,6 +1,9 @@
 // Names and memory: scalar values and addresses, tensor and window
 // elements, window expressions and the window structs passed to calls.
+#include <algorithm>
+
 #include "libs/emitc/expr_emitter.h"
+#include "libs/ir/views.h"
 
 namespace tessel::emitc {
 namespace {
@@ -9,6 +12,11 @@ bool IsWholeWindowParam(const View& view, const WindowType& type) {
   const Binding& root = *view.root;
   if (!root.window_param || *root.window_param != type) return false;
   if (view.rank() != static_cast<int>(view.offsets.size())) return false;
+  // A stepped, split or permuted window of it is a view of its own.
+  if (view.base.text != root.view.base.text) return false;
+  for (size_t d = 0; d < view.strides.size(); ++d) {
+    if (view.strides[d].text != root.view.strides[d].text) return false;
+  }
   for (int k = 0; k < view.rank(); ++k) {
     if (view.kept[k] != k || view.offsets[k].constant != 0) return false;
   }
@@ -107,27 +115,67 @@ absl::StatusOr<View> ExprEmitter::WindowOf(const ir::Node& expr) const {
   auto binding = Find(*expr.operand(0), BindingKind::kBuffer);
   if (!binding.ok()) return binding.status();
   View view = (*binding)->view;
-  if (static_cast<int>(expr.num_operands()) - 1 != view.rank()) {
+  absl::Span<ir::Node* const> selectors = ir::WindowView::SelectorsOf(expr);
+  if (static_cast<int>(selectors.size()) != view.rank()) {
     return Unexpected(expr, "a selector per dimension");
   }
+  // The kept dimensions in natural order: the buffer dimension each steps
+  // along, by how many of its elements a step is, and its extent.
   std::vector<int> kept;
+  std::vector<int64_t> scales;
   std::vector<CExpr> extents;
   for (int k = 0; k < view.rank(); ++k) {
-    const ir::Node& selector = *expr.operand(k + 1);
+    const ir::Node& selector = *selectors[k];
     int d = view.kept[k];
-    bool interval = selector.is(ir::Op::kInterval);
+    bool interval = ir::WindowView::KeptBy(selector) > 0;
     auto start = Control(interval ? *selector.operand(0) : selector);
     if (!start.ok()) return start.status();
     view.offsets[d] = Add(view.offsets[d], *start);
     if (!interval) continue;
     auto end = Control(*selector.operand(1));
     if (!end.ok()) return end.status();
+    CExpr span = Subtract(*end, *start);
+    if (selector.is(ir::Op::kSplit)) {
+      const int64_t row = selector.operand(2)->int_value();
+      kept.insert(kept.end(), {d, d});
+      scales.insert(scales.end(), {row, 1});
+      extents.push_back(span.constant ? IntLiteral(*span.constant / row)
+                                      : Binary("/", span, IntLiteral(row)));
+      extents.push_back(IntLiteral(row));
+      continue;
+    }
+    const int64_t step = ir::IntervalView::StepOf(selector);
     kept.push_back(d);
-    extents.push_back(Subtract(*end, *start));
+    scales.push_back(step);
+    extents.push_back(
+        step == 1        ? span
+        : span.constant ? IntLiteral((*span.constant + step - 1) / step)
+                        : Binary("/", Add(span, IntLiteral(step - 1)),
+                                 IntLiteral(step)));
   }
-  view.kept = std::move(kept);
-  view.extents = std::move(extents);
-  return view;
+  const std::vector<int> order = ir::WindowView::OrderOf(expr);
+  const bool plain =
+      ir::WindowView::PermutationOf(expr) == nullptr &&
+      std::all_of(scales.begin(), scales.end(),
+                  [](int64_t scale) { return scale == 1; }) &&
+      std::adjacent_find(kept.begin(), kept.end()) == kept.end();
+  if (plain) {
+    view.kept = std::move(kept);
+    view.extents = std::move(extents);
+    return view;
+  }
+  // Stepped, split or permuted: a view of its own from its first element,
+  // a dimension per window dimension with the stride of its step.
+  View own;
+  own.base = FirstElement(view);
+  own.root = view.root;
+  for (int k : order) {
+    own.strides.push_back(Multiply(view.strides[kept[k]], IntLiteral(scales[k])));
+    own.offsets.push_back(IntLiteral(0));
+    own.kept.push_back(static_cast<int>(own.kept.size()));
+    own.extents.push_back(extents[k]);
+  }
+  return own;
 }
 
 CExpr ExprEmitter::FirstElement(const View& view) {

@@ -253,6 +253,35 @@ TEST(LoopLevelTest, ReadsStrides) {
   EXPECT_EQ(Floats(out->at("y")), (std::vector<float>{0, 7, 0, 0, 0, 5}));
 }
 
+TEST(LoopLevelTest, ReadsSteppedSplitAndPermutedWindows) {
+  // A holds 0..23 as 4 rows of 6, x 0, 10, ..., 50. w[j][i] is
+  // A[1 + 2i][2j] (rows 1 and 3, every second column, transposed); v[j][i]
+  // is x[3i + j] (x as 2 rows of 3, transposed).
+  Runner runner(
+      "(proc @p ((in A (f32 4 6)) (in x (f32 6)) (out y (f32 3 2))\n"
+      "          (out z (f32 3 2)) (out s (f32 13)))\n"
+      "  (let w (window A (: 1 4 2) (: 0 6 2) (perm 1 0)))\n"
+      "  (let v (window x (split 0 6 3) (perm 1 0)))\n"
+      "  (for j 0 3 (for i 0 2 (assign (y j i) (w j i))))\n"
+      "  (for j 0 3 (for i 0 2 (assign (z j i) (v j i))))\n"
+      "  (for k 0 13 (assign (s k) 0.0))\n"
+      "  (assign (s (stride w 0)) 1.0)\n"
+      "  (assign (s (stride w 1)) 2.0)\n"
+      "  (assign (s (stride v 0)) 3.0)\n"
+      "  (assign (s (stride v 1)) 4.0))");
+  ASSERT_TRUE(runner.compile_status().ok()) << runner.compile_status();
+  std::vector<float> a(24), x(6);
+  for (int k = 0; k < 24; ++k) a[k] = static_cast<float>(k);
+  for (int k = 0; k < 6; ++k) x[k] = static_cast<float>(10 * k);
+  auto out = runner.Run({}, {{"A", F32({4, 6}, a)}, {"x", F32({6}, x)}});
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(Floats(out->at("y")), (std::vector<float>{6, 18, 8, 20, 10, 22}));
+  EXPECT_EQ(Floats(out->at("z")), (std::vector<float>{0, 30, 10, 40, 20, 50}));
+  // Strides 2 and 12 of w, 1 and 3 of v.
+  EXPECT_EQ(Floats(out->at("s")),
+            (std::vector<float>{0, 3, 1, 4, 0, 0, 0, 0, 0, 0, 0, 0, 2}));
+}
+
 TEST(LoopLevelTest, RejectsStridedWindowsForDenseParameters) {
   Runner runner(
       "(proc @q ((in x (window f32 2 2)) (out y f32)) (assign y (x 1 1)))\n"

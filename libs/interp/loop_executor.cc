@@ -639,8 +639,22 @@ bool Executor::MakeView(const WindowRef& ref, Frame& frame, View& view) {
       return false;
     }
     result.offset += lo * base.strides[k];
-    result.dims.push_back(hi - lo);
-    result.strides.push_back(base.strides[k]);
+    if (selector.row != 0) {
+      result.dims.push_back((hi - lo) / selector.row);
+      result.strides.push_back(base.strides[k] * selector.row);
+      result.dims.push_back(selector.row);
+      result.strides.push_back(base.strides[k]);
+      continue;
+    }
+    result.dims.push_back((hi - lo + selector.step - 1) / selector.step);
+    result.strides.push_back(base.strides[k] * selector.step);
+  }
+  if (!ref.order.empty()) {
+    View natural = result;
+    for (size_t k = 0; k < ref.order.size(); ++k) {
+      result.dims[k] = natural.dims[ref.order[k]];
+      result.strides[k] = natural.strides[ref.order[k]];
+    }
   }
   view = std::move(result);
   return true;

@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/interp/diagnostics.h"
 #include "libs/interp/loop_proc_compiler.h"
+#include "libs/ir/views.h"
 
 namespace tessel {
 namespace loop {
@@ -324,26 +325,35 @@ absl::StatusOr<WindowRef> ProcCompiler::Window(const ir::Node& e, int& rank) {
   ref.base = base->slot;
   rank = base->rank;
   if (!is_window) return ref;
-  if (e.num_operands() - 1 != static_cast<size_t>(rank)) {
-    return NotVerified(e, absl::StrCat("the window has ", e.num_operands() - 1,
+  absl::Span<ir::Node* const> selectors = ir::WindowView::SelectorsOf(e);
+  if (selectors.size() != static_cast<size_t>(rank)) {
+    return NotVerified(e, absl::StrCat("the window has ", selectors.size(),
                                        " selectors for rank ", rank));
   }
   rank = 0;
-  for (size_t i = 1; i < e.num_operands(); ++i) {
-    const ir::Node& operand = *e.operand(i);
+  for (const ir::Node* operand : selectors) {
     Selector selector;
-    selector.where = &operand;
-    selector.point = !operand.is(ir::Op::kInterval);
-    auto lo = Control(selector.point ? operand : *operand.operand(0));
+    selector.where = operand;
+    selector.point = ir::WindowView::KeptBy(*operand) == 0;
+    auto lo = Control(selector.point ? *operand : *operand->operand(0));
     if (!lo.ok()) return lo.status();
     selector.lo = *std::move(lo);
     if (!selector.point) {
-      auto hi = Control(*operand.operand(1));
+      auto hi = Control(*operand->operand(1));
       if (!hi.ok()) return hi.status();
       selector.hi = *std::move(hi);
+      if (operand->is(ir::Op::kSplit)) {
+        selector.row = operand->operand(2)->int_value();
+        ++rank;
+      } else {
+        selector.step = ir::IntervalView::StepOf(*operand);
+      }
       ++rank;
     }
     ref.selectors.push_back(std::move(selector));
+  }
+  if (ir::WindowView::PermutationOf(e) != nullptr) {
+    ref.order = ir::WindowView::OrderOf(e);
   }
   return ref;
 }

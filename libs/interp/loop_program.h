@@ -127,10 +127,15 @@ struct Selector {
   bool point = true;
   Expr lo;  // the index of a point
   Expr hi;
+  int64_t step = 1;  // an interval's
+  int64_t row = 0;   // a split's row length, else 0
 };
 struct WindowRef {
   int32_t base = -1;
   std::vector<Selector> selectors;
+  // The dimensions the selectors keep, in the window's order (empty: in
+  // theirs).
+  std::vector<int> order;
   const ir::Node* where = nullptr;
   // A SIMD descriptor (dsd) instead of selectors: the window of `base`, a
   // dense tensor seen as flat memory, from element `offset` with these

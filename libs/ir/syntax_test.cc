@@ -51,6 +51,17 @@ TEST(SyntaxTest, RoundTripsTheTestModules) {
 
 // The CS-1 level's modules are written without the target library they
 // use (targets/cs1/cs1.tir); with it, they round-trip too.
+// Stepped, split and permuted windows print as they read.
+TEST(SyntaxTest, RoundTripsSteppedSplitAndPermutedWindows) {
+  const std::string text =
+      "(proc @p ((in x (f32 4 24)) (out y f32))\n"
+      "  (let a (window x (: 0 4 3) (split 0 24 6) (perm 2 0 1)))\n"
+      "  (assign y (a 0 0 0)))\n";
+  auto module = ReadText(MakeSource("m.tir", text));
+  ASSERT_TRUE(module.ok()) << module.status();
+  EXPECT_EQ(PrintModule(*module), text);
+}
+
 TEST(SyntaxTest, RoundTripsTheCs1Modules) {
   auto library = ReadSource("targets/cs1/cs1.tir");
   ASSERT_TRUE(library.ok()) << library.status();

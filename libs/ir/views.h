@@ -135,23 +135,105 @@ class CallView : public OpView<Op::kCall> {
   absl::Span<Node* const> args() const { return node_->operands(); }
 };
 
-// (window NAME SEL...): each selector a point or an Interval.
-class WindowView : public OpView<Op::kWindow> {
- public:
-  explicit WindowView(Node& node) : OpView(node) {}
-  Node* ref() const { return operand(0); }
-  Node* buffer() const { return ref()->def(); }
-  absl::Span<Node* const> selectors() const {
-    return node_->operands().subspan(1);
-  }
-};
-
-// (: LO HI).
+// (: LO HI [STEP]): elements LO, LO + STEP, ... below HI, ceil((HI - LO) /
+// STEP) of them; STEP a positive integer literal, 1 when absent.
 class IntervalView : public OpView<Op::kInterval> {
  public:
   explicit IntervalView(Node& node) : OpView(node) {}
   Node* lo() const { return operand(0); }
   Node* hi() const { return operand(1); }
+  int64_t step() const { return StepOf(*node_); }
+  // The step of a verified interval.
+  static int64_t StepOf(const Node& interval) {
+    return interval.num_operands() > 2 ? interval.operand(2)->int_value() : 1;
+  }
+};
+
+// (split LO HI N): elements LO to HI - 1 as (HI - LO) / N rows of N, two
+// dimensions (an expanding reshape of that interval).
+class SplitView : public OpView<Op::kSplit> {
+ public:
+  explicit SplitView(Node& node) : OpView(node) {}
+  Node* lo() const { return operand(0); }
+  Node* hi() const { return operand(1); }
+  int64_t inner() const { return operand(2)->int_value(); }
+};
+
+// (window NAME SEL... [(perm P...)]): each selector a point, an Interval
+// or a Split. The selectors keep dimensions in order (an interval one, a
+// split two), the window's "natural" dimensions; a trailing (perm P...)
+// makes dimension k of the window natural dimension Pk (as a tensor
+// `transpose`'s list does).
+class WindowView : public OpView<Op::kWindow> {
+ public:
+  explicit WindowView(Node& node) : OpView(node) {}
+  Node* ref() const { return operand(0); }
+  Node* buffer() const { return ref()->def(); }
+  absl::Span<Node* const> selectors() const { return SelectorsOf(*node_); }
+  // The (perm P...) operand, or null.
+  Node* permutation() const { return PermutationOf(*node_); }
+
+  // The same, for a const window node.
+  static absl::Span<Node* const> SelectorsOf(const Node& window) {
+    absl::Span<Node* const> rest = window.operands().subspan(1);
+    if (!rest.empty() && rest.back()->is(Op::kPermutation)) {
+      rest.remove_suffix(1);
+    }
+    return rest;
+  }
+  static Node* PermutationOf(const Node& window) {
+    Node* last = window.operands().back();
+    return last->is(Op::kPermutation) ? last : nullptr;
+  }
+  // The dimensions a selector keeps: 0 for a point, 1 for an interval, 2
+  // for a split.
+  static int KeptBy(const Node& selector) {
+    return selector.is(Op::kInterval) ? 1 : selector.is(Op::kSplit) ? 2 : 0;
+  }
+  // The natural dimension of each dimension of `window`: its permutation's
+  // entries, else 0, 1, ... (the verifier checks they are a permutation of
+  // the kept dimensions).
+  static std::vector<int> OrderOf(const Node& window) {
+    std::vector<int> order;
+    if (const Node* perm = PermutationOf(window)) {
+      for (const Node* entry : perm->operands()) {
+        order.push_back(static_cast<int>(entry->int_value()));
+      }
+      return order;
+    }
+    int kept = 0;
+    for (const Node* selector : SelectorsOf(window)) kept += KeptBy(*selector);
+    for (int k = 0; k < kept; ++k) order.push_back(k);
+    return order;
+  }
+
+  // Where a dimension of a window goes: index x of it moves `scale * x`
+  // along the dimension of the viewed tensor that selector `selector`
+  // (counted from 0) selects in, from the selector's LO.
+  struct DimMap {
+    int selector;
+    int64_t scale;
+  };
+  // The map of each dimension of a verified `window`, in the window's
+  // order: an interval's step, a split's row length for its rows and 1
+  // within a row, permuted.
+  static std::vector<DimMap> DimMapsOf(const Node& window) {
+    std::vector<DimMap> natural;
+    absl::Span<Node* const> selectors = SelectorsOf(window);
+    for (size_t i = 0; i < selectors.size(); ++i) {
+      const Node& selector = *selectors[i];
+      const int at = static_cast<int>(i);
+      if (selector.is(Op::kInterval)) {
+        natural.push_back({at, IntervalView::StepOf(selector)});
+      } else if (selector.is(Op::kSplit)) {
+        natural.push_back({at, selector.operand(2)->int_value()});
+        natural.push_back({at, 1});
+      }
+    }
+    std::vector<DimMap> maps;
+    for (int k : OrderOf(window)) maps.push_back(natural[k]);
+    return maps;
+  }
 };
 
 // (write-config @CFG FIELD EXPR).

@@ -284,6 +284,11 @@ class ProcModel {
                                        const Frame& frame) const;
   absl::StatusOr<isl::pw_aff> EvalStride(const ir::Node& stride,
                                          const Frame& frame) const;
+  // The stride of dimension `dim` of `root`, a tensor: row-major, else a
+  // parameter of the model.
+  absl::StatusOr<isl::pw_aff> EvalRootStride(const ir::Node& stride,
+                                             const ir::Node& root, int64_t dim,
+                                             const Frame& frame) const;
   // The argument a callee's parameter stands for in `frame`, or null.
   const ir::Node* Argument(const ir::Node& param, const Frame& frame) const;
   // A read-config: the expression written to the field before it, or null

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "libs/ir/vector_lanes.h"
+#include "libs/ir/views.h"
 #include "libs/poly/model.h"
 #include "libs/poly/model_nodes.h"
 #include "libs/support/source.h"
@@ -23,11 +24,7 @@ absl::Status NotAView(const Node& view) {
 // written whole), given what it stands for (Unalias).
 size_t RankOf(const Node& resolved) {
   if (resolved.is(Op::kWindow)) {
-    size_t intervals = 0;
-    for (size_t i = 1; i < resolved.num_operands(); ++i) {
-      intervals += resolved.operand(i)->is(Op::kInterval) ? 1 : 0;
-    }
-    return intervals;
+    return ir::WindowView::DimMapsOf(resolved).size();
   }
   if (resolved.is(Op::kDescriptor)) return resolved.type().rank();
   if (!IsDataRoot(resolved) || resolved.declared_type().is_vector()) return 0;
@@ -84,15 +81,23 @@ absl::StatusOr<ProcModel::RootIndices> ProcModel::ThroughWindows(
       return DescriptorIndices(*at, std::move(indices), in);
     }
     if (!at->is(Op::kWindow)) return NotAView(view);
-    // Intervals take the view's indices in order; points stay.
+    // Each selector's LO (a point's index), then each index of the view
+    // along the dimension it maps to, scaled.
+    absl::Span<Node* const> selectors = ir::WindowView::SelectorsOf(*at);
     std::vector<isl::pw_aff> next;
-    size_t k = 0;
-    for (size_t i = 1; i < at->num_operands(); ++i) {
-      const Node& selector = *at->operand(i);
-      bool interval = selector.is(Op::kInterval);
-      auto offset = Eval(interval ? *selector.operand(0) : selector, in);
+    for (const Node* selector : selectors) {
+      const bool kept = ir::WindowView::KeptBy(*selector) > 0;
+      auto offset = Eval(kept ? *selector->operand(0) : *selector, in);
       if (!offset.ok()) return offset.status();
-      next.push_back(interval ? offset->add(indices[k++]) : *offset);
+      next.push_back(*std::move(offset));
+    }
+    const std::vector<ir::WindowView::DimMap> maps =
+        ir::WindowView::DimMapsOf(*at);
+    for (size_t k = 0; k < maps.size() && k < indices.size(); ++k) {
+      isl::pw_aff& index = next[maps[k].selector];
+      index = index.add(maps[k].scale == 1
+                            ? indices[k]
+                            : indices[k].scale(isl::val(ctx_, maps[k].scale)));
     }
     indices = std::move(next);
     at = at->operand(0);
@@ -104,15 +109,30 @@ absl::StatusOr<std::vector<isl::pw_aff>> ProcModel::ExtentsIn(
   const Node& at = Unalias(view);
   std::vector<isl::pw_aff> extents;
   if (at.is(Op::kWindow)) {
-    for (size_t i = 1; i < at.num_operands(); ++i) {
-      const Node& selector = *at.operand(i);
-      if (!selector.is(Op::kInterval)) continue;
-      auto lo = Eval(*selector.operand(0), frame);
+    // In natural order: an interval ceil((HI - LO) / STEP), a split its
+    // rows and their length; then permuted.
+    std::vector<isl::pw_aff> natural;
+    for (const Node* selector : ir::WindowView::SelectorsOf(at)) {
+      if (ir::WindowView::KeptBy(*selector) == 0) continue;
+      auto lo = Eval(*selector->operand(0), frame);
       if (!lo.ok()) return lo.status();
-      auto hi = Eval(*selector.operand(1), frame);
+      auto hi = Eval(*selector->operand(1), frame);
       if (!hi.ok()) return hi.status();
-      extents.push_back(hi->sub(*lo));
+      isl::pw_aff span = hi->sub(*lo);
+      if (selector->is(Op::kSplit)) {
+        const int64_t row = selector->operand(2)->int_value();
+        natural.push_back(span.scale_down(isl::val(ctx_, row)).floor());
+        natural.push_back(ConstantOn(span, row));
+        continue;
+      }
+      const int64_t step = ir::IntervalView::StepOf(*selector);
+      natural.push_back(
+          step == 1 ? span
+                    : span.add(ConstantOn(span, step - 1))
+                          .scale_down(isl::val(ctx_, step))
+                          .floor());
     }
+    for (int k : ir::WindowView::OrderOf(at)) extents.push_back(natural[k]);
     return extents;
   }
   if (!IsDataRoot(at) && !at.is(Op::kDescriptor)) return NotAView(view);

@@ -1,6 +1,7 @@
 // Control expressions and conditions as isl functions and sets, in a frame:
 // the loops around a statement, the indices of a view, and at a call the
 // arguments that the callee's parameters stand for.
+#include "libs/ir/views.h"
 #include "libs/poly/model.h"
 #include "libs/poly/model_nodes.h"
 #include "libs/support/source.h"
@@ -75,9 +76,11 @@ absl::StatusOr<isl::pw_aff> ProcModel::EvalName(const Node& ref,
 absl::StatusOr<isl::pw_aff> ProcModel::EvalStride(const Node& stride,
                                                   const Frame& frame) const {
   // The dimension of the tensor behind the view that the stride steps
-  // along: the kept dimensions of a window are its intervals.
+  // along, and how many of its elements a step is: a window's dimension
+  // maps to the dimension its selector selects in, scaled (its step).
   const Node* at = stride.operand(0);
   int64_t dim = stride.operand(1)->int_value();
+  int64_t scale = 1;
   Frame where = frame;
   while (true) {
     if (at->is(Op::kRef) && at->def() != nullptr) {
@@ -89,16 +92,25 @@ absl::StatusOr<isl::pw_aff> ProcModel::EvalStride(const Node& stride,
     }
     at = &Unalias(*at);
     if (!at->is(Op::kWindow)) break;
-    int64_t kept = -1;
-    size_t selector = 1;
-    while (selector < at->num_operands() &&
-           !(at->operand(selector)->is(Op::kInterval) && ++kept == dim)) {
-      ++selector;
+    const std::vector<ir::WindowView::DimMap> maps =
+        ir::WindowView::DimMapsOf(*at);
+    if (dim < 0 || dim >= static_cast<int64_t>(maps.size())) {
+      return NotAffine(stride);
     }
-    if (selector == at->num_operands()) return NotAffine(stride);
-    dim = static_cast<int64_t>(selector) - 1;
+    scale *= maps[dim].scale;
+    dim = maps[dim].selector;
     at = at->operand(0);
   }
+  auto root = EvalRootStride(stride, *at, dim, frame);
+  if (!root.ok() || scale == 1) return root;
+  return root->scale(isl::val(ctx_, scale));
+}
+
+absl::StatusOr<isl::pw_aff> ProcModel::EvalRootStride(const Node& stride,
+                                                      const Node& root,
+                                                      int64_t dim,
+                                                      const Frame& frame) const {
+  const Node* at = &root;
   if (!IsDataRoot(*at)) return NotAffine(stride);
   const ir::Type& type = at->declared_type();
   if (type.kind() != ir::TypeKind::kWindow) {

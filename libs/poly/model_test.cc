@@ -73,6 +73,22 @@ TEST_F(ModelTest, DomainsFollowLoopsConditionsAndAssertions) {
       "[N] -> { S[i, j] : 0 < N <= 100 and 3 <= j < i < N }", other)));
 }
 
+TEST_F(ModelTest, AccessesGoThroughSteppedSplitAndPermutedWindows) {
+  Node& proc = Read(
+      "(proc @p ((in A (f32 8 24)) (out B (f32 4 6)))\n"
+      "  (let w (window A (: 1 8 2) (split 0 24 6) (perm 2 0 1)))\n"
+      "  (for i 0 4 (for j 0 6 (assign (B i j) (w j i 1)))))");
+  ProcModel model(ctx_, proc);
+  auto access = model.Access(First(proc, Op::kLoad, 1));  // (w j i 1)
+  ASSERT_TRUE(access.ok()) << access.status();
+  // Row 1 + 2 * i of A, element 6 * 1 + j of it.
+  EXPECT_TRUE(access->is_equal(
+      Parse<isl::map>("{ S[i, j] -> A[1 + 2i, 6 + j] : 0 <= i < 4 and "
+                      "0 <= j < 6 }",
+                      First(proc, Op::kAssign))))
+      << *access;
+}
+
 TEST_F(ModelTest, AccessesGoThroughWindowsToTheirTensor) {
   Node& proc = Read(
       "(proc @p ((size N) (in A (f32 N N)) (out B (f32 N)))\n"

@@ -8,6 +8,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "libs/ir/op.h"
+#include "libs/ir/views.h"
 #include "libs/ir/verify/common.h"
 #include "libs/ir/verify/proc.h"
 #include "libs/poly/box.h"
@@ -216,6 +217,33 @@ Dim KeptDimension(Module& module, const Node& interval) {
   return Dim::Symbolic(sub);
 }
 
+// The dimension (: LO HI STEP) keeps, ceil((HI - LO) / STEP): a literal, or
+// a new detached (/ (+ (- HI LO) STEP-1) STEP).
+Dim SteppedDimension(Module& module, const Node& interval, int64_t step) {
+  Dim difference = KeptDimension(module, interval);
+  if (difference.is_constant()) {
+    return Dim::Constant((difference.value + step - 1) / step);
+  }
+  // HI itself when LO is 0: a detached copy.
+  Node* span = difference.expr->parent() != nullptr
+                   ? module.Clone(difference.expr)
+                   : const_cast<Node*>(difference.expr);
+  Node* rounded = module.Create(Op::kAdd, interval.loc());
+  Node* quotient = module.Create(Op::kDiv, interval.loc());
+  Node* below = module.Create(Op::kConst, interval.loc());
+  below->set_int(step - 1);
+  Node* divisor = module.Create(Op::kConst, interval.loc());
+  divisor->set_int(step);
+  module.Append(rounded, span);
+  module.Append(rounded, below);
+  module.Append(quotient, rounded);
+  module.Append(quotient, divisor);
+  for (Node* node : {rounded, quotient, below, divisor}) {
+    node->set_type(Type::Control(ControlType::kIndex));
+  }
+  return Dim::Symbolic(quotient);
+}
+
 bool IsAddressable(const Node& memory) {
   for (const Node* clause : memory.operands()) {
     if (clause->name() == "addressable") return clause->text() != "false";
@@ -402,7 +430,14 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
                                             "' is a scalar and has no "
                                             "windows"));
   }
-  int selectors = static_cast<int>(window.num_operands()) - 1;
+  absl::Span<Node* const> selector_nodes = WindowView::SelectorsOf(window);
+  for (const Node* selector : selector_nodes) {
+    if (selector->is(Op::kPermutation)) {
+      return ErrorAt(selector->loc(),
+                     "a window's (perm P...) comes after all its selectors");
+    }
+  }
+  int selectors = static_cast<int>(selector_nodes.size());
   if (selectors != rank) {
     return ErrorAt(window.loc(), absl::StrCat("'", name.name(), "' has rank ",
                                               rank, ", but the window has ",
@@ -418,18 +453,24 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
   std::vector<Node*> bounds;  // LO and HI of each interval, each point
   std::vector<Range> ranges;
   for (int k = 0; k < rank; ++k) {
-    Node& selector = *window.operand(k + 1);
-    bool interval = selector.is(Op::kInterval);
+    Node& selector = *selector_nodes[k];
+    bool interval = WindowView::KeptBy(selector) > 0;
     // Its values follow those of the selectors before, an extent each.
     ranges.push_back(
         Range{&selector, interval, static_cast<int>(bounds.size()) + k});
     Node* point = &selector;
-    for (Node* bound :
-         interval ? selector.operands() : absl::MakeConstSpan(&point, 1)) {
+    absl::Span<Node* const> ends = absl::MakeConstSpan(&point, 1);
+    if (interval) ends = selector.operands().first(2);
+    // Typed before the dimensions copy them.
+    for (Node* bound : ends) {
       if (auto type = ControlInt(*bound); !type.ok()) return type.status();
       bounds.push_back(bound);
     }
-    if (interval) dims.push_back(KeptDimension(module_, selector));
+    if (interval) {
+      auto shape = CheckKeptShape(selector);
+      if (!shape.ok()) return shape.status();
+      dims.insert(dims.end(), shape->begin(), shape->end());
+    }
   }
   if (dims.empty()) {
     return ErrorAt(window.loc(),
@@ -438,6 +479,8 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
                                 "as (",
                                 name.name(), " I...)"));
   }
+  auto order = CheckPermutation(window, static_cast<int>(dims.size()));
+  if (!order.ok()) return order.status();
   // The values of the ranges: each selector's bounds, then the extent of
   // the dimension it selects in.
   const Node& stmt = model_.StatementOf(window);
@@ -457,9 +500,90 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
       !status.ok()) {
     return status;
   }
-  view.type = Type::Window(base.type.elem(), std::move(dims));
+  std::vector<Dim> permuted;
+  for (int natural : *order) permuted.push_back(dims[natural]);
+  view.type = Type::Window(base.type.elem(), std::move(permuted));
   window.set_type(view.type);
   return view;
+}
+
+absl::StatusOr<std::vector<Dim>> ProcVerifier::CheckKeptShape(Node& selector) {
+  if (selector.is(Op::kInterval)) {
+    if (selector.num_operands() > 3) {
+      return ErrorAt(selector.loc(),
+                     absl::StrCat("an interval is (: LO HI) or (: LO HI "
+                                  "STEP), found '",
+                                  Text(selector), "'"));
+    }
+    if (selector.num_operands() == 2) {
+      return std::vector<Dim>{KeptDimension(module_, selector)};
+    }
+    Node& step = *selector.operand(2);
+    if (!IsIntLiteral(step) || step.int_value() < 1) {
+      return ErrorAt(step.loc(),
+                     absl::StrCat("the step of an interval is a positive "
+                                  "integer literal, found '",
+                                  Text(step), "'"));
+    }
+    if (auto type = ControlInt(step); !type.ok()) return type.status();
+    return std::vector<Dim>{SteppedDimension(module_, selector,
+                                             step.int_value())};
+  }
+  // (split LO HI N): N divides HI - LO, both literals.
+  const Node& lo = *selector.operand(0);
+  const Node& hi = *selector.operand(1);
+  Node& inner = *selector.operand(2);
+  if (inner.int_value() < 1) {
+    return ErrorAt(inner.loc(),
+                   absl::StrCat("a split's row length is a positive integer "
+                                "literal, found '",
+                                Text(inner), "'"));
+  }
+  if (auto type = ControlInt(inner); !type.ok()) return type.status();
+  if (!IsIntLiteral(lo) || !IsIntLiteral(hi)) {
+    return ErrorAt(selector.loc(),
+                   absl::StrCat("the bounds of a split are integer literals, "
+                                "found '",
+                                Text(selector), "'"));
+  }
+  int64_t length = hi.int_value() - lo.int_value();
+  if (length <= 0 || length % inner.int_value() != 0) {
+    return ErrorAt(selector.loc(),
+                   absl::StrCat("a split keeps rows of ", inner.int_value(),
+                                ", but its interval has ", length,
+                                " elements: '", Text(selector), "'"));
+  }
+  return std::vector<Dim>{Dim::Constant(length / inner.int_value()),
+                          Dim::Constant(inner.int_value())};
+}
+
+absl::StatusOr<std::vector<int>> ProcVerifier::CheckPermutation(
+    Node& window, int kept) {
+  Node* perm = WindowView::PermutationOf(window);
+  std::vector<int> order = WindowView::OrderOf(window);
+  if (perm == nullptr) return order;
+  if (static_cast<int>(order.size()) != kept) {
+    return ErrorAt(perm->loc(),
+                   absl::StrCat("the window keeps ", kept,
+                                " dimensions, but its permutation has ",
+                                order.size(), " entries: '", Text(*perm),
+                                "'"));
+  }
+  std::vector<bool> seen(kept, false);
+  for (size_t k = 0; k < order.size(); ++k) {
+    Node& entry = *perm->operand(k);
+    if (order[k] < 0 || order[k] >= kept || seen[order[k]]) {
+      return ErrorAt(entry.loc(),
+                     absl::StrCat("'", Text(*perm), "' is no permutation of 0 "
+                                  "to ", kept - 1, ": entry ", k, " is ",
+                                  order[k] < 0 || order[k] >= kept
+                                      ? "out of range"
+                                      : "a repeat"));
+    }
+    seen[order[k]] = true;
+    if (auto type = ControlInt(entry); !type.ok()) return type.status();
+  }
+  return order;
 }
 
 absl::StatusOr<View> ProcVerifier::CheckDataArgument(Node& arg) {

@@ -18,7 +18,7 @@ namespace tessel::ir {
 namespace {
 
 // Nodes that have a value: literals, names, element reads and the
-// expression ops other than the interval of a window selector.
+// expression ops other than a window's intervals, splits and permutation.
 bool IsValue(const Node& node) {
   switch (node.op()) {
     case Op::kConst:
@@ -26,6 +26,8 @@ bool IsValue(const Node& node) {
     case Op::kLoad:
       return true;
     case Op::kInterval:
+    case Op::kSplit:
+    case Op::kPermutation:
       return false;
     default:
       return node.info().op_class == OpClass::kExpr;
@@ -186,6 +188,25 @@ TEST(ElaborateTest, LiteralsTakeTheTypeOfTheirPosition) {
   EXPECT_EQ(cast->type(), Type::Elem(ElemType::kI8));
   EXPECT_EQ(cast->operand(0)->type(), Type::Elem(ElemType::kI32));
   EXPECT_EQ(cast->operand(0)->operand(0)->type(), Type::Elem(ElemType::kI32));
+}
+
+TEST(ElaborateTest, SteppedSplitAndPermutedWindowsHaveTheirDimensions) {
+  Module module = Verified(R"(
+(proc @p ((size n) (in x (f32 n 24)) (out y f32))
+  (let a (window x 0 (: 1 24 4)))
+  (let b (window x (: 0 n 2) 3))
+  (let c (window x (: 0 n) (split 0 24 6) (perm 2 0 1)))
+  (assign y (+ (a 0) (+ (b 0) (c 0 0 0)))))
+)");
+  EXPECT_EQ(UntypedNodes(module), std::vector<std::string>{});
+  const Node* proc = module.forms()[0];
+  // ceil((24 - 1) / 4) elements; ceil(n / 2), symbolic.
+  EXPECT_EQ(TypeText(proc->operand(3)->operand(0)->type()), "(window f32 6)");
+  EXPECT_EQ(TypeText(proc->operand(4)->operand(0)->type()),
+            "(window f32 (/ (+ n 1) 2))");
+  // Natural dimensions (n 4 6), permuted.
+  EXPECT_EQ(TypeText(proc->operand(5)->operand(0)->type()),
+            "(window f32 6 n 4)");
 }
 
 TEST(ElaborateTest, WindowsHaveTheDimensionsTheyKeep) {

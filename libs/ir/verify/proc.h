@@ -139,6 +139,12 @@ class ProcVerifier {
   absl::StatusOr<const LoopName*> FindData(Node& name);
   absl::Status CheckAddressable(const Node& name, const LoopName& data) const;
   absl::StatusOr<View> CheckWindow(Node& window);
+  // The dimensions an interval or a split keeps, its step and row length
+  // checked.
+  absl::StatusOr<std::vector<Dim>> CheckKeptShape(Node& selector);
+  // The natural dimension of each dimension of `window`, which keeps
+  // `kept`, its (perm P...) checked to be a permutation of them.
+  absl::StatusOr<std::vector<int>> CheckPermutation(Node& window, int kept);
   // Checks that `indices` (control expressions) lie in the first
   // indices.size() dimensions of `view`, at every instance of their
   // statement.

@@ -1,4 +1,5 @@
 // Loop-level checks: statements, scopes, kinds and types.
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "libs/ir/verify/first_error.h"
 
@@ -349,6 +350,47 @@ TEST(LoopLevelTest, Strides) {
   EXPECT_EQ(FirstError("(proc @p ((in s f32) (out y f32))\n  (for i 0 (stride "
                        "s 0) (assign y 0.0)))"),
             "2:20: error: 's' is a scalar and has no strides");
+}
+
+TEST(LoopLevelTest, BadStepsSplitsAndPermutations) {
+  auto error = [](const std::string& window) {
+    return FirstError(absl::StrCat(
+        "(proc @p ((in x (f32 4 8)) (out y f32))\n  (let w ", window, "))"));
+  };
+  EXPECT_EQ(error("(window x 0 (: 0 8 0))"),
+            "2:29: error: the step of an interval is a positive integer "
+            "literal, found '0'");
+  EXPECT_EQ(error("(window x 0 (: 0 8 -1))"),
+            "2:29: error: the step of an interval is a positive integer "
+            "literal, found '-1'");
+  EXPECT_EQ(error("(window x 0 (: 0 8 1 1))"),
+            "2:22: error: an interval is (: LO HI) or (: LO HI STEP), found "
+            "'(: 0 8 1 1)'");
+  EXPECT_EQ(error("(window x 0 (: 0 9 2))"),
+            "2:22: error: interval 1 of the window on 'x' can end at 9, "
+            "beyond its extent 8");
+  EXPECT_EQ(error("(window x 0 (split 0 8 3))"),
+            "2:22: error: a split keeps rows of 3, but its interval has 8 "
+            "elements: '(split 0 8 3)'");
+  EXPECT_EQ(FirstError("(proc @p ((size n) (in x (f32 4 8)) (out y f32))\n"
+                       "  (let w (window x 0 (split 0 n 2))))"),
+            "2:22: error: the bounds of a split are integer literals, found "
+            "'(split 0 n 2)'");
+  EXPECT_EQ(error("(window x 0 (split 0 8 0))"),
+            "2:33: error: a split's row length is a positive integer "
+            "literal, found '0'");
+  EXPECT_EQ(error("(window x (: 0 4) (: 0 8) (perm 0 0))"),
+            "2:44: error: '(perm 0 0)' is no permutation of 0 to 1: entry 1 "
+            "is a repeat");
+  EXPECT_EQ(error("(window x (: 0 4) (: 0 8) (perm 0 2))"),
+            "2:44: error: '(perm 0 2)' is no permutation of 0 to 1: entry 1 "
+            "is out of range");
+  EXPECT_EQ(error("(window x (perm 0 1) (: 0 4) (: 0 8))"),
+            "2:20: error: a window's (perm P...) comes after all its "
+            "selectors");
+  EXPECT_EQ(error("(window x (: 0 4) (: 0 8) (perm 0))"),
+            "2:36: error: the window keeps 2 dimensions, but its "
+            "permutation has 1 entries: '(perm 0)'");
 }
 
 TEST(LoopLevelTest, Windows) {
