@@ -121,11 +121,15 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto pack = IsFirst(value, "yes", "no", key, path, line_number);
       if (!pack.ok()) return pack.status();
       strategy.pack = *pack;
+    } else if (key == "window") {
+      auto n = Positive(value, kMaxTile, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.window = *n;
     } else {
       return LineError(path, line_number,
                        absl::StrCat("unknown key '", key,
                                     "' (keys: width, vectors, rows, depth, "
-                                    "tail, contraction, pack)"));
+                                    "tail, contraction, pack, window)"));
     }
   }
   return strategy;
@@ -140,7 +144,8 @@ std::string PrintStrategy(const Strategy& strategy) {
                                      : "mask",
       "\ncontraction ",
       strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
-      "\npack ", strategy.pack ? "yes" : "no", "\n");
+      "\npack ", strategy.pack ? "yes" : "no", "\nwindow ", strategy.window,
+      "\n");
 }
 
 }  // namespace tessel::vectorize

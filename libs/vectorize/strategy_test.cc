@@ -28,7 +28,7 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(strategy->contraction, Contraction::kMulAdd);
   EXPECT_EQ(PrintStrategy(*strategy),
             "width 8\nvectors 2\nrows 4\ndepth 128\ntail peel\ncontraction mul-add\n"
-            "pack yes\n");
+            "pack yes\nwindow 1\n");
 }
 
 TEST(StrategyTest, PrintedStrategiesReadBack) {

@@ -76,8 +76,8 @@ int main(int argc, char** argv) {
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
   command_line.set_epilogue(
       "default strategy (avx512): width 16, vectors 4, rows 6, depth 128,\n"
-      "tail pad, contraction fma, pack yes; (avx2): width 8, vectors 2, the\n"
-      "rest the same.\n"
+      "tail pad, contraction fma, pack yes, window 1; (avx2): width 8,\n"
+      "vectors 2, the rest the same.\n"
       "example:\n"
       "  parse matmul.tk -D M=64 -D N=64 -D K=64 | vectorize -o v.tir\n"
       "  run-sim v.tir --seed 1 --compare matmul.tir --rtol 1e-5");
