@@ -50,6 +50,15 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "s:1:1: error: 'contraction' is 'fma' or 'mul-add', not 'dot'");
   EXPECT_EQ(ParseStrategy("tail cut", "s", base).status().message(),
             "s:1:1: error: 'tail' is 'pad', 'peel' or 'mask', not 'cut'");
+  EXPECT_EQ(ParseStrategy("window 0", "s", base).status().message(),
+            "s:1:1: error: 'window' takes an integer from 1 to 64, not '0'");
+}
+
+TEST(StrategyTest, WindowIsTheMostTapsUnrolled) {
+  auto strategy = ParseStrategy("window 3\n", "s", Strategy{});
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->window, 3);
+  EXPECT_NE(PrintStrategy(*strategy).find("window 3\n"), std::string::npos);
 }
 
 TEST(StrategyTest, TailsArePadPeelOrMask) {
