@@ -16,6 +16,7 @@
 #include "libs/ir/views.h"
 #include "libs/primitives/linear_form.h"
 #include "libs/sexpr/printer.h"
+#include "libs/vectorize/sliding_window.h"
 
 namespace tessel::vectorize {
 namespace {
@@ -48,9 +49,19 @@ class KernelBuilder {
     return transfer;
   }
 
-  // The index `index` at row `r` and vector `q` of the tile.
-  ir::Node* IndexAt(const ir::Node& index, int64_t r, int64_t q) const {
+  // The tap of the window loop that the indices below are at.
+  void AtTap(int64_t tap) { tap_ = tap; }
+
+  // The index `index` at row `r` and vector `q` of the tile (and the
+  // current tap), as a form.
+  LinearForm FormAt(const ir::Node& index, int64_t r, int64_t q) const {
     LinearForm form = *AffineForm(index);
+    if (loops_.window != nullptr) {
+      form = form.Substituted(
+          loops_.window,
+          LinearForm::Constant(LiteralOf(*ir::ForView(*loops_.window).lo()) +
+                               tap_));
+    }
     if (loops_.rows != nullptr) {
       form = form.Substituted(
           loops_.rows,
@@ -60,7 +71,33 @@ class KernelBuilder {
         loops_.lanes,
         LinearForm::Constant(LiteralOf(*ir::ForView(*loops_.lanes).lo()) +
                              width_ * q));
-    return form.Build(module_);
+    return form;
+  }
+
+  ir::Node* IndexAt(const ir::Node& index, int64_t r, int64_t q) const {
+    return FormAt(index, r, q).Build(module_);
+  }
+
+  // A name of each element `expr` reads at point `p` of the tile, the same
+  // wherever two points read the same one (what TileOrder counts).
+  std::vector<std::string> ReadsAt(const ir::Node& expr, const TilePoint& p) {
+    AtTap(p.tap);
+    std::vector<ir::Node*> loads;
+    LoadsIn(const_cast<ir::Node&>(expr), loads);
+    std::vector<std::string> names;
+    for (ir::Node* load : loads) {
+      std::string name = ir::LoadView(*load).buffer()->name();
+      for (const ir::Node* index : ir::LoadView(*load).indices()) {
+        LinearForm form = FormAt(*index, p.row, p.vector);
+        absl::StrAppend(&name, " ", form.constant());
+        for (const auto& [var, coefficient] : form.terms()) {
+          absl::StrAppend(&name, "+", coefficient, "*",
+                          reinterpret_cast<uintptr_t>(var));
+        }
+      }
+      names.push_back(std::move(name));
+    }
+    return names;
   }
 
   // The element `access` (a Load, or a scalar's Ref) at row r, vector q.
@@ -253,6 +290,7 @@ class KernelBuilder {
   int64_t vectors_ = 0;
   // The lanes of the last vector inside the loop, when it is masked.
   int64_t partial_lanes_ = 0;
+  int64_t tap_ = 0;
   int next_name_ = 0;
   absl::flat_hash_map<std::string, ir::Node*> leaves_;
 };
@@ -276,7 +314,9 @@ struct TileCode {
 
 // Puts `code` in place of the register tile.
 void Place(ir::Module& module, const TileLoops& loops, const TileCode& code) {
-  ir::Node& tile = loops.rows != nullptr ? *loops.rows : *loops.lanes;
+  ir::Node& tile = loops.window != nullptr ? *loops.window
+                   : loops.rows != nullptr ? *loops.rows
+                                           : *loops.lanes;
   if (loops.hoist == &tile) {
     std::vector<ir::Node*> all = code.prologue;
     all.insert(all.end(), code.step.begin(), code.step.end());
@@ -310,8 +350,10 @@ bool OuterProductTile(ir::Module& module, KernelBuilder& builder,
                       bool fma, TileCode& code) {
   ir::Node& lhs = *stmt.operand(0);
   ir::Node& rhs = *stmt.operand(1);
+  // A sliding window's taps are unrolled in the FMA form only.
   if (!stmt.is(ir::Op::kReduce) || !rhs.is(ir::Op::kMul) ||
-      plan.mode != Mode::kLanes || loops.rows == nullptr || builder.masked()) {
+      plan.mode != Mode::kLanes || loops.rows == nullptr ||
+      loops.window != nullptr || builder.masked()) {
     return false;
   }
   const bool first_lanes = builder.IndexedByLanes(*rhs.operand(0));
@@ -400,29 +442,33 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
           builder.Temporary("acc", builder.VectorOf(elem), init, prologue));
     }
   }
-  for (int64_t r = 0; r < rows; ++r) {
-    for (int64_t q = 0; q < vectors; ++q) {
-      if (!reduce) {
-        ir::Node* value = builder.VectorAt(rhs, r, q, step);
-        step.push_back(builder.Masked(
-            Build::TransferWrite(module, value, *ir::LoadView(lhs).buffer(),
-                                 builder.TransferIndices(lhs, r, q)),
-            q));
-        continue;
-      }
-      // The factors' reads in the order the statement reads them.
-      ir::Node* sum = nullptr;
-      if (fma) {
-        ir::Node* a = builder.VectorAt(*rhs.operand(0), r, q, step);
-        ir::Node* b = builder.VectorAt(*rhs.operand(1), r, q, step);
-        sum = Build::Fma(module, a, b, Build::Ref(module, *acc[r][q]));
-      } else {
-        sum = Build::Add(module, Build::Ref(module, *acc[r][q]),
-                         builder.VectorAt(rhs, r, q, step));
-      }
-      step.push_back(
-          Build::Assign(module, Build::Ref(module, *acc[r][q]), sum));
+  const int64_t taps = loops.window != nullptr ? TripOf(*loops.window) : 1;
+  for (const TilePoint& point :
+       TileOrder(taps, rows, vectors, [&](const TilePoint& p) {
+         return builder.ReadsAt(rhs, p);
+       })) {
+    const int64_t r = point.row, q = point.vector;
+    builder.AtTap(point.tap);
+    if (!reduce) {
+      ir::Node* value = builder.VectorAt(rhs, r, q, step);
+      step.push_back(builder.Masked(
+          Build::TransferWrite(module, value, *ir::LoadView(lhs).buffer(),
+                               builder.TransferIndices(lhs, r, q)),
+          q));
+      continue;
     }
+    // The factors' reads in the order the statement reads them.
+    ir::Node* sum = nullptr;
+    if (fma) {
+      ir::Node* a = builder.VectorAt(*rhs.operand(0), r, q, step);
+      ir::Node* b = builder.VectorAt(*rhs.operand(1), r, q, step);
+      sum = Build::Fma(module, a, b, Build::Ref(module, *acc[r][q]));
+    } else {
+      sum = Build::Add(module, Build::Ref(module, *acc[r][q]),
+                       builder.VectorAt(rhs, r, q, step));
+    }
+    step.push_back(
+        Build::Assign(module, Build::Ref(module, *acc[r][q]), sum));
   }
   // A square tile of rows summed along their lanes (row sums, gemv): one
   // multi-reduction of the rows x width tile into the rows of the written

@@ -20,6 +20,9 @@ namespace tessel::vectorize {
 struct TileLoops {
   ir::Node* rows = nullptr;  // the unrolled row loop (or none)
   ir::Node* lanes = nullptr;  // the lane loop, innermost
+  // The window loop around the rows (sliding_window.h), unrolled into the
+  // tile as its taps, or none.
+  ir::Node* window = nullptr;
   // The outermost of the reduction loops between the tile loops and the
   // register tile (or the register tile's outer loop when there are none):
   // the accumulators live around it.

@@ -157,11 +157,16 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto pack = IsFirst(value, "yes", "no", key, path, line_number);
       if (!pack.ok()) return pack.status();
       strategy.pack = *pack;
+    } else if (key == "window") {
+      auto n = Positive(value, kMaxTile, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.window = *n;
     } else {
       return LineError(path, line_number,
                        absl::StrCat("unknown key '", key,
                                     "' (keys: width, vectors, rows, depth, "
-                                    "tail, contraction, lowering, tile, interchange, pack)"));
+                                    "tail, contraction, lowering, tile, interchange, pack, "
+                                    "window)"));
     }
   }
   return strategy;
@@ -186,7 +191,8 @@ std::string PrintStrategy(const Strategy& strategy) {
       strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
       "\nlowering ",
       strategy.lowering == Lowering::kFma ? "fma" : "outer-product", "\n",
-      loops, "pack ", strategy.pack ? "yes" : "no", "\n");
+      loops, "pack ", strategy.pack ? "yes" : "no", "\nwindow ",
+      strategy.window, "\n");
 }
 
 }  // namespace tessel::vectorize

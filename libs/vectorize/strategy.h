@@ -68,6 +68,14 @@ struct Strategy {
   // that all row tiles then read: contiguous rows, whatever the tensor's
   // row stride, so that no power-of-two stride thrashes a cache set.
   bool pack = true;
+  // The most iterations of a window loop (a reduction loop that indexes a
+  // read in a dimension the rows index too: a convolution's filter width)
+  // unrolled into the register tile, so that the element one row reads at
+  // one tap, the next row reads at the tap before, read once (a sliding
+  // window, the paper's section 3.3). 1, the default, unrolls none: the
+  // unrolled tiles measured slower in emit-c's C but for strided
+  // depthwise convolutions (docs/vectorize.md, "Convolutions").
+  int64_t window = 1;
 };
 
 // The default strategy of a target: "avx512" or "avx2".

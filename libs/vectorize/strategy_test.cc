@@ -30,7 +30,7 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(strategy->lowering, Lowering::kOuterProduct);
   EXPECT_EQ(PrintStrategy(*strategy),
             "width 8\nvectors 2\nrows 4\ndepth 128\ntail peel\ncontraction mul-add\n"
-            "lowering outer-product\npack yes\n");
+            "lowering outer-product\npack yes\nwindow 1\n");
 }
 
 TEST(StrategyTest, PrintedStrategiesReadBack) {
@@ -55,6 +55,15 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "'contract'");
   EXPECT_EQ(ParseStrategy("tail cut", "s", base).status().message(),
             "s:1:1: error: 'tail' is 'pad', 'peel' or 'mask', not 'cut'");
+  EXPECT_EQ(ParseStrategy("window 0", "s", base).status().message(),
+            "s:1:1: error: 'window' takes an integer from 1 to 64, not '0'");
+}
+
+TEST(StrategyTest, WindowIsTheMostTapsUnrolled) {
+  auto strategy = ParseStrategy("window 3\n", "s", Strategy{});
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->window, 3);
+  EXPECT_NE(PrintStrategy(*strategy).find("window 3\n"), std::string::npos);
 }
 
 TEST(StrategyTest, LoopsTakeTilesAndAnInterchange) {

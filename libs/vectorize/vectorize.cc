@@ -26,6 +26,7 @@
 #include "libs/support/source.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/nest.h"
+#include "libs/vectorize/sliding_window.h"
 #include "libs/vectorize/transpose.h"
 
 namespace tessel::vectorize {
@@ -132,18 +133,29 @@ class NestVectorizer {
         !pad) {
       return absl::OkStatus();
     }
+    // The window loop of a lane-vectorized reduce, unrolled into the tile
+    // under the other reduction loops: its taps and rows share reads.
+    std::string window;
+    if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce) &&
+        !rows.empty()) {
+      if (const ir::Node* loop = WindowLoop(
+              *stmt.node(), *LoopNamed(*stmt.node(), rows), strategy_.window)) {
+        window = loop->name();
+      }
+    }
     // Packing copies the reads the rows share once per tile of lanes, for
     // every tile of rows: the lanes' tile loop goes outside the rows'.
     bool pack = strategy_.pack && plan->mode == Mode::kLanes &&
                 stmt.node()->is(ir::Op::kReduce) && !rows_outer.empty() &&
                 !lanes_outer.empty();
     // The order: the other parallel loops, the cache block's loop, the
-    // tile loops, the reduction loops, then the register tile (rows,
-    // lanes).
+    // tile loops, the reduction loops, then the register tile (window,
+    // rows, lanes).
     auto rank = [&](const ir::Node& loop) {
       const std::string& name = loop.name();
-      if (name == lanes) return 6;
-      if (name == rows) return 5;
+      if (name == lanes) return 7;
+      if (name == rows) return 6;
+      if (name == window) return 5;
       if (name == depth_outer) return 1;
       if (name == rows_outer) return pack ? 3 : 2;
       if (name == lanes_outer) return plan->mode == Mode::kLanes ? 2 : 4;
@@ -161,6 +173,7 @@ class NestVectorizer {
     TileLoops loops;
     loops.lanes = LoopNamed(*stmt.node(), lanes);
     loops.rows = rows.empty() ? nullptr : LoopNamed(*stmt.node(), rows);
+    loops.window = window.empty() ? nullptr : LoopNamed(*stmt.node(), window);
     for (ir::Node* loop : LoopsOf(*stmt.node())) {
       if (rank(*loop) >= 4) {
         loops.hoist = loop;
@@ -261,6 +274,24 @@ class NestVectorizer {
     return false;
   }
 
+  // Whether a loop around the copy of `read`'s panel (those before
+  // `inside`) runs it more than once without indexing `read`: the copy
+  // would then repeat the same panel (a convolution's filter, packed again
+  // for every output row), which costs more than the packed reads save
+  // (docs/vectorize.md, "Convolutions").
+  static bool CopiedAgain(ir::Node& read, const std::vector<ir::Node*>& loops,
+                          std::vector<ir::Node*>::const_iterator inside) {
+    for (auto it = loops.begin(); it != inside; ++it) {
+      if (TripOf(**it) < 2) continue;
+      bool indexes = false;
+      for (const ir::Node* index : ir::LoadView(read).indices()) {
+        indexes = indexes || AffineForm(*index)->coefficient(*it) != 0;
+      }
+      if (!indexes) return true;
+    }
+    return false;
+  }
+
   // Stages (libs/primitives' stage_mem) each tensor that `stmt` reads with
   // indices of the lanes but not of the rows into a dense buffer before
   // the rows' tile loop `rows_outer`: the box of elements the loops inside
@@ -301,7 +332,7 @@ class NestVectorizer {
         selectors.push_back(
             ir::Build::Interval(module_, lo.Build(module_), hi.Build(module_)));
       }
-      if (by_rows || !by_lanes) continue;
+      if (by_rows || !by_lanes || CopiedAgain(*read, loops, inside)) continue;
       packed.push_back(buffer);
       ir::Node* window = ir::Build::Window(module_, *buffer, selectors);
       std::string name = ir::FreshName(module_, proc_,

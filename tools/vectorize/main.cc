@@ -81,8 +81,9 @@ int main(int argc, char** argv) {
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
   command_line.set_epilogue(
       "default strategy (avx512): width 16, vectors 4, rows 6, depth 128,\n"
-      "tail pad, contraction fma, lowering fma, pack yes, no loop tiled or\n"
-      "interchanged by name; (avx2): width 8, vectors 2, the rest the same.\n"
+      "tail pad, contraction fma, lowering fma, pack yes, window 1, no loop\n"
+      "tiled or interchanged by name; (avx2): width 8, vectors 2, the rest\n"
+      "the same.\n"
       "example:\n"
       "  parse matmul.tk -D M=64 -D N=64 -D K=64 | vectorize -o v.tir\n"
       "  run-sim v.tir --seed 1 --compare matmul.tir --rtol 1e-5");
