@@ -140,7 +140,7 @@ VectorHelper Contract(const VectorShape& a, const VectorShape& b,
                          "of A and B that each of its lanes meets, in "
                          "row-major\n   order of the reduction dimensions, "
                          "one shuffled product per step. */\n"),
-      "static inline void ", helper.name, "(", name, " *r, const ",
+      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ",
       VectorTypeName(a_type), " *a, const ", VectorTypeName(b_type),
       " *b, const ", name, " *acc) {\n  ", VectorTypeName(a_type),
       " x = *a;\n  ", VectorTypeName(b_type), " y = *b;\n  ", name, " s = *acc",

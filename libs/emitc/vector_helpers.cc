@@ -269,7 +269,7 @@ VectorHelper TransferRead(const VectorShape& shape) {
       "/* TIR's (transfer-read ", TirType(shape),
       " A I... PAD): lane (k0, ...) is\n   p[(i0 + k0) * s0 + ...] where "
       "0 <= ij + kj < nj for every j, PAD\n   elsewhere. */\n",
-      "static inline void ", helper.name, "(", Use(helper, DataType(shape)),
+      kVectorHelperDecl, "void ", helper.name, "(", Use(helper, DataType(shape)),
       " *r, const ", elem, " *p, ", TransferParams(n), ", ", elem, " pad) {\n",
       rows, LanesArray(shape, true),
       TransferBody(shape, /*read=*/true, /*rows_done=*/!rows.empty()),
@@ -287,7 +287,7 @@ VectorHelper TransferWrite(const VectorShape& shape) {
       "/* TIR's (transfer-write V A I...) of a ", TirType(shape),
       ": lane (k0, ...)\n   is stored at p[(i0 + k0) * s0 + ...] where "
       "0 <= ij + kj < nj for every\n   j, and dropped elsewhere. */\n",
-      "static inline void ", helper.name, "(", elem, " *p, ", TransferParams(n),
+      kVectorHelperDecl, "void ", helper.name, "(", elem, " *p, ", TransferParams(n),
       ", const ", Use(helper, DataType(shape)), " *v) {\n", rows,
       LanesArray(shape, false), "  memcpy(lanes, v, sizeof lanes);\n",
       TransferBody(shape, /*read=*/false, /*rows_done=*/!rows.empty()),
@@ -307,7 +307,7 @@ VectorHelper MaskedTransferWrite(const VectorShape& shape) {
       ": lane\n   (k0, ...) is stored at p[(i0 + k0) * s0 + ...] where its "
       "mask lane is set\n   and 0 <= ij + kj < nj for every j, and dropped "
       "elsewhere. */\n",
-      "static inline void ", helper.name, "(", elem, " *p, ", TransferParams(n),
+      kVectorHelperDecl, "void ", helper.name, "(", elem, " *p, ", TransferParams(n),
       ", const ", Use(helper, DataType(shape)), " *v, const ",
       Use(helper, mask), " *m) {\n", LanesArray(shape, false),
       "  memcpy(lanes, v, sizeof lanes);\n",
@@ -352,7 +352,7 @@ VectorHelper Load(const VectorShape& shape) {
   const std::string elem(ElemTypeCName(shape.elem));
   helper.definition = absl::StrCat(
       "/* The ", shape.lanes(), " lanes of a ", ElemTypeName(shape.elem),
-      " vector parameter, held densely at p. */\n", "static inline void ",
+      " vector parameter, held densely at p. */\n", kVectorHelperDecl, "void ",
       helper.name, "(", Use(helper, DataType(shape)), " *r, const ", elem,
       " *p) {\n", LanesArray(shape, true), "  memcpy(lanes, p, ", shape.lanes(),
       " * sizeof(", elem, "));\n", "  memcpy(r, lanes, sizeof lanes);\n}\n");
@@ -366,7 +366,7 @@ VectorHelper Store(const VectorShape& shape) {
   helper.definition = absl::StrCat(
       "/* Stores the ", shape.lanes(), " lanes of a ", ElemTypeName(shape.elem),
       " vector parameter densely at p; its padding lanes stay. */\n",
-      "static inline void ", helper.name, "(", elem, " *p, const ",
+      kVectorHelperDecl, "void ", helper.name, "(", elem, " *p, const ",
       Use(helper, DataType(shape)), " *v) {\n", "  memcpy(p, v, ",
       shape.lanes(), " * sizeof(", elem, "));\n}\n");
   return helper;
@@ -428,7 +428,7 @@ VectorHelper Transpose(const VectorShape& shape) {
       "/* TIR's (transpose V (list 1 0)) of a ", TirType(shape),
       ", on its rows: each\n   stage swaps one bit of the row index with the "
       "same bit of the lane\n   index by shuffles of two rows. */\n",
-      "static inline void ", helper.name, "(", name, " *r, const ", name,
+      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", name,
       " *v) {\n", network, "  memcpy(r, ", last, ", sizeof ", last,
       ");\n}\n");
   return helper;
@@ -457,7 +457,7 @@ VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape) {
       ", lowered as\n   MLIR lowers it to 1-D ops: V transposed on its rows, "
       "then each of its\n   columns combined into ACC, lane r of the sum "
       "taking V[r, 0], V[r, 1], ...\n   in order. */\n",
-      "static inline void ", helper.name, "(", row, " *r, const ", name,
+      kVectorHelperDecl, "void ", helper.name, "(", row, " *r, const ", name,
       " *v, const ", row, " *acc) {\n", text, "  *r = s;\n}\n");
   return helper;
 }
@@ -468,7 +468,7 @@ VectorHelper Broadcast(const VectorCType& type) {
   helper.name = absl::StrCat("tsl_vbroadcast_", name.substr(4));
   helper.definition = absl::StrCat(
       "/* Every lane x (a loop that compilers make one broadcast). */\n",
-      "static inline void ", helper.name, "(", name, " *r, ", LaneCType(type),
+      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, ", LaneCType(type),
       " x) {\n  ", name, " v = {0};\n  for (int l = 0; l < ", type.lanes,
       "; l++) v[l] = x;\n  *r = v;\n}\n");
   return helper;
@@ -484,7 +484,7 @@ VectorHelper Fma(const VectorCType& type) {
       " lanes: a * b + c rounded once, lane by lane (", single ? "fmaf" : "fma",
       ");\n   GCC and Clang make the loop one instruction where the target "
       "fuses\n   multiply and add, and call the C library's otherwise. */\n",
-      "static inline void ", helper.name, "(", name, " *r, const ", name,
+      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", name,
       " *a, const ", name, " *b, const ", name, " *c) {\n  ", name,
       " x = *a, y = *b, z = *c;\n  for (int l = 0; l < ", type.lanes,
       "; l++) x[l] = ", single ? "__builtin_fmaf" : "__builtin_fma",
@@ -502,7 +502,7 @@ VectorHelper Divide(const VectorShape& shape) {
       "/* TIR's ", ElemTypeName(shape.elem), " / on the ", shape.lanes(),
       " lanes of a vector, each as the scalar one: a zero\n   divisor is an "
       "error. */\n",
-      "static inline void ", helper.name, "(", name, " *r, const ", name,
+      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", name,
       " *a, const ", name, " *b) {\n  ", name, " x = *a, y = *b, q = {0};\n",
       "  for (int l = 0; l < ", shape.lanes(), "; l++) q[l] = ", quotient.text,
       ";\n  *r = q;\n}\n");
@@ -521,7 +521,7 @@ VectorHelper CheckedCast(ElemType to, const VectorShape& from) {
       "/* TIR's (cast ", ElemTypeName(to), " V) of the ", from.lanes(), " ",
       ElemTypeName(from.elem),
       " lanes of a vector, each as the scalar one: a\n   value ",
-      ElemTypeName(to), " cannot hold is an error. */\n", "static inline void ",
+      ElemTypeName(to), " cannot hold is an error. */\n", kVectorHelperDecl, "void ",
       helper.name, "(", target, " *r, const ", source, " *a) {\n  ", source,
       " x = *a;\n  ", target, " y = {0};\n", "  for (int l = 0; l < ",
       from.lanes(), "; l++) y[l] = ", lane.text, ";\n  *r = y;\n}\n");
@@ -556,7 +556,7 @@ VectorHelper Reduction(ir::ReductionKind kind, const VectorShape& shape) {
       ElemTypeName(shape.elem),
       " lanes of a vector: combined from lane 0, in order,\n   as the scalar "
       "op combines two. */\n",
-      "static inline ", elem, " ", helper.name, "(const ", name, " *v) {\n  ",
+      kVectorHelperDecl, elem, " ", helper.name, "(const ", name, " *v) {\n  ",
       name, " x = *v;\n  ", elem, " s = x[0];\n", "  for (int l = 1; l < ",
       shape.lanes(), "; l++) s = ", step.text, ";\n  return s;\n}\n");
   return helper;
