@@ -32,6 +32,7 @@
 #include "libs/primitives/join_loops.h"
 #include "libs/primitives/left_reassociate_expr.h"
 #include "libs/primitives/lift_alloc.h"
+#include "libs/primitives/lift_if.h"
 #include "libs/primitives/lift_reduce_constant.h"
 #include "libs/primitives/lift_scope.h"
 #include "libs/primitives/merge_writes.h"
@@ -80,6 +81,7 @@ const Registry& Registry::Builtin() {
              &RemoveLoopSpec,
              &AddLoopSpec,
              &LiftScopeSpec,
+             &LiftIfSpec,
              &DivideLoopSpec,
              &DivideWithRecomputeSpec,
              &CutLoopSpec,
