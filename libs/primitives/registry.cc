@@ -9,6 +9,7 @@
 #include "libs/primitives/add_loop.h"
 #include "libs/primitives/auto_stage_mem.h"
 #include "libs/primitives/autofission.h"
+#include "libs/primitives/autolift_alloc.h"
 #include "libs/primitives/bind_config.h"
 #include "libs/primitives/bind_expr.h"
 #include "libs/primitives/call_eqv.h"
@@ -75,6 +76,7 @@ const Registry& Registry::Builtin() {
              &LeftReassociateExprSpec,
              &LiftAllocSpec,
              &SinkAllocSpec,
+             &AutoliftAllocSpec,
              &AutofissionSpec,
              &FissionSpec,
              &FuseSpec,
