@@ -39,6 +39,7 @@
 #include "libs/primitives/merge_writes.h"
 #include "libs/primitives/mult_dim.h"
 #include "libs/primitives/mult_loops.h"
+#include "libs/primitives/parallelize_loop.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/rearrange_dim.h"
 #include "libs/primitives/remove_loop.h"
@@ -91,6 +92,7 @@ const Registry& Registry::Builtin() {
              &MultLoopsSpec,
              &ShiftLoopSpec,
              &ReorderLoopsSpec,
+             &ParallelizeLoopSpec,
              &MergeWritesSpec,
              &SplitWriteSpec,
              &FoldIntoReduceSpec,

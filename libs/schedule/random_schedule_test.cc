@@ -103,7 +103,7 @@ std::string Directive(Random& random) {
   const std::vector<std::string> loops = {"i", "j", "k", "l"};
   const std::string& loop = random.Pick(loops);
   const std::string pattern = absl::StrCat("\"for ", loop, " in _\"");
-  switch (random.Int(0, 18)) {
+  switch (random.Int(0, 20)) {
     case 0:
     case 1:
       return absl::StrCat("divide_loop(", pattern, ", ", random.Int(2, 4),
@@ -167,6 +167,17 @@ std::string Directive(Random& random) {
                           "\")");
     case 17:
       return "inline_assign(\"v0 = _\")";
+    case 18:
+      return absl::StrCat("parallelize_loop(", pattern, ")");
+    case 19:
+      // A scalar that bind_expr makes, lifted out of its loops (a schedule
+      // of two directives, counted as its last).
+      return absl::StrCat("bind_expr(\"A[_]\", \"t\")\n",
+                          "autolift_alloc(\"t : _\", n_lifts=",
+                          random.Int(1, 2), ", mode=\"",
+                          random.Chance(50) ? "row" : "col",
+                          "\", keep_dims=",
+                          random.Chance(70) ? "True" : "False", ")");
     default:
       return "simplify()";
   }
