@@ -36,6 +36,7 @@
 #include "libs/primitives/lift_if.h"
 #include "libs/primitives/lift_reduce_constant.h"
 #include "libs/primitives/lift_scope.h"
+#include "libs/primitives/make_instr.h"
 #include "libs/primitives/merge_writes.h"
 #include "libs/primitives/mult_dim.h"
 #include "libs/primitives/mult_loops.h"
@@ -118,6 +119,7 @@ const Registry& Registry::Builtin() {
              &DeleteBufferSpec,
              &ReuseBufferSpec,
              &ExtractSubprocSpec,
+             &MakeInstrSpec,
              &InlineSpec,
              &CallEqvSpec,
              &ReplaceSpec,
