@@ -88,11 +88,8 @@ TEST(ExtractSubproc, RejectsANameInUse) {
             "extract_subproc: @foo already exists");
 }
 
-// A buffer the block passes to a callee's `in` parameter is only read: it
-// stays `in` (an `inout` would not take the caller's `in` parameter).
-TEST(ExtractSubproc, PassesABufferACalleeReadsAsIn) {
-  EXPECT_EQ(Outcome(testing::Rewrite(
-                R"((config @Cfg (scale f32))
+// A configuration and a proc that clobbers it, before the proc rewritten.
+constexpr char kSetter[] = R"((config @Cfg (scale f32))
 
 (proc @set ((in v (f32 4)) (index i))
   (clobbers @Cfg scale)
@@ -100,7 +97,14 @@ TEST(ExtractSubproc, PassesABufferACalleeReadsAsIn) {
   (assert (< i 4))
   (write-config @Cfg scale (v i)))
 
-(proc @p ((in x (f32 4)) (out y (f32 4)))
+)";
+
+// A buffer the block passes to a callee's `in` parameter is only read: it
+// stays `in` (an `inout` would not take the caller's `in` parameter).
+TEST(ExtractSubproc, PassesABufferACalleeReadsAsIn) {
+  EXPECT_EQ(Outcome(testing::Rewrite(
+                std::string(kSetter) +
+                    R"((proc @p ((in x (f32 4)) (out y (f32 4)))
   (clobbers @Cfg scale)
   (for i 0 4
     (call @set x i)
@@ -112,15 +116,7 @@ TEST(ExtractSubproc, PassesABufferACalleeReadsAsIn) {
                                         StmtAt(module, proc, {0, 1}));
                   return ExtractSubproc(module, block, "setup").status();
                 })),
-            R"((config @Cfg (scale f32))
-
-(proc @set ((in v (f32 4)) (index i))
-  (clobbers @Cfg scale)
-  (assert (<= 0 i))
-  (assert (< i 4))
-  (write-config @Cfg scale (v i)))
-
-(proc @p ((in x (f32 4)) (out y (f32 4)))
+            std::string(kSetter) + R"((proc @p ((in x (f32 4)) (out y (f32 4)))
   (clobbers @Cfg scale)
   (for i 0 4
     (call @setup i x)
