@@ -12,6 +12,7 @@
 #include "libs/primitives/checkpoint.h"
 #include "libs/primitives/expand_dim.h"
 #include "libs/primitives/lift_alloc.h"
+#include "libs/primitives/loop_support.h"
 #include "libs/primitives/rearrange_dim.h"
 
 namespace tessel::primitives {
@@ -115,13 +116,6 @@ class Dependencies {
   absl::flat_hash_map<const Node*, absl::flat_hash_set<const Node*>> depends_;
   absl::flat_hash_map<const Node*, const Node*> alias_;
 };
-
-// The loop or if whose body holds `stmt`, or null at the top of the proc.
-Node* ScopeOf(Node& stmt) {
-  Node* owner = stmt.parent();
-  if (owner->is(Op::kThen) || owner->is(Op::kElse)) owner = owner->parent();
-  return owner->is(Op::kFor) || owner->is(Op::kIf) ? owner : nullptr;
-}
 
 absl::Status Prefixed(const absl::Status& status) {
   return absl::Status(status.code(),
