@@ -15,14 +15,9 @@ absl::StatusOr<ir::Cursor> ParallelizeLoop(ir::Module& /*module*/,
   if (!loop.is(ir::Op::kFor)) {
     return absl::InvalidArgumentError("parallelize_loop: expected a loop");
   }
-  auto race = ir::FindParallelRace(loop);
-  if (!race.ok()) return race.status();
-  if (race->has_value()) {
-    return absl::FailedPreconditionError(absl::StrCat(
-        "parallelize_loop: two iterations of '", loop.name(),
-        "' are not independent (run at once, two += of one location race "
-        "too): ",
-        **race));
+  if (absl::Status status = ir::CheckParallelLoop(loop); !status.ok()) {
+    return absl::Status(status.code(),
+                        absl::StrCat("parallelize_loop: ", status.message()));
   }
   loop.set_parallel(true);
   return loop_cursor;

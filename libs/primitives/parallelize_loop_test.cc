@@ -53,17 +53,31 @@ TEST(ParallelizeLoop, RefusesAReductionIntoOneLocation) {
                      "  (for j 0 4 (assign (y j) 0.0))\n"
                      "  (for i 0 n (for j 0 4 (reduce (y j) (x i j)))))\n",
                      1),
-            "parallelize_loop: two iterations of 'i' are not independent (run at once, two += of one "
-            "location race too): n = 2: instances (i = 0, j = 0) and (i = 1, "
+            "parallelize_loop: two iterations of the parallel loop 'i' are "
+            "not independent (run at once, two += of one location race too): "
+            "n = 2: instances (i = 0, j = 0) and (i = 1, "
             "j = 0) both access y[0]: both write");
 }
 
 TEST(ParallelizeLoop, RefusesAnIterationReadingAnEarlierOnesWrite) {
   EXPECT_EQ(Parallel("(proc @p ((size n) (inout y (f32 n)))\n"
                      "  (for i 1 n (assign (y i) (* 2.0 (y (- i 1))))))\n"),
-            "parallelize_loop: two iterations of 'i' are not independent (run at once, two += of one "
-            "location race too): n = 3: instances (i = 1) and (i = 2) both "
+            "parallelize_loop: two iterations of the parallel loop 'i' are "
+            "not independent (run at once, two += of one location race too): "
+            "n = 3: instances (i = 1) and (i = 2) both "
             "access y[1]: the first writes, the second reads");
+}
+
+// Its buffer would be one static array for all the threads.
+TEST(ParallelizeLoop, RefusesAnAllocInAMemoryOfStaticBuffers) {
+  EXPECT_EQ(Parallel("(memory @SCRATCH (alloc \"static {type} "
+                     "{name}[{size}];\") (free \"\"))\n"
+                     "(proc @p ((size n) (in x (f32 n)) (out y (f32 n)))\n"
+                     "  (for i 0 n (alloc t f32 @SCRATCH) (assign t (x i)) "
+                     "(assign (y i) t)))\n"),
+            "parallelize_loop: 't' in @SCRATCH inside the parallel loop 'i': "
+            "only @DRAM and register memories give each iteration a buffer of "
+            "its own");
 }
 
 TEST(ParallelizeLoop, RefusesAnIf) {

@@ -13,6 +13,10 @@
 
 namespace tessel::ir {
 
+namespace {
+
+// The witness of two iterations of `loop` that are not independent, or
+// nullopt.
 absl::StatusOr<std::optional<std::string>> FindParallelRace(const Node& loop) {
   effects::ProcAnalysis analysis(*FormOf(const_cast<Node*>(&loop)));
   const poly::ProcModel& model = analysis.model();
@@ -30,27 +34,57 @@ absl::StatusOr<std::optional<std::string>> FindParallelRace(const Node& loop) {
   return effects::FindConflict(model, strict, strict, *pairs);
 }
 
+// An alloc in `loop`'s body whose memory may not give each iteration a
+// buffer of its own in C: @DRAM's are malloc'd and a register memory's are
+// local variables, but another memory's alloc template is any C (a
+// `static` array is one buffer for every thread).
+const Node* SharedAlloc(const Node& loop) {
+  const Node* shared = nullptr;
+  AnyNode(loop, [&](const Node& node) {
+    const Node* memory = node.is(Op::kAlloc) ? node.def() : nullptr;
+    if (memory != nullptr && memory->name() != "@DRAM" &&
+        FindClause(*memory, "register") == nullptr) {
+      shared = &node;
+    }
+    return shared != nullptr;
+  });
+  return shared;
+}
+
+}  // namespace
+
+absl::Status CheckParallelLoop(const Node& loop) {
+  if (const Node* alloc = SharedAlloc(loop)) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "'", alloc->name(), "' in ", alloc->def()->name(),
+        " inside the parallel loop '", loop.name(),
+        "': only @DRAM and register memories give each iteration a buffer of "
+        "its own"));
+  }
+  auto race = FindParallelRace(loop);
+  if (!race.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot prove the iterations of the parallel loop '", loop.name(),
+        "' independent: ", race.status().message()));
+  }
+  if (race->has_value()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "two iterations of the parallel loop '", loop.name(),
+        "' are not independent (run at once, two += of one location race "
+        "too): ",
+        **race));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckParallelLoops(const Node& proc) {
   std::vector<const Node*> loops;
   Walk(const_cast<Node&>(proc), [&](Node& node) {
     if (node.is(Op::kFor) && node.is_parallel()) loops.push_back(&node);
   });
   for (const Node* loop : loops) {
-    auto race = FindParallelRace(*loop);
-    if (!race.ok()) {
-      return ErrorAt(loop->loc(),
-                     absl::StrCat("cannot prove the iterations of the "
-                                  "parallel loop '",
-                                  loop->name(), "' independent: ",
-                                  race.status().message()));
-    }
-    if (race->has_value()) {
-      return ErrorAt(
-          loop->loc(),
-          absl::StrCat("two iterations of the parallel loop '", loop->name(),
-                       "' are not independent (run at once, two += of one "
-                       "location race too): ",
-                       **race));
+    if (absl::Status status = CheckParallelLoop(*loop); !status.ok()) {
+      return ErrorAt(loop->loc(), status.message());
     }
   }
   return absl::OkStatus();

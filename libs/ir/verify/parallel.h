@@ -4,11 +4,7 @@
 #ifndef TESSEL_LIBS_IR_VERIFY_PARALLEL_H_
 #define TESSEL_LIBS_IR_VERIFY_PARALLEL_H_
 
-#include <optional>
-#include <string>
-
 #include "absl/status/status.h"
-#include "absl/status/statusor.h"
 #include "libs/ir/node.h"
 
 namespace tessel::ir {
@@ -19,15 +15,17 @@ namespace tessel::ir {
 // iterations reduce one location: `+=` into one location from two
 // iterations at once is a race in C, whatever order it stands in (atomic
 // updates are not supported). Buffers allocated in the body are each
-// iteration's own. A failure is located at the loop, with the witness:
+// iteration's own: they must be in @DRAM or a register memory (another
+// memory's C alloc template, a `static` array, may be one buffer for all). A failure is located at the loop, with the witness:
 // two iterations and the location they both touch.
 absl::Status CheckParallelLoops(const Node& proc);
 
 // The condition for one loop (`loop`, a For of a verified, typed proc,
-// parallel or not): the witness of two of its iterations that are not
-// independent, or nullopt. An error when the analysis cannot answer
-// (control expressions it cannot model), which is no proof.
-absl::StatusOr<std::optional<std::string>> FindParallelRace(const Node& loop);
+// parallel or not), unlocated: FailedPrecondition with the alloc that
+// iterations would share or the witness of two iterations that are not
+// independent, also when the analysis cannot answer (control expressions
+// it cannot model), which is no proof.
+absl::Status CheckParallelLoop(const Node& loop);
 
 }  // namespace tessel::ir
 

@@ -44,5 +44,17 @@ TEST(VerifierParallelTest, ACalleeWritingWhatEveryIterationWrites) {
             "write");
 }
 
+// A memory whose alloc template is one static array for every thread.
+TEST(VerifierParallelTest, AnAllocInAMemoryOfStaticBuffers) {
+  EXPECT_EQ(FirstError("(memory @SCRATCH (alloc \"static {type} "
+                       "{name}[{size}];\") (free \"\"))\n"
+                       "(proc @p ((size n) (in x (f32 n)) (out y (f32 n)))\n"
+                       "  (for-par i 0 n (alloc t f32 @SCRATCH) "
+                       "(assign t (x i)) (assign (y i) t)))"),
+            "3:3: error: 't' in @SCRATCH inside the parallel loop 'i': only "
+            "@DRAM and register memories give each iteration a buffer of its "
+            "own");
+}
+
 }  // namespace
 }  // namespace tessel::ir
