@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "libs/effects/effects.h"
 #include "libs/ir/edit.h"
@@ -34,13 +35,19 @@ absl::StatusOr<std::optional<std::string>> FindParallelRace(const Node& loop) {
   return effects::FindConflict(model, strict, strict, *pairs);
 }
 
-// An alloc in `loop`'s body whose memory may not give each iteration a
-// buffer of its own in C: @DRAM's are malloc'd and a register memory's are
-// local variables, but another memory's alloc template is any C (a
-// `static` array is one buffer for every thread).
-const Node* SharedAlloc(const Node& loop) {
+// An alloc in `root` (a parallel loop's body) or in a procedure it calls,
+// whose memory may not give each iteration a buffer of its own in C:
+// @DRAM's are malloc'd and a register memory's are local variables, but
+// another memory's alloc template is any C (a `static` array is one buffer
+// for every thread).
+const Node* SharedAlloc(const Node& root,
+                        absl::flat_hash_set<const Node*>& seen) {
   const Node* shared = nullptr;
-  AnyNode(loop, [&](const Node& node) {
+  AnyNode(root, [&](const Node& node) {
+    if (node.is(Op::kCall) && node.def() != nullptr &&
+        seen.insert(node.def()).second) {
+      shared = SharedAlloc(*node.def(), seen);
+    }
     const Node* memory = node.is(Op::kAlloc) ? node.def() : nullptr;
     if (memory != nullptr && memory->name() != "@DRAM" &&
         FindClause(*memory, "register") == nullptr) {
@@ -54,11 +61,17 @@ const Node* SharedAlloc(const Node& loop) {
 }  // namespace
 
 absl::Status CheckParallelLoop(const Node& loop) {
-  if (const Node* alloc = SharedAlloc(loop)) {
+  absl::flat_hash_set<const Node*> seen;
+  if (const Node* alloc = SharedAlloc(loop, seen)) {
+    const Node* callee = FormOf(const_cast<Node*>(alloc));
+    std::string where =
+        callee != FormOf(const_cast<Node*>(&loop))
+            ? absl::StrCat(" (in ", callee->name(), ", which it calls)")
+            : "";
     return absl::FailedPreconditionError(absl::StrCat(
         "'", alloc->name(), "' in ", alloc->def()->name(),
-        " inside the parallel loop '", loop.name(),
-        "': only @DRAM and register memories give each iteration a buffer of "
+        " inside the parallel loop '", loop.name(), "'", where,
+        ": only @DRAM and register memories give each iteration a buffer of "
         "its own"));
   }
   auto race = FindParallelRace(loop);

@@ -56,5 +56,21 @@ TEST(VerifierParallelTest, AnAllocInAMemoryOfStaticBuffers) {
             "own");
 }
 
+// So is one of a procedure the loop calls.
+TEST(VerifierParallelTest, AnAllocInAMemoryOfStaticBuffersOfACallee) {
+  EXPECT_EQ(FirstError("(memory @SCRATCH (alloc \"static {type} "
+                       "{name}[{size}];\") (free \"\"))\n"
+                       "(proc @twice ((in a (window f32 1)) "
+                       "(out b (window f32 1)))\n"
+                       "  (alloc t f32 @SCRATCH) (assign t (a 0)) "
+                       "(assign (b 0) (* 2.0 t)))\n"
+                       "(proc @p ((size n) (in x (f32 n)) (out y (f32 n)))\n"
+                       "  (for-par i 0 n (call @twice (window x (: i (+ i 1))) "
+                       "(window y (: i (+ i 1))))))"),
+            "5:3: error: 't' in @SCRATCH inside the parallel loop 'i' (in "
+            "@twice, which it calls): only @DRAM and register memories give "
+            "each iteration a buffer of its own");
+}
+
 }  // namespace
 }  // namespace tessel::ir
