@@ -149,6 +149,14 @@ absl::Status ProcWriter::For(const ir::Node& stmt, int depth) {
   CExpr condition = Binary("<", Primary(name), *hi);
   Uses uses = lo->uses;
   uses.Merge(condition.uses);
+  // A parallel loop's iterations are independent (the verifier proves it):
+  // OpenMP runs them at once; without it the pragma is not there and the
+  // loop runs in order.
+  if (stmt.is_parallel()) {
+    AddLine(depth, "#ifdef _OPENMP", {});
+    AddLine(depth, "#pragma omp parallel for", {});
+    AddLine(depth, "#endif", {});
+  }
   AddLine(depth,
           absl::StrCat("for (int64_t ", name, " = ", lo->text, "; ",
                        condition.text, "; ", name, "++) {"),

@@ -299,6 +299,7 @@ Node* Module::Clone(const Node* node) {
       to->extra().name_loc = from->name_loc();
     }
     to->is_float_ = from->is_float_;
+    to->parallel_ = from->parallel_;
     to->param_kind_ = from->param_kind_;
     to->int_ = from->int_;
     to->name_ = from->name_;

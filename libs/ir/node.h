@@ -116,6 +116,12 @@ class Node {
   // Cast.
   const Type& declared_type() const;
   void set_declared_type(const Type& type);
+  // Whether a For is parallel (written `for-par`, kParallelForSpelling):
+  // its iterations may run in any order or at once. Every analysis reads
+  // it as the loop it is; the verifier proves that its iterations commute
+  // (libs/ir/verify/parallel.cc) and emit-c writes an OpenMP loop.
+  bool is_parallel() const { return parallel_; }
+  void set_parallel(bool parallel) { parallel_ = parallel; }
   // A Param's kind; a data Param's or Alloc's memory is `def`.
   ParamKind param_kind() const { return param_kind_; }
   void set_param_kind(ParamKind kind) { param_kind_ = kind; }
@@ -160,6 +166,7 @@ class Node {
   // Whether `loc_offset_` is the '(' of the form's own text, so that its
   // items are found there (ListItemOffsets) rather than kept.
   bool text_form_ : 1 = false;
+  bool parallel_ : 1 = false;
   // The node's place in its block.
   uint16_t slot_;
   // 1 + the index of the node's source among the module's; 0: none.

@@ -162,7 +162,9 @@ bool IsCondition(Op op) {
 }
 
 int HeaderOperands(const Sexpr& form) {
-  std::optional<Op> op = FindOp(form.head());
+  std::optional<Op> op = form.head() == kParallelForSpelling
+                             ? std::optional<Op>(Op::kFor)
+                             : FindOp(form.head());
   return op ? Info(*op).header : -1;
 }
 

@@ -76,6 +76,9 @@ const OpInfo& Info(Op op);
 absl::string_view Spelling(Op op);
 // The op spelled `head`, for forms with a head of their own.
 std::optional<Op> FindOp(absl::string_view head);
+// The head of a parallel For (ops.def): read as a For marked parallel, and
+// written for one.
+inline constexpr absl::string_view kParallelForSpelling = "for-par";
 
 // The operators a dimension of a type may use besides sizes and literals
 // (formats/tir/README.md, "Types"): + - * / % neg min max.

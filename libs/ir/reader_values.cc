@@ -224,6 +224,11 @@ absl::StatusOr<Node*> Reader::ReadLoad(const Sexpr& form) {
 }
 
 absl::StatusOr<Node*> Reader::ReadStmt(const Sexpr& stmt) {
+  if (stmt.head() == kParallelForSpelling) {
+    auto loop = ReadGeneric(stmt, Op::kFor);
+    if (loop.ok()) (*loop)->set_parallel(true);
+    return loop;
+  }
   std::optional<Op> op = FindOp(stmt.head());
   if (!op || Info(*op).op_class != OpClass::kStmt) {
     if (!stmt.head().empty()) {

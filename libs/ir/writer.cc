@@ -51,7 +51,8 @@ Sexpr WriteParams(const Node& proc) {
 
 Sexpr WriteGeneric(const Node& node) {
   const OpInfo& info = node.info();
-  std::vector<Sexpr> items = {Symbol(info.spelling)};
+  std::vector<Sexpr> items = {Symbol(
+      node.is_parallel() ? kParallelForSpelling : info.spelling)};
   size_t next = 0;
   for (OperandKind kind : info.operands) {
     switch (kind) {

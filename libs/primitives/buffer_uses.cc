@@ -36,6 +36,18 @@ std::vector<Node*> UsesOf(const Node& decl) {
   return uses;
 }
 
+namespace {
+
+// Whether a reference to `decl` alone is a scalar's value. A let names a
+// window and declares no type: named whole, it is the window passed on.
+bool NamesScalar(const Node& decl) {
+  if (decl.is(Op::kLet)) return false;
+  const ir::Type& type = decl.declared_type();
+  return !type.is_shaped() || type.rank() == 0;
+}
+
+}  // namespace
+
 absl::Status RewriteAccesses(Transaction& tx, const Node& decl,
                              const AccessRewrite& rewrite) {
   for (Node* ref : UsesOf(decl)) {
@@ -46,8 +58,7 @@ absl::Status RewriteAccesses(Transaction& tx, const Node& decl,
       access.node = parent;
       access.selectors = parent->operands().subspan(1);
       access.is_window = parent->is(Op::kWindow);
-    } else if (!decl.declared_type().is_shaped() ||
-               decl.declared_type().rank() == 0) {
+    } else if (NamesScalar(decl)) {
       access.is_scalar = true;
     } else {
       return absl::FailedPreconditionError(

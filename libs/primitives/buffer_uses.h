@@ -41,8 +41,10 @@ struct BufferAccess {
 };
 
 // Replaces each access of `decl` by what `rewrite` builds for it (a
-// detached node), through `tx`. A use that is none of the three (the whole
-// tensor passed to a call) is an error, as is any error of `rewrite`.
+// detached node), through `tx`. `decl` is an alloc, a data parameter or a
+// let of a window. A use that is none of the three (the whole tensor or
+// window passed to a call) is FailedPrecondition, as is any error of
+// `rewrite`; edits made before it are undone with `tx`.
 using AccessRewrite =
     std::function<absl::StatusOr<ir::Node*>(const BufferAccess& access)>;
 absl::Status RewriteAccesses(Transaction& tx, const ir::Node& decl,

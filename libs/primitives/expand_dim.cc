@@ -32,7 +32,7 @@ absl::Status ExpandDim(ir::Module& module, const ir::Cursor& buf_cursor,
   Transaction tx(module);
   std::vector<Node*> dims = DimNodes(module, (*alloc)->declared_type());
   dims.insert(dims.begin(), module.Clone(&alloc_dim));
-  tx.SetDeclaredType(*alloc, ShapeOf((*alloc)->declared_type().elem(), dims));
+  // The accesses first: a scalar's are found by its type as declared.
   absl::Status status =
       RewriteAccesses(tx, **alloc, [&](const BufferAccess& access) {
         std::vector<Node*> selectors = {module.Clone(&indexing_expr)};
@@ -42,6 +42,7 @@ absl::Status ExpandDim(ir::Module& module, const ir::Cursor& buf_cursor,
         return Rebuilt(module, access, **alloc, selectors);
       });
   if (!status.ok()) return status;
+  tx.SetDeclaredType(*alloc, ShapeOf((*alloc)->declared_type().elem(), dims));
   return tx.Commit(*ir::FormOf(*alloc),
                    absl::StrCat("cannot expand '", (*alloc)->name(), "' by ",
                                 NodeText(alloc_dim), " indexed by ",

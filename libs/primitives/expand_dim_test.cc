@@ -56,5 +56,26 @@ TEST(ExpandDimTest, RejectsAnIndexOutOfTheNewDimension) {
   EXPECT_EQ(Print(module), before);
 }
 
+// A scalar's accesses become elements (they were found by its type before
+// the new dimension).
+TEST(ExpandDimTest, ExpandsAScalar) {
+  constexpr char kScalar[] = R"((proc @p ((in x (f32 4)) (out y (f32 4)))
+  (for i 0 4 (alloc t f32) (assign t (* 2.0 (x i))) (assign (y i) t)))
+)";
+  ir::Module module = ReadVerified(kScalar);
+  ir::Node& p = ProcNamed(module, "@p");
+  ASSERT_TRUE(ExpandDim(module, DeclNamed(module, p, "t"),
+                        *Build::Int(module, 4),
+                        *Build::Ref(module, *DeclNamed(module, p, "i").node()))
+                  .ok());
+  EXPECT_EQ(Print(module), R"((proc @p ((in x (f32 4)) (out y (f32 4)))
+  (for i 0 4
+    (alloc t (f32 4))
+    (assign (t i) (* 2.0 (x i)))
+    (assign (y i) (t i))))
+)");
+  EXPECT_TRUE(SameValues(kScalar, module).ok());
+}
+
 }  // namespace
 }  // namespace tessel::primitives

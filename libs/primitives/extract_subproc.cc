@@ -11,6 +11,7 @@
 #include "libs/ir/verify/verifier.h"
 #include "libs/primitives/buffer_uses.h"
 #include "libs/primitives/names.h"
+#include "libs/primitives/transaction.h"
 
 namespace tessel::primitives {
 
@@ -33,6 +34,26 @@ bool Inside(const Node* node, const std::vector<Node*>& stmts) {
     }
   }
   return false;
+}
+
+// The call or vector store of `stmt` that `node` is an argument of (or
+// lies in), if any.
+const Node* WriterAround(const Node& node, const Node& stmt) {
+  for (const Node* at = &node; at != nullptr && at != stmt.parent();
+       at = at->parent()) {
+    if (at->is(Op::kCall) || at->is(Op::kTransferWrite)) return at;
+  }
+  return nullptr;
+}
+
+// Whether `call` may write the buffer that `node`, in one of its
+// arguments, names: the callee's parameter for that argument is not `in`.
+bool CallMayWrite(const Node& call, const Node& node) {
+  const Node* arg = &node;
+  while (arg->parent() != &call) arg = arg->parent();
+  std::vector<Node*> params = ir::ParamsOf(*call.def());
+  size_t at = arg->position();
+  return at >= params.size() || params[at]->param_kind() != ParamKind::kIn;
 }
 
 // What the block uses from outside: control values and buffers, in order
@@ -131,13 +152,13 @@ class Capturer {
     bool written =
         user != nullptr && access->position() == 0 &&
         (user->is(Op::kAssign) || user->is(Op::kReduce));
-    // A buffer named by a window, or passed to a call or a vector store,
-    // may be written.
-    written |= parent != nullptr && parent->is(Op::kWindow);
-    written |= ir::AnyNode(stmt, [&](const Node& s) {
-      return (s.is(Op::kCall) || s.is(Op::kTransferWrite)) &&
-             Inside(&node, {const_cast<Node*>(&s)});
-    });
+    // A buffer passed to a vector store, or to a call whose parameter is not
+    // `in`, may be written; so may one named by a window anywhere else.
+    if (const Node* writer = WriterAround(node, stmt)) {
+      written |= writer->is(Op::kTransferWrite) || CallMayWrite(*writer, node);
+    } else {
+      written |= parent != nullptr && parent->is(Op::kWindow);
+    }
     if (written) captures_.written.insert(decl);
   }
 
@@ -229,9 +250,24 @@ absl::StatusOr<ir::Cursor> ExtractSubproc(ir::Module& module,
         "extract_subproc: the new proc does not verify on its own: ",
         status.message()));
   }
-  ir::BlockCursor replaced =
-      block.Replace({Build::Call(module, *subproc, args)});
-  return replaced.front();
+  // The call verifies in the block's place with the caller and its
+  // callers, or nothing is changed: what it may write must be writable
+  // there, and the configuration it leaves must be what the caller may
+  // read after it.
+  Node* call = Build::Call(module, *subproc, args);
+  Transaction tx(module);
+  tx.Replace(stmts.front(), call);
+  for (size_t k = 1; k < stmts.size(); ++k) tx.Detach(stmts[k]);
+  if (absl::Status status = tx.Commit(
+          proc, "extract_subproc: the call does not verify in the block's "
+                "place");
+      !status.ok()) {
+    module.Detach(subproc);
+    return status;
+  }
+  module.Forward(stmts.front(), call);
+  module.Forward(stmts.back(), call);
+  return ir::Cursor(module, call);
 }
 
 PrimitiveSpec ExtractSubprocSpec() {

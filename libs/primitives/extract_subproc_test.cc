@@ -88,5 +88,62 @@ TEST(ExtractSubproc, RejectsANameInUse) {
             "extract_subproc: @foo already exists");
 }
 
+// A configuration and a proc that clobbers it, before the proc rewritten.
+constexpr char kSetter[] = R"((config @Cfg (scale f32))
+
+(proc @set ((in v (f32 4)) (index i))
+  (clobbers @Cfg scale)
+  (assert (<= 0 i))
+  (assert (< i 4))
+  (write-config @Cfg scale (v i)))
+
+)";
+
+// A buffer the block passes to a callee's `in` parameter is only read: it
+// stays `in` (an `inout` would not take the caller's `in` parameter).
+TEST(ExtractSubproc, PassesABufferACalleeReadsAsIn) {
+  EXPECT_EQ(Outcome(testing::Rewrite(
+                std::string(kSetter) +
+                    R"((proc @p ((in x (f32 4)) (out y (f32 4)))
+  (clobbers @Cfg scale)
+  (for i 0 4
+    (call @set x i)
+    (write-config @Cfg scale (* 2.0 (x i)))
+    (assign (y i) (* (read-config @Cfg scale) (x i)))))
+)",
+                [&](ir::Module& module, ir::Node& proc) {
+                  ir::BlockCursor block(StmtAt(module, proc, {0, 0}),
+                                        StmtAt(module, proc, {0, 1}));
+                  return ExtractSubproc(module, block, "setup").status();
+                })),
+            std::string(kSetter) + R"((proc @p ((in x (f32 4)) (out y (f32 4)))
+  (clobbers @Cfg scale)
+  (for i 0 4
+    (call @setup i x)
+    (assign (y i) (* (read-config @Cfg scale) (x i)))))
+
+(proc @setup ((index i) (in x (f32 4)))
+  (assert (<= 0 i))
+  (assert (< i 4))
+  (call @set x i)
+  (write-config @Cfg scale (* 2.0 (x i))))
+)");
+}
+
+// A window of the caller's `in` parameter named in the block makes it
+// `inout` of the new proc, which the call cannot pass: a rejection, and the
+// module as it was (the new proc removed with the call).
+TEST(ExtractSubproc, RejectsACallThatDoesNotVerifyInTheBlocksPlace) {
+  EXPECT_EQ(Extracted(R"((proc @foo ((size n) (in x (f32 8)) (out y (f32 4)))
+  (for i 0 4
+    (let w (window x (: i (+ i 4))))
+    (assign (y i) (w 0))))
+)",
+                      {0}),
+            "extract_subproc: the call does not verify in the block's place: "
+            "error: argument 'x' of '@sub' is written by '@sub', but it comes "
+            "from the in parameter 'x'");
+}
+
 }  // namespace
 }  // namespace tessel::primitives

@@ -34,18 +34,6 @@ absl::Status InlineWindow(ir::Module& module,
     return SimplifyExpr(
         module, *Build::Add(module, module.Clone(&lo), module.Clone(&i)));
   };
-  // Only elements and windows of it are rewritten (RewriteAccesses asks
-  // the declared type of anything else, which a let has none of).
-  for (const Node* use : UsesOf(*let)) {
-    const Node* parent = use->parent();
-    if (parent == nullptr || use->position() != 0 ||
-        (!parent->is(Op::kLoad) && !parent->is(Op::kWindow))) {
-      return absl::FailedPreconditionError(absl::StrCat(
-          "inline_window: '", let->name(), "' is used whole in '",
-          NodeText(parent != nullptr ? *parent : *use),
-          "'; only its elements and windows can be rewritten"));
-    }
-  }
   Transaction tx(module);
   absl::Status status = RewriteAccesses(
       tx, *let, [&](const BufferAccess& access) -> absl::StatusOr<Node*> {
@@ -66,7 +54,11 @@ absl::Status InlineWindow(ir::Module& module,
         }
         return Rebuilt(module, access, base, composed);
       });
-  if (!status.ok()) return status;
+  // Only its elements and windows are rewritten: the window used whole.
+  if (!status.ok()) {
+    return absl::Status(status.code(),
+                        absl::StrCat("inline_window: ", status.message()));
+  }
   tx.Detach(let);
   return tx.Commit(proc,
                    absl::StrCat("cannot inline '", let->name(), "'"));

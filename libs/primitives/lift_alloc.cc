@@ -12,16 +12,6 @@ using ir::Node;
 
 namespace {
 
-// The statement whose body holds `stmt` (a for or an if), or null at the
-// top of a proc.
-Node* ScopeOf(Node& stmt) {
-  Node* owner = stmt.parent();
-  if (owner->is(ir::Op::kThen) || owner->is(ir::Op::kElse)) {
-    owner = owner->parent();
-  }
-  return owner->is(ir::Op::kFor) || owner->is(ir::Op::kIf) ? owner : nullptr;
-}
-
 // Does a statement of the body that holds `scope` declare `name`?
 bool Declares(const Node& scope, const std::string& name) {
   for (const Node* stmt : ir::Body(*scope.parent())) {

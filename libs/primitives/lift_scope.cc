@@ -13,6 +13,7 @@
 namespace tessel::primitives {
 
 using ir::Node;
+using ir::Op;
 
 namespace {
 
@@ -86,15 +87,25 @@ absl::StatusOr<ir::Cursor> LoopOutOfIf(ir::Module& module, Node& loop,
   return ir::Cursor(module, lifted);
 }
 
-// if a: if b: s1 else s2  ->  if b: (if a: s1) else (if a: s2)
+// if a: (if b: s1 else s2) else s3
+//   ->  if b: (if a: s1 else s3) else (if a: s2 else s3)
+// and likewise for an if in the else-branch: the outer branch that does not
+// hold it is copied into both (conditions read no state that a branch
+// writes before them: each is evaluated first where it now stands).
 ir::Cursor IfOutOfIf(ir::Module& module, Node& inner, Node& outer) {
   ir::IfView a(outer), b(inner);
-  Node* then_if = ir::Build::If(module, module.Clone(a.cond()),
-                                Detached(module, b.then_body()));
+  bool in_then = inner.parent()->is(Op::kThen);
+  absl::Span<Node* const> other = in_then ? a.else_body() : a.then_body();
+  auto with_a = [&](std::vector<Node*> stmts) {
+    std::vector<Node*> copy;
+    for (const Node* stmt : other) copy.push_back(module.Clone(stmt));
+    return in_then ? ir::Build::If(module, module.Clone(a.cond()), stmts, copy)
+                   : ir::Build::If(module, module.Clone(a.cond()), copy, stmts);
+  };
+  Node* then_if = with_a(Detached(module, b.then_body()));
   std::vector<Node*> orelse;
-  if (b.else_block() != nullptr) {
-    orelse.push_back(ir::Build::If(module, module.Clone(a.cond()),
-                                   Detached(module, b.else_body())));
+  if (b.else_block() != nullptr || !other.empty()) {
+    orelse.push_back(with_a(Detached(module, b.else_body())));
   }
   Node* lifted =
       ir::Build::If(module, module.Clone(b.cond()), {then_if}, orelse);
@@ -126,9 +137,10 @@ absl::StatusOr<ir::Cursor> LiftScope(ir::Module& module,
         "lift_scope: the scope must be the only statement of the body "
         "around it");
   }
-  if (outer->is(ir::Op::kIf) && ir::IfView(*outer).else_block() != nullptr) {
+  if (inner.is(ir::Op::kFor) && outer->is(ir::Op::kIf) &&
+      ir::IfView(*outer).else_block() != nullptr) {
     return absl::InvalidArgumentError(
-        "lift_scope: cannot lift out of an if with an else-branch");
+        "lift_scope: cannot lift a loop out of an if with an else-branch");
   }
   if (outer->is(ir::Op::kFor)) {
     if (inner.is(ir::Op::kFor)) {

@@ -14,10 +14,14 @@ namespace tessel::primitives {
 //   for i: if c: s1 else s2   ->  if c: (for i: s1) else (for i: s2)
 //   if c: for i: s            ->  for i: if c: s
 //   if a: if b: s1 else s2    ->  if b: (if a: s1) else (if a: s2)
-// A condition lifted out of a loop must not use its variable; one moved
-// across a loop body must commute with it (the body writes no
-// configuration field it reads). An outer if with an else-branch is not
-// lifted out of. Returns the lifted scope.
+//   if a: (if b: s1 else s2) else s3
+//                             ->  if b: (if a: s1 else s3)
+//                                 else (if a: s2 else s3)
+// (as Exo: an if in either branch of an if with an else-branch, the other
+// branch copied into both). A condition lifted out of a loop must not use
+// its variable; one moved across a loop body must commute with it (the
+// body writes no configuration field it reads). A loop is not lifted out
+// of an if with an else-branch. Returns the lifted scope.
 absl::StatusOr<ir::Cursor> LiftScope(ir::Module& module,
                                      const ir::Cursor& scope);
 

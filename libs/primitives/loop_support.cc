@@ -130,4 +130,12 @@ absl::StatusOr<std::optional<std::string>> MayRunNone(
   return std::optional<std::string>((*none)->at);
 }
 
+ir::Node* ScopeOf(ir::Node& stmt) {
+  ir::Node* owner = stmt.parent();
+  if (owner->is(ir::Op::kThen) || owner->is(ir::Op::kElse)) {
+    owner = owner->parent();
+  }
+  return owner->is(ir::Op::kFor) || owner->is(ir::Op::kIf) ? owner : nullptr;
+}
+
 }  // namespace tessel::primitives

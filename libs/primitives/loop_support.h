@@ -42,6 +42,10 @@ absl::StatusOr<ir::Node*> LoopAt(const ir::Cursor& cursor,
 // Whether `root` refers to `binder`.
 bool Uses(const ir::Node& root, const ir::Node& binder);
 
+// The loop or if whose body (or branch) holds `stmt`, or null at the top
+// of its proc.
+ir::Node* ScopeOf(ir::Node& stmt);
+
 // The control expressions `exprs` as functions of the instances of `at`
 // (the bounds of loops of one body, which the same loops surround);
 // FailedPrecondition "FAILURE: ..." when one is not quasi-affine.

@@ -1,6 +1,7 @@
 #include "libs/primitives/mult_loops.h"
 
 #include <cstdint>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "libs/ir/build.h"
@@ -50,11 +51,14 @@ absl::StatusOr<ir::Cursor> MultLoops(ir::Module& module,
       module, *Build::Add(module, module.Clone(in.lo()),
                           Build::Mod(module, Build::Ref(module, *loop),
                                      Build::Int(module, c))));
-  for (const Node* stmt : in.body()) {
-    Node* copy = module.Clone(stmt);
-    copy = ir::Substitute(module, copy, outer_loop, *i_value);
-    copy = ir::Substitute(module, copy, inner_loop, *j_value);
-    module.Append(loop, copy);
+  // The statements move (a copy of each apart would leave a reference to
+  // an alloc of the body bound to the original).
+  std::vector<Node*> body(in.body().begin(), in.body().end());
+  for (Node* stmt : body) {
+    module.Detach(stmt);
+    stmt = ir::Substitute(module, stmt, outer_loop, *i_value);
+    stmt = ir::Substitute(module, stmt, inner_loop, *j_value);
+    module.Append(loop, stmt);
   }
   module.Replace(outer_loop, loop);
   return ir::Cursor(module, loop);

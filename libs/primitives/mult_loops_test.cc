@@ -36,6 +36,19 @@ TEST(MultLoops, KeepsTheLowerBounds) {
             "  (for k 0 (* 2 n) (reduce (x (+ (/ k 2) 1) (+ (% k 2) 2)) 1.0)))\n");
 }
 
+// The body's alloc and its uses move together (found by the randomized
+// schedule test: copied apart, the uses were left unbound).
+TEST(MultLoops, KeepsAnAllocOfTheBody) {
+  EXPECT_EQ(Multiplied("(proc @f ((size n) (inout x (f32 n 3)))\n"
+                       "  (for i 0 n (for j 0 3 (alloc t f32) "
+                       "(assign t (x i j)) (assign (x i j) (* 2.0 t)))))\n"),
+            "(proc @f ((size n) (inout x (f32 n 3)))\n"
+            "  (for k 0 (* 3 n)\n"
+            "    (alloc t f32)\n"
+            "    (assign t (x (/ k 3) (% k 3)))\n"
+            "    (assign (x (/ k 3) (% k 3)) (* 2.0 t))))\n");
+}
+
 TEST(MultLoops, RejectsASymbolicInnerTripCount) {
   EXPECT_EQ(Multiplied("(proc @f ((size n) (inout x (f32 n n)))\n"
                        "  (for i 0 n (for j 0 n (reduce (x i j) 1.0))))\n"),

@@ -9,6 +9,7 @@
 #include "libs/primitives/add_loop.h"
 #include "libs/primitives/auto_stage_mem.h"
 #include "libs/primitives/autofission.h"
+#include "libs/primitives/autolift_alloc.h"
 #include "libs/primitives/bind_config.h"
 #include "libs/primitives/bind_expr.h"
 #include "libs/primitives/call_eqv.h"
@@ -32,11 +33,14 @@
 #include "libs/primitives/join_loops.h"
 #include "libs/primitives/left_reassociate_expr.h"
 #include "libs/primitives/lift_alloc.h"
+#include "libs/primitives/lift_if.h"
 #include "libs/primitives/lift_reduce_constant.h"
 #include "libs/primitives/lift_scope.h"
+#include "libs/primitives/make_instr.h"
 #include "libs/primitives/merge_writes.h"
 #include "libs/primitives/mult_dim.h"
 #include "libs/primitives/mult_loops.h"
+#include "libs/primitives/parallelize_loop.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/rearrange_dim.h"
 #include "libs/primitives/remove_loop.h"
@@ -74,12 +78,14 @@ const Registry& Registry::Builtin() {
              &LeftReassociateExprSpec,
              &LiftAllocSpec,
              &SinkAllocSpec,
+             &AutoliftAllocSpec,
              &AutofissionSpec,
              &FissionSpec,
              &FuseSpec,
              &RemoveLoopSpec,
              &AddLoopSpec,
              &LiftScopeSpec,
+             &LiftIfSpec,
              &DivideLoopSpec,
              &DivideWithRecomputeSpec,
              &CutLoopSpec,
@@ -87,6 +93,7 @@ const Registry& Registry::Builtin() {
              &MultLoopsSpec,
              &ShiftLoopSpec,
              &ReorderLoopsSpec,
+             &ParallelizeLoopSpec,
              &MergeWritesSpec,
              &SplitWriteSpec,
              &FoldIntoReduceSpec,
@@ -112,6 +119,7 @@ const Registry& Registry::Builtin() {
              &DeleteBufferSpec,
              &ReuseBufferSpec,
              &ExtractSubprocSpec,
+             &MakeInstrSpec,
              &InlineSpec,
              &CallEqvSpec,
              &ReplaceSpec,

@@ -1,14 +1,18 @@
 #include "libs/schedule/apply.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "libs/ir/forms.h"
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
+#include "libs/ir/verify/parallel.h"
 #include "libs/ir/verify/verifier.h"
+#include "libs/primitives/checkpoint.h"
 #include "libs/schedule/bind.h"
 #include "libs/schedule/expand.h"
 #include "libs/sexpr/printer.h"
@@ -35,6 +39,12 @@ std::string CodeNote(const ir::Node& stmt) {
   return text;
 }
 
+bool HasParallelLoop(const ir::Node& proc) {
+  return ir::AnyNode(proc, [](const ir::Node& node) {
+    return node.is(ir::Op::kFor) && node.is_parallel();
+  });
+}
+
 }  // namespace
 
 absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
@@ -51,6 +61,11 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
     if (!args.ok()) return args.status();
     std::string text = CallText(directive.call);
     ir::Node* pointed = FirstStatement(*directive.spec, *args);
+    // Whether the parallel loops' iterations stay independent is proven
+    // after each rewrite (a buffer lifted out of one, a loop fused into
+    // one): a rewrite that breaks it is rejected and undone.
+    std::optional<primitives::Checkpoint> checkpoint;
+    if (HasParallelLoop(*current)) checkpoint.emplace(module, *current);
     primitives::Target target{module, *current};
     if (absl::Status status = directive.spec->run(target, *args);
         !status.ok()) {
@@ -65,6 +80,17 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
           schedule, directive, directive.call.pos,
           absl::StrCat(text, ": internal error: ", directive.spec->name,
                        " deleted the procedure being scheduled"));
+    }
+    if (checkpoint.has_value() && scheduled == current) {
+      if (absl::Status status = ir::CheckParallelLoops(*current);
+          !status.ok()) {
+        return DirectiveError(
+            schedule, directive, directive.call.pos,
+            absl::StrCat(text, ": ", directive.spec->name,
+                         " breaks a parallel loop: ", status.message()),
+            pointed != nullptr ? CodeNote(*pointed) : "");
+      }
+      checkpoint->Keep();
     }
     if (absl::Status status =
             ir::VerifyProc(module, *module.Current(scheduled),

@@ -3,7 +3,8 @@
 // accept must compute what the procedure computed before (run-sim on
 // seeded inputs). The programs read and write one array in place with
 // shifted indices, so that many rewrites are unsound and must be
-// rejected: a primitive that accepts one of them fails here.
+// rejected: a primitive that accepts one of them fails here. A parallel
+// loop must also compute the same with its iterations in reverse order.
 #include <cstdint>
 #include <cstdio>
 #include <map>
@@ -14,7 +15,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
+#include "libs/ir/build.h"
+#include "libs/ir/edit.h"
 #include "libs/ir/node.h"
+#include "libs/ir/views.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/testing.h"
 #include "libs/schedule/apply.h"
@@ -99,11 +103,38 @@ std::string Program(Random& random) {
       nests, ")\n");
 }
 
+// `module` with the iterations of each parallel loop in reverse order
+// (`i` becomes `lo + hi - 1 - i`): a parallel loop may not compute
+// anything else for it, so a schedule that parallelizes a loop whose
+// iterations depend on each other computes otherwise here.
+ir::Module Reversed(const ir::Module& module) {
+  ir::Module reversed = ReadVerified(Print(module));
+  std::vector<ir::Node*> loops;
+  for (ir::Node* form : reversed.forms()) {
+    ir::Walk(*form, [&](ir::Node& node) {
+      if (node.is(ir::Op::kFor) && node.is_parallel()) loops.push_back(&node);
+    });
+  }
+  for (ir::Node* loop : loops) {
+    ir::ForView view(*loop);
+    ir::Node* last = ir::Build::Sub(
+        reversed,
+        ir::Build::Add(reversed, reversed.Clone(view.lo()),
+                       reversed.Clone(view.hi())),
+        ir::Build::Int(reversed, 1));
+    ir::Node* mirrored =
+        ir::Build::Sub(reversed, last, ir::Build::Ref(reversed, *loop));
+    std::vector<ir::Node*> body(view.body().begin(), view.body().end());
+    for (ir::Node* stmt : body) ir::Substitute(reversed, stmt, loop, *mirrored);
+  }
+  return reversed;
+}
+
 std::string Directive(Random& random) {
   const std::vector<std::string> loops = {"i", "j", "k", "l"};
   const std::string& loop = random.Pick(loops);
   const std::string pattern = absl::StrCat("\"for ", loop, " in _\"");
-  switch (random.Int(0, 18)) {
+  switch (random.Int(0, 20)) {
     case 0:
     case 1:
       return absl::StrCat("divide_loop(", pattern, ", ", random.Int(2, 4),
@@ -167,6 +198,17 @@ std::string Directive(Random& random) {
                           "\")");
     case 17:
       return "inline_assign(\"v0 = _\")";
+    case 18:
+      return absl::StrCat("parallelize_loop(", pattern, ")");
+    case 19:
+      // A scalar that bind_expr makes, lifted out of its loops (a schedule
+      // of two directives, counted as its last).
+      return absl::StrCat("bind_expr(\"A[_]\", \"t\")\n",
+                          "autolift_alloc(\"t : _\", n_lifts=",
+                          random.Int(1, 2), ", mode=\"",
+                          random.Chance(50) ? "row" : "col",
+                          "\", keep_dims=",
+                          random.Chance(70) ? "True" : "False", ")");
     default:
       return "simplify()";
   }
@@ -201,6 +243,7 @@ TEST(RandomScheduleTest, AcceptedSchedulesComputeTheSame) {
       ++accepted_by_primitive[last.substr(0, last.find('('))];
       applied.push_back(directive);
       absl::Status same = SameValues(program, module);
+      if (same.ok()) same = SameValues(program, Reversed(module));
       ASSERT_TRUE(same.ok())
           << "seed " << seed << ": the schedule\n  "
           << absl::StrJoin(applied, "\n  ") << "\nchanged what\n"

@@ -2,6 +2,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/ir/verify/common.h"
+#include "libs/ir/verify/parallel.h"
 #include "libs/support/source.h"
 
 namespace tessel::ir {
@@ -113,7 +114,8 @@ absl::Status ProcVerifier::CheckSignature() {
 
 absl::Status ProcVerifier::CheckBody() {
   if (auto status = CheckBlock(BodyOf(proc_)); !status.ok()) return status;
-  return CheckClobberedAtEnd();
+  if (auto status = CheckClobberedAtEnd(); !status.ok()) return status;
+  return CheckParallelLoops(proc_);
 }
 
 absl::Status ProcVerifier::BindParam(Node& param) {
