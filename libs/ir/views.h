@@ -207,6 +207,21 @@ class WindowView : public OpView<Op::kWindow> {
     return order;
   }
 
+  // Whether `window` is a box of what it views: points and intervals of
+  // step 1, its dimensions in their order (no step, split or permutation).
+  // Rewrites that compose windows by adding offsets need one.
+  static bool IsBox(const Node& window) {
+    if (PermutationOf(window) != nullptr) return false;
+    for (const Node* selector : SelectorsOf(window)) {
+      if (selector->is(Op::kSplit)) return false;
+      if (selector->is(Op::kInterval) && selector->num_operands() > 2) {
+        const Node& step = *selector->operand(2);
+        if (!step.is(Op::kConst) || step.int_value() != 1) return false;
+      }
+    }
+    return true;
+  }
+
   // Where a dimension of a window goes: index x of it moves `scale * x`
   // along the dimension of the viewed tensor that selector `selector`
   // (counted from 0) selects in, from the selector's LO.

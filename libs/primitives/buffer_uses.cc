@@ -4,6 +4,7 @@
 #include "libs/ir/build.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/forms.h"
+#include "libs/ir/views.h"
 #include "libs/ir/syntax.h"
 #include "libs/sexpr/printer.h"
 
@@ -48,6 +49,13 @@ bool NamesScalar(const Node& decl) {
 
 }  // namespace
 
+absl::Status NotABox(const Node& decl, const Node& window) {
+  return absl::FailedPreconditionError(absl::StrCat(
+      "'", decl.name(), "' is seen through '", NodeText(window),
+      "', a window with a step, a split or a permutation, which this "
+      "rewrite cannot compose"));
+}
+
 absl::Status RewriteAccesses(Transaction& tx, const Node& decl,
                              const AccessRewrite& rewrite) {
   for (Node* ref : UsesOf(decl)) {
@@ -56,8 +64,11 @@ absl::Status RewriteAccesses(Transaction& tx, const Node& decl,
     if (parent != nullptr && ref->position() == 0 &&
         (parent->is(Op::kLoad) || parent->is(Op::kWindow))) {
       access.node = parent;
-      access.selectors = parent->operands().subspan(1);
       access.is_window = parent->is(Op::kWindow);
+      if (access.is_window && !ir::WindowView::IsBox(*parent)) {
+        return NotABox(decl, *parent);
+      }
+      access.selectors = parent->operands().subspan(1);
     } else if (NamesScalar(decl)) {
       access.is_scalar = true;
     } else {

@@ -40,11 +40,17 @@ struct BufferAccess {
   bool is_scalar = false;
 };
 
+// The rejection of a rewrite of `decl` through `window`, which is not a
+// box of what it views (ir::WindowView::IsBox): windows are composed by
+// adding offsets, which a step, a split or a permutation would make wrong.
+absl::Status NotABox(const ir::Node& decl, const ir::Node& window);
+
 // Replaces each access of `decl` by what `rewrite` builds for it (a
 // detached node), through `tx`. `decl` is an alloc, a data parameter or a
 // let of a window. A use that is none of the three (the whole tensor or
-// window passed to a call) is FailedPrecondition, as is any error of
-// `rewrite`; edits made before it are undone with `tx`.
+// window passed to a call) is FailedPrecondition, as are a window of it
+// that is not a box (NotABox) and any error of `rewrite`; edits made
+// before it are undone with `tx`.
 using AccessRewrite =
     std::function<absl::StatusOr<ir::Node*>(const BufferAccess& access)>;
 absl::Status RewriteAccesses(Transaction& tx, const ir::Node& decl,

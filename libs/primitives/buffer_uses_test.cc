@@ -7,6 +7,7 @@
 #include "libs/ir/build.h"
 #include "libs/ir/node.h"
 #include "libs/ir/op.h"
+#include "libs/ir/views.h"
 #include "libs/primitives/testing.h"
 #include "libs/primitives/transaction.h"
 
@@ -62,6 +63,33 @@ TEST(RewriteAccesses, RefusesALetUsedWhole) {
             "'w' is used whole in '(call @g 4 w z)'; only its elements and "
             "windows can be rewritten");
   EXPECT_EQ(testing::Print(module), testing::Print(testing::ReadVerified(text)));
+}
+
+
+// A window with a step, a split or a permutation is no box of what it
+// views: composing it by adding offsets would be wrong, so it is refused.
+TEST(RewriteAccesses, RefusesAWindowThatIsNotABox) {
+  for (const char* let : {"(let w (window x (: 0 8 2) 3)) (assign z (w 1))",
+                          "(let w (window x (: 0 4) (: 0 4) (perm 1 0))) "
+                          "(assign z (w 1 2))",
+                          "(let w (window x (split 0 8 4) 3)) "
+                          "(assign z (w 1 2))"}) {
+    ir::Module module = testing::ReadVerified(
+        std::string("(proc @f ((in x (f32 8 8)) (out z f32))\n  ") + let +
+        ")\n");
+    ir::Node& proc = testing::ProcNamed(module, "@f");
+    const ir::Node& x = *ir::ProcView(proc).params()[0];
+    Transaction tx(module);
+    absl::Status status =
+        RewriteAccesses(tx, x, [&](const BufferAccess& access) {
+          return absl::StatusOr<ir::Node*>(module.Clone(access.node));
+        });
+    EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition) << let;
+    EXPECT_NE(status.message().find("a window with a step, a split or a "
+                                    "permutation"),
+              std::string::npos)
+        << status;
+  }
 }
 
 }  // namespace

@@ -112,6 +112,11 @@ absl::Status Inline(ir::Module& module, const ir::Cursor& call_cursor) {
         continue;
       }
       const Node& buffer = *ir::WindowView(const_cast<Node&>(arg)).buffer();
+      if (!ir::WindowView::IsBox(arg)) return NotABox(param, arg);
+      if (parent != nullptr && parent->is(Op::kWindow) &&
+          !ir::WindowView::IsBox(*parent)) {
+        return NotABox(param, *parent);
+      }
       if (parent != nullptr && ref->position() == 0 &&
           (parent->is(Op::kLoad) || parent->is(Op::kWindow))) {
         std::vector<Node*> selectors =

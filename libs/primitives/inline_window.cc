@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/ir/build.h"
 #include "libs/ir/edit.h"
+#include "libs/ir/views.h"
 #include "libs/primitives/buffer_uses.h"
 #include "libs/primitives/simplify_expr.h"
 #include "libs/primitives/transaction.h"
@@ -27,6 +28,9 @@ absl::Status InlineWindow(ir::Module& module,
   }
   Node& proc = *ir::FormOf(let);
   const Node& window = *let->operand(0);
+  if (!ir::WindowView::IsBox(window)) {
+    return NotABox(*let, window);
+  }
   const Node& base = *window.operand(0)->def();
   absl::Span<Node* const> selectors = window.operands().subspan(1);
   // lo + i, simplified.

@@ -19,6 +19,7 @@
 #include "libs/ir/syntax.h"
 #include "libs/ir/types.h"
 #include "libs/ir/views.h"
+#include "libs/primitives/buffer_uses.h"
 #include "libs/poly/model.h"
 #include "libs/poly/poly.h"
 #include "libs/primitives/linear_form.h"
@@ -64,6 +65,11 @@ absl::StatusOr<Window> ParseWindow(const Node& win_expr) {
     window.buffer = load.buffer();
     for (Node* index : load.indices()) window.selectors.push_back({index});
   } else if (win_expr.is(Op::kWindow)) {
+    if (!ir::WindowView::IsBox(win_expr)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "stage_mem stages a box of a tensor; '", Text(win_expr),
+          "' has a step, a split or a permutation"));
+    }
     ir::WindowView view(const_cast<Node&>(win_expr));
     window.buffer = view.buffer();
     for (Node* sel : view.selectors()) {
@@ -137,6 +143,10 @@ absl::StatusOr<std::vector<Access>> CollectAccesses(
         access.reduces = place && owner->is(Op::kReduce);
         access.writes = place;
         access.reads = !place || access.reduces;
+      } else if (parent->is(Op::kWindow) && node.position() == 0 &&
+                 !ir::WindowView::IsBox(*parent)) {
+        status = NotABox(*buffer, *parent);
+        return;
       } else if (parent->is(Op::kWindow) && node.position() == 0 &&
                  parent->parent() != nullptr &&
                  parent->parent()->is(Op::kCall)) {
