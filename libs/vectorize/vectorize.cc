@@ -25,6 +25,7 @@
 #include "libs/primitives/unroll_loop.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/kernel.h"
+#include "libs/vectorize/layout.h"
 #include "libs/vectorize/nest.h"
 #include "libs/vectorize/sliding_window.h"
 #include "libs/vectorize/transpose.h"
@@ -72,6 +73,13 @@ class NestVectorizer {
     ir::Cursor stmt = nest;
     if (absl::Status status = ApplyLoopChoices(stmt, pending); !status.ok()) {
       return status;
+    }
+    auto copied = CopyReadsForLanes(module_, proc_, *stmt.node(), pending);
+    if (!copied.ok()) return copied.status();
+    if (*copied) {
+      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+        return status;
+      }
     }
     auto plan = PlanNest(proc_, *stmt.node());
     if (plan.status().code() == absl::StatusCode::kUnimplemented) {

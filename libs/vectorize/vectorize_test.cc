@@ -92,6 +92,47 @@ TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
   EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
 }
 
+TEST(VectorizeTest, BStoredTransposedIsCopiedForTheLanes) {
+  // C[i, j] += A[i, k] * B[j, k]: B is copied with j last, then the
+  // product is the usual register tile; mul-add keeps the loops' bits.
+  constexpr char kMatmulNt[] = R"(
+(proc @matmul ((in A (f32 7 5)) (in B (f32 20 5)) (out C (f32 7 20)))
+  (for i 0 7
+    (for j 0 20
+      (assign (C i j) 0.0)
+      (for k 0 5 (reduce (C i j) (* (A i k) (B j k)))))))
+)";
+  Strategy strategy{.width = 8, .vectors = 2, .rows = 3,
+                    .contraction = Contraction::kMulAdd};
+  BeforeAfter run =
+      RunBoth(kMatmulNt, {{"A", F32({7, 5}, Values(35, 1))},
+                          {"B", F32({20, 5}, Values(100, 2))}},
+              strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_NE(run.vectorized.find("(alloc B_lanes (f32 5 20))"),
+            std::string::npos)
+      << run.vectorized;
+  EXPECT_EQ(run.vectorized.find("(reduction"), std::string::npos)
+      << run.vectorized;
+}
+
+TEST(VectorizeTest, ARowReadOnceIsNotCopied) {
+  // y[i] += A[i, k] * x[k]: every loop indexes A, which a copy would read
+  // once more for nothing; the lanes take k.
+  constexpr char kGemv[] = R"(
+(proc @gemv ((in A (f32 9 32)) (in x (f32 32)) (out y (f32 9)))
+  (for i 0 9
+    (assign (y i) 0.0)
+    (for k 0 32 (reduce (y i) (* (A i k) (x k))))))
+)";
+  Strategy strategy{.width = 8, .vectors = 1, .rows = 3};
+  BeforeAfter run = RunBoth(kGemv, {{"A", F32({9, 32}, Values(288, 3))},
+                                    {"x", F32({32}, Values(32, 4))}},
+                            strategy);
+  EXPECT_EQ(run.vectorized.find("_lanes"), std::string::npos)
+      << run.vectorized;
+}
+
 TEST(VectorizeTest, FmaRoundsOncePerStep) {
   for (Tail tail : {Tail::kPad, Tail::kPeel}) {
     Strategy strategy{.width = 16, .vectors = 1, .rows = 4, .tail = tail};

@@ -1,0 +1,188 @@
+#include "libs/vectorize/layout.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "libs/ir/build.h"
+#include "libs/ir/edit.h"
+#include "libs/ir/forms.h"
+#include "libs/ir/views.h"
+#include "libs/primitives/linear_form.h"
+#include "libs/primitives/rearrange_dim.h"
+#include "libs/primitives/stage_mem.h"
+#include "libs/support/source.h"
+#include "libs/vectorize/nest.h"
+
+namespace tessel::vectorize {
+namespace {
+
+using primitives::LinearForm;
+
+// The loop of `loops` that the written element's last index is, plus a
+// constant, when no other index of it uses that loop.
+const ir::Node* LaneCandidate(ir::Node& lhs,
+                              const std::vector<ir::Node*>& loops) {
+  if (!lhs.is(ir::Op::kLoad)) return nullptr;
+  std::vector<ir::Node*> indices(ir::LoadView(lhs).indices().begin(),
+                                 ir::LoadView(lhs).indices().end());
+  if (indices.empty()) return nullptr;
+  std::optional<LinearForm> last = AffineForm(*indices.back());
+  if (!last.has_value()) return nullptr;
+  const ir::Node* lane = nullptr;
+  for (const ir::Node* loop : loops) {
+    int64_t c = last->coefficient(loop);
+    if (c == 0) continue;
+    if (c != 1 || lane != nullptr) return nullptr;
+    lane = loop;
+  }
+  if (lane == nullptr) return nullptr;
+  for (size_t d = 0; d + 1 < indices.size(); ++d) {
+    std::optional<LinearForm> form = AffineForm(*indices[d]);
+    if (!form.has_value() || form->coefficient(lane) != 0) return nullptr;
+  }
+  return lane;
+}
+
+// The dimension of `read` that `lane` indexes when it indexes exactly one,
+// with coefficient 1, that is not the last, and some loop of `loops`
+// indexes none of `read`'s dimensions; else none.
+std::optional<size_t> DimensionToMove(ir::Node& read, const ir::Node& lane,
+                                      const std::vector<ir::Node*>& loops) {
+  std::vector<LinearForm> forms;
+  for (const ir::Node* index : ir::LoadView(read).indices()) {
+    std::optional<LinearForm> form = AffineForm(*index);
+    if (!form.has_value()) return std::nullopt;
+    forms.push_back(*form);
+  }
+  std::optional<size_t> dim;
+  for (size_t d = 0; d < forms.size(); ++d) {
+    int64_t c = forms[d].coefficient(&lane);
+    if (c == 0) continue;
+    if (c != 1 || dim.has_value()) return std::nullopt;
+    dim = d;
+  }
+  if (!dim.has_value() || *dim + 1 == forms.size()) return std::nullopt;
+  for (const ir::Node* loop : loops) {
+    bool indexes = false;
+    for (const LinearForm& form : forms) {
+      indexes = indexes || form.coefficient(loop) != 0;
+    }
+    if (!indexes) return dim;
+  }
+  return std::nullopt;
+}
+
+// The box of elements `read` touches over `loops` (literal bounds), as a
+// window of its tensor, an interval in every dimension.
+ir::Node* BoxOf(ir::Module& module, ir::Node& read,
+                const std::vector<ir::Node*>& loops) {
+  std::vector<ir::Node*> selectors;
+  for (const ir::Node* index : ir::LoadView(read).indices()) {
+    LinearForm lo = *AffineForm(*index);
+    LinearForm hi = lo;
+    for (ir::Node* loop : loops) {
+      int64_t c = lo.coefficient(loop);
+      if (c == 0) continue;
+      ir::ForView view(*loop);
+      auto first = LinearForm::Constant(LiteralOf(*view.lo()));
+      auto last = LinearForm::Constant(LiteralOf(*view.hi()) - 1);
+      lo = lo.Substituted(loop, c > 0 ? first : last);
+      hi = hi.Substituted(loop, c > 0 ? last : first);
+    }
+    hi = hi.Plus(LinearForm::Constant(1));
+    selectors.push_back(
+        ir::Build::Interval(module, lo.Build(module), hi.Build(module)));
+  }
+  return ir::Build::Window(module, *ir::LoadView(read).buffer(), selectors);
+}
+
+// The statement of `proc` that assigns an element of `buffer`.
+ir::Node* AssignTo(ir::Node& proc, const ir::Node& buffer) {
+  ir::Node* found = nullptr;
+  ir::Walk(proc, [&](ir::Node& node) {
+    if (found == nullptr && node.is(ir::Op::kAssign) &&
+        node.operand(0)->is(ir::Op::kLoad) &&
+        ir::LoadView(*node.operand(0)).buffer() == &buffer) {
+      found = &node;
+    }
+  });
+  return found;
+}
+
+// The alloc of `proc` named `name`.
+ir::Node* AllocNamed(ir::Node& proc, const std::string& name) {
+  ir::Node* found = nullptr;
+  ir::Walk(proc, [&](ir::Node& node) {
+    if (node.is(ir::Op::kAlloc) && node.name() == name) found = &node;
+  });
+  return found;
+}
+
+absl::Status Rejected(const ir::Node& stmt, const ir::Node& buffer,
+                      const absl::Status& status) {
+  return absl::FailedPreconditionError(FormatDiagnostic(
+      stmt.loc(), absl::StrCat("cannot vectorize: copying '", buffer.name(),
+                               "' for the lanes: ", status.message())));
+}
+
+}  // namespace
+
+absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
+                                       ir::Node& stmt,
+                                       std::vector<ir::Cursor>& pending) {
+  if (!stmt.is(ir::Op::kReduce)) return false;
+  std::vector<ir::Node*> loops = LoopsOf(stmt);
+  if (loops.empty()) return false;
+  const ir::Node* lane = LaneCandidate(*stmt.operand(0), loops);
+  if (lane == nullptr) return false;
+  bool copied = false;
+  for (;;) {
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    ir::Node* read = nullptr;
+    std::optional<size_t> dim;
+    for (ir::Node* candidate : reads) {
+      dim = DimensionToMove(*candidate, *lane, loops);
+      if (dim.has_value()) {
+        read = candidate;
+        break;
+      }
+    }
+    if (read == nullptr) return copied;
+    const ir::Node& buffer = *ir::LoadView(*read).buffer();
+    const size_t rank = ir::LoadView(*read).indices().size();
+    std::string name =
+        ir::FreshName(module, proc, absl::StrCat(buffer.name(), "_lanes"));
+    ir::Node* window = BoxOf(module, *read, loops);
+    if (absl::Status status = primitives::StageMem(
+            module, ir::Cursor(module, loops.front()).as_block(), *window,
+            name);
+        !status.ok()) {
+      return Rejected(stmt, buffer, status);
+    }
+    ir::Node* alloc = AllocNamed(proc, name);
+    if (alloc == nullptr) {
+      return absl::InternalError(
+          absl::StrCat("vectorize: stage_mem made no '", name, "'"));
+    }
+    std::vector<int64_t> order;
+    for (size_t d = 0; d < rank; ++d) {
+      if (d != *dim) order.push_back(static_cast<int64_t>(d));
+    }
+    order.push_back(static_cast<int64_t>(*dim));
+    if (absl::Status status =
+            primitives::RearrangeDim(module, ir::Cursor(module, alloc), order);
+        !status.ok()) {
+      return Rejected(stmt, buffer, status);
+    }
+    if (ir::Node* copy = AssignTo(proc, *alloc)) {
+      pending.emplace_back(module, copy);
+    }
+    copied = true;
+  }
+}
+
+}  // namespace tessel::vectorize
