@@ -1,10 +1,10 @@
 #!/bin/bash
-# Benchmark: convolutions through parse, vectorize (--target avx512, its
-# default strategy) and emit-c, compiled with the system C compiler, against
+# Benchmark: convolutions through parse, vectorize (--target $TARGET,
+# default avx512, its default strategy) and emit-c, compiled with the system C compiler, against
 # oneDNN (Debian's libdnnl-dev) on one thread in the same run
 # (scripts/bench/conv_bench.c), with the core's FMA peak measured first.
 # Each result is compared with oneDNN's. Prints figures; asserts nothing.
-#   [STRATEGY=FILE] [CFLAGS_EXTRA=FLAGS] scripts/bench/conv.sh [CASE...]
+#   [TARGET=avx2] [STRATEGY=FILE] [CFLAGS_EXTRA=FLAGS] scripts/bench/conv.sh [CASE...]
 # A CASE is KIND:N:H:W:C:F:KH:KW:S:D (KIND conv2d or depthwise, F ignored
 # for depthwise; H and W are the input's, already padded); the default
 # list is the issue's dense 5x82x102x128 -> 128 3x3 layer, ResNet-50's 3x3
@@ -35,9 +35,8 @@ export OMP_NUM_THREADS=1
 . scripts/bench/harness.sh
 bench_tools parse vectorize emit-c
 cflags=(-std=gnu11 -O3 -march=native ${CFLAGS_EXTRA:-})
-strategy=()
-[ -z "${STRATEGY:-}" ] || strategy=(--strategy "$STRATEGY")
-echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}; oneDNN $(dpkg-query -W -f='${Version}' libdnnl-dev)${STRATEGY:+; strategy $STRATEGY}"
+echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}; oneDNN $(dpkg-query -W -f='${Version}' libdnnl-dev)"
+bench_vectorize_flags
 bench_peak
 for case in "${cases[@]}"; do
   IFS=: read -r kind n h w c f kh kw s d <<<"$case"
@@ -49,7 +48,7 @@ for case in "${cases[@]}"; do
   if [ "$kind" = depthwise ]; then depthwise=1; else sizes+=(-D F="$f"); fi
   "$bin/parse/parse" "scripts/bench/conv/${kind}_nhwc.tk" "${sizes[@]}" \
     -o "$work/conv.tir"
-  "$bin/vectorize/vectorize" "$work/conv.tir" --target avx512 "${strategy[@]}" \
+  "$bin/vectorize/vectorize" "$work/conv.tir" "${vectorize_flags[@]}" \
     -o "$work/vector.tir"
   "$bin/emit-c/emit-c" "$work/vector.tir" -o "$work/kernel.c"
   cc "${cflags[@]}" -DTESSEL_KERNEL="\"$work/kernel.c\"" \

@@ -5,6 +5,9 @@
 #                        scratch directory removed on exit
 #   bench_peak           measures one core's f32 fused multiply-add peak
 #                        (fma_peak.c), prints it and sets `peak` (GFLOP/s)
+#   bench_vectorize_flags  sets `vectorize_flags`, vectorize's options from
+#                        the environment (TARGET, default avx512; STRATEGY,
+#                        a strategy file), and prints them
 bench_tools() {
   local targets=()
   for tool in "$@"; do targets+=("//tools/$tool"); done
@@ -20,4 +23,12 @@ bench_peak() {
   line=$("$work/fma_peak")
   echo "$line"
   peak=${line%% *}
+}
+
+bench_vectorize_flags() {
+  vectorize_flags=(--target "${TARGET:-avx512}")
+  if [ -n "${STRATEGY:-}" ]; then
+    vectorize_flags+=(--strategy "$STRATEGY")
+  fi
+  echo "vectorize ${vectorize_flags[*]}"
 }

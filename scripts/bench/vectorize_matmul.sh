@@ -26,16 +26,14 @@ case "${VARIANT:-nn}" in
      exit 2 ;;
 esac
 cflags=(-std=c99 -O3 -march=native)
-strategy=()
-[ -n "${STRATEGY:-}" ] && strategy=(--strategy "$STRATEGY")
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
-echo "vectorize --target ${TARGET:-avx512} ${strategy[*]}"
+bench_vectorize_flags
 bench_peak
 for size in "${@:-64 256 512 1024}"; do
   "$bin/parse/parse" "$kernel" -D M="$size" -D N="$size" \
     -D K="$size" -o "$work/matmul.tir"
-  "$bin/vectorize/vectorize" "$work/matmul.tir" --target "${TARGET:-avx512}" \
-    ${strategy[@]+"${strategy[@]}"} -o "$work/vector.tir"
+  "$bin/vectorize/vectorize" "$work/matmul.tir" "${vectorize_flags[@]}" \
+    -o "$work/vector.tir"
   "$bin/emit-c/emit-c" "$work/vector.tir" -o "$work/kernel.c"
   objects=()
   if [ "${VARIANT:-nn}" = nn ]; then

@@ -17,10 +17,9 @@ scripts/setup.sh
 . scripts/bench/harness.sh
 bench_tools parse vectorize emit-c
 cflags=(-std=c99 -O3 -march=native)
-strategy=()
-[ -n "${STRATEGY:-}" ] && strategy=(--strategy "$STRATEGY")
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
-echo "vectorize --target ${TARGET:-avx512} ${strategy[*]}; caches: $(lscpu | grep -E '^L[123]d? cache' | tr -s ' ' | paste -sd ';')"
+echo "caches: $(lscpu | grep -E '^L[123]d? cache' | tr -s ' ' | paste -sd ';')"
+bench_vectorize_flags
 bench_peak
 sizes=("$@")
 [ $# -eq 0 ] && sizes=(48 256 1024)
@@ -31,8 +30,7 @@ for kernel in ${KERNELS:-copy2d transpose2d rowred2d colred2d}; do
     mkdir -p "$dir"
     "$bin/parse/parse" "testdata/vectorize/Inputs/$kernel.tk" -D M="$size" \
       -D N="$size" -o "$dir/scalar.tir"
-    "$bin/vectorize/vectorize" "$dir/scalar.tir" \
-      --target "${TARGET:-avx512}" ${strategy[@]+"${strategy[@]}"} \
+    "$bin/vectorize/vectorize" "$dir/scalar.tir" "${vectorize_flags[@]}" \
       -o "$dir/vector.tir"
     for form in scalar vector; do
       "$bin/emit-c/emit-c" "$dir/$form.tir" -o "$dir/$form.c"
