@@ -192,6 +192,19 @@ TEST_F(ReplaceTest, RejectsADifferentComputation) {
             "against '(src j)'");
 }
 
+// The callee's loop runs in order; a for-par of the block does not match it.
+TEST_F(ReplaceTest, RejectsAParallelLoopForASequentialOne) {
+  Node& p = Read(R"((proc @p ((in A (f32 16)) (out B (f32 16)))
+  (for-par j 0 16 (assign (B j) (A j))))
+)");
+  absl::Status status = Run(Block(p, {0}), "@row");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "the block does not match the body of @row: '(for-par j 0 16 "
+            "(assign (B j) (A j)))' against '(for j 0 16 (assign (dst j) "
+            "(src j)))'");
+}
+
 TEST_F(ReplaceTest, RejectsIndicesNoWindowGives) {
   Node& p = Read(R"((proc @p ((in A (f32 16 16)) (out B (f32 16 16)))
   (for j 0 16 (assign (B j j) (A j j))))
