@@ -164,7 +164,7 @@ TEST_F(ReplaceTest, SolvesAComparisonForItsBound) {
   EXPECT_EQ(Proc(), R"((proc @p ((in x (f32 32)) (inout y (f32 32)))
   (for o 0 2
     (call @masked_row
-      (+ (neg (* 16 o)) 20)
+      (- 20 (* 16 o))
       (window x (: (* 16 o) (+ (* 16 o) 16)))
       (window y (: (* 16 o) (+ (* 16 o) 16))))))
 )");
