@@ -58,42 +58,41 @@ const Node* FirstComputing(absl::Span<Node* const> body,
   return nullptr;
 }
 
-// "reads x": the first location of `touched` (a map from instances to
-// locations) and `what` is done to it; nullopt when it is empty.
-std::optional<std::string> FirstLocation(const isl::union_map& touched,
-                                         const char* what) {
-  std::optional<std::string> location;
-  touched.foreach_map([&](isl::map map) {
-    if (location.has_value() || map.is_empty()) return;
-    const char* name = isl_map_get_tuple_name(map.get(), isl_dim_out);
-    location = absl::StrCat(what, " ", name != nullptr ? name : "?");
-  });
-  return location;
-}
-
 // FailedPrecondition naming a location the call at `call` touches.
 absl::Status CheckTouchesNothing(const Node& call) {
   effects::ProcAnalysis analysis(*ir::FormOf(const_cast<Node*>(&call)));
-  auto effects = effects::EffectsOf(analysis.model(),
-                                    {const_cast<Node*>(&call)});
+  const poly::ProcModel& model = analysis.model();
+  auto effects = effects::EffectsOf(model, {const_cast<Node*>(&call)});
   if (!effects.ok()) return effects.status();
   struct Kind {
     const isl::union_map* touched;
     const char* what;
     const char* why;
   };
-  for (const Kind& kind :
-       {Kind{&effects->writes, "writes", ""},
-        Kind{&effects->reduces, "reduces", ""},
-        Kind{&effects->reads, "reads",
-             " (a read may see an element or a field not set yet)"}}) {
-    std::optional<std::string> location =
-        FirstLocation(*kind.touched, kind.what);
-    if (!location.has_value()) continue;
-    return absl::FailedPreconditionError(absl::StrCat(
-        "'", NodeText(call), "' is not a no-op: it ", *location, kind.why));
-  }
-  return absl::OkStatus();
+  // "reads x": what is done to the first location touched, and why it
+  // matters; nullopt when the call touches none.
+  using Touch = std::optional<std::string>;
+  auto touch = poly::Ask<Touch>(model.ctx(), [&]() -> absl::StatusOr<Touch> {
+    for (const Kind& kind :
+         {Kind{&effects->writes, "writes", ""},
+          Kind{&effects->reduces, "reduces", ""},
+          Kind{&effects->reads, "reads",
+               " (a read may see an element or a field not set yet)"}}) {
+      Touch location;
+      kind.touched->foreach_map([&](isl::map map) {
+        if (location.has_value() || map.is_empty()) return;
+        const char* name = isl_map_get_tuple_name(map.get(), isl_dim_out);
+        location = absl::StrCat(kind.what, " ", name != nullptr ? name : "?",
+                                kind.why);
+      });
+      if (location.has_value()) return location;
+    }
+    return Touch();
+  });
+  if (!touch.ok()) return touch.status();
+  if (!touch->has_value()) return absl::OkStatus();
+  return absl::FailedPreconditionError(absl::StrCat(
+      "'", NodeText(call), "' is not a no-op: it ", **touch));
 }
 
 }  // namespace
