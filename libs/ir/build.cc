@@ -226,16 +226,30 @@ Node* Build::Load(Module& module, const Node& tensor,
 }
 
 Node* Build::Window(Module& module, const Node& tensor,
-                    absl::Span<Node* const> selectors) {
+                    absl::Span<Node* const> selectors,
+                    absl::Span<const int> order) {
   // The op table's count is of all operands: the reference and at least
   // one selector.
   std::vector<Node*> operands = {Ref(module, tensor)};
   operands.insert(operands.end(), selectors.begin(), selectors.end());
+  if (!order.empty()) operands.push_back(Permutation(module, order));
   return Form(module, Op::kWindow, operands);
 }
 
-Node* Build::Interval(Module& module, Node* lo, Node* hi) {
-  return Form(module, Op::kInterval, {lo, hi});
+Node* Build::Interval(Module& module, Node* lo, Node* hi, int64_t step) {
+  if (step == 1) return Form(module, Op::kInterval, {lo, hi});
+  return Form(module, Op::kInterval, {lo, hi, Int(module, step)});
+}
+
+Node* Build::Split(Module& module, int64_t lo, int64_t hi, int64_t n) {
+  return Form(module, Op::kSplit,
+              {Int(module, lo), Int(module, hi), Int(module, n)});
+}
+
+Node* Build::Permutation(Module& module, absl::Span<const int> order) {
+  std::vector<Node*> entries;
+  for (int entry : order) entries.push_back(Int(module, entry));
+  return Form(module, Op::kPermutation, entries);
 }
 
 Node* Build::Stride(Module& module, const Node& tensor, int64_t dim) {

@@ -87,10 +87,19 @@ class Build {
   // Expressions.
   static Node* Load(Module& module, const Node& tensor,
                     absl::Span<Node* const> indices);
-  // A selector is an index (a point) or an Interval.
+  // A selector is an index (a point), an Interval or a Split. With
+  // `order`, a trailing (perm P...) (formats/tir/README.md, "window"):
+  // dimension k of the window is its natural dimension order[k].
   static Node* Window(Module& module, const Node& tensor,
-                      absl::Span<Node* const> selectors);
-  static Node* Interval(Module& module, Node* lo, Node* hi);
+                      absl::Span<Node* const> selectors,
+                      absl::Span<const int> order = {});
+  // (: LO HI [STEP]): LO, LO + STEP, ... below HI; a step of 1 is left
+  // out, as the reader leaves it.
+  static Node* Interval(Module& module, Node* lo, Node* hi, int64_t step = 1);
+  // (split LO HI N): elements LO to HI - 1 as (HI - LO) / N rows of N.
+  static Node* Split(Module& module, int64_t lo, int64_t hi, int64_t n);
+  // (perm P...): a window's permutation of its natural dimensions.
+  static Node* Permutation(Module& module, absl::Span<const int> order);
   static Node* Stride(Module& module, const Node& tensor, int64_t dim);
   static Node* ReadConfig(Module& module, const Node& config,
                           absl::string_view field);

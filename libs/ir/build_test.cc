@@ -3,7 +3,9 @@
 // name the parts of what was built.
 #include "libs/ir/build.h"
 
+#include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "libs/ir/syntax.h"
@@ -150,6 +152,66 @@ TEST(BuildTest, CallsWindowsAndConfigs) {
                "  (call @copy 4 w (window y (: 4 8)))\n"
                "  (call @copy (read-config @Cfg rows) (window x (: 4 8)) "
                "(window y (: 0 4))))\n");
+}
+
+// The windows that are not boxes (formats/tir/README.md, "window"): a
+// stepped interval, a split and a permutation.
+TEST(BuildTest, SteppedSplitAndPermutedWindows) {
+  Module module;
+  auto tensor = [&](const char* name, ParamKind kind,
+                    std::initializer_list<int64_t> dims) {
+    std::vector<Node*> extents;
+    for (int64_t dim : dims) extents.push_back(Build::Int(module, dim));
+    return Build::DataParam(module, kind, name,
+                            Build::Tensor(ElemType::kF32, extents));
+  };
+  Node* a = tensor("A", ParamKind::kIn, {6, 8});
+  Node* v = tensor("v", ParamKind::kIn, {24});
+  Node* y = tensor("y", ParamKind::kOut, {8, 6});
+  auto interval = [&](int64_t lo, int64_t hi, int64_t step = 1) {
+    return Build::Interval(module, Build::Int(module, lo),
+                           Build::Int(module, hi), step);
+  };
+  Node* t = Build::Let(
+      module, "t",
+      Build::Window(module, *a, {interval(0, 6), interval(0, 8)}, {1, 0}));
+  Node* r = Build::Let(module, "r",
+                       Build::Window(module, *v, {Build::Split(module, 0, 24,
+                                                               6)}));
+  Node* s = Build::Let(
+      module, "s",
+      Build::Window(module, *a, {interval(0, 6, 2), Build::Int(module, 1)}));
+  Node* j = Build::For(module, "j", Build::Int(module, 0),
+                       Build::Int(module, 6), {});
+  Node* i = Build::For(module, "i", Build::Int(module, 0),
+                       Build::Int(module, 8), {j});
+  auto at = [&](const Node& buffer, Node* x, Node* y) {
+    return Build::Load(module, buffer, {x, y});
+  };
+  module.Append(
+      j, Build::Assign(
+             module, at(*y, Build::Ref(module, *i), Build::Ref(module, *j)),
+             Build::Add(module,
+                        at(*t, Build::Ref(module, *i), Build::Ref(module, *j)),
+                        at(*r, Build::Int(module, 3), Build::Ref(module, *j)))));
+  Node* sum = Build::Reduce(
+      module, at(*y, Build::Int(module, 0), Build::Int(module, 0)),
+      Build::Load(module, *s, {Build::Int(module, 2)}));
+  module.AddForm(Build::Proc(module, "@views", {a, v, y}, {},
+                             {t, r, s, i, sum}));
+  const Node& split = *WindowView(*LetView(*r).window()).selectors()[0];
+  EXPECT_EQ(SplitView(const_cast<Node&>(split)).inner(), 6);
+  EXPECT_EQ(IntervalView(*WindowView(*LetView(*s).window()).selectors()[0])
+                .step(),
+            2);
+  ExpectBuilds(module,
+               "(proc @views ((in A (f32 6 8)) (in v (f32 24)) "
+               "(out y (f32 8 6)))\n"
+               "  (let t (window A (: 0 6) (: 0 8) (perm 1 0)))\n"
+               "  (let r (window v (split 0 24 6)))\n"
+               "  (let s (window A (: 0 6 2) 1))\n"
+               "  (for i 0 8 (for j 0 6 (assign (y i j) (+ (t i j) (r 3 j)))))\n"
+               "  (reduce (y 0 0) (s 2)))\n");
 }
 
 TEST(BuildTest, TheVectorLevel) {

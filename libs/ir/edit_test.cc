@@ -131,6 +131,19 @@ TEST(EditTest, AlphaEquivalenceFollowsBindersIntoTypes) {
   EXPECT_FALSE(AlphaEquivalent(proc, copy));
 }
 
+TEST(EditTest, AParallelLoopIsNotASequentialOne) {
+  Module module = ReadOk(
+      "(proc @a ((size N) (in A (f32 N)) (out B (f32 N)))\n"
+      "  (for-par i 0 N (assign (B i) (A i))))\n");
+  Node* proc = module.Find("@a");
+  Node* copy = module.Clone(proc);
+  EXPECT_TRUE(AlphaEquivalent(proc, copy));
+  Node* loop = BodyOf(*copy)[0];
+  loop->set_parallel(false);
+  EXPECT_FALSE(AlphaEquivalent(proc, copy));
+  EXPECT_FALSE(AlphaEquivalent(BodyOf(*proc), BodyOf(*copy), nullptr, nullptr));
+}
+
 constexpr char kPeProgram[] =
     "(proc @set ((out y (f32 1)) (in v f32)) (assign (y 0) v))\n"
     "(pe-program @p ((in x (f32 4)) (out y (f32 4)))\n"

@@ -41,7 +41,8 @@ class AlphaComparer {
         !SameType(a->type(), b->type()) ||
         !SameType(a->declared_type(), b->declared_type()) ||
         a->is_float_literal() != b->is_float_literal() ||
-        a->param_kind() != b->param_kind()) {
+        a->param_kind() != b->param_kind() ||
+        a->is_parallel() != b->is_parallel()) {
       return false;
     }
     if (a->is_float_literal() ? a->float_value() != b->float_value()

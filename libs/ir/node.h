@@ -256,7 +256,9 @@ class Module {
   absl::flat_hash_map<NodeId, NodeId> forwards_;
 };
 
-// Structural equality of two trees: same ops, attributes and types, and
+// Structural equality of two trees: same ops, attributes (a `for-par` is
+// not a `for`: a rewrite that matches one against the other would change
+// which loops run in parallel) and types, and
 // references to the same binders (or to binders at the same place in the
 // two trees: `(for i ...)` and `(for j ...)` with matching bodies are
 // alpha-equivalent), in symbolic dimensions too: every binder counts, a

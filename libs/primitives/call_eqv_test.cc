@@ -31,6 +31,10 @@ constexpr char kText[] =
   (c "c();")
   (for k 0 m (assign (d k) (* 2.0 (s k)))))
 
+(instr @par ((size m) (in s (window f32 m)) (out d (window f32 m)))
+  (c "par();")
+  (for-par k 0 m (assign (d k) (s k))))
+
 (proc @p ((in x (f32 8)) (out y (f32 8)))
   (call @a 8 (window x (: 0 8)) (window y (: 0 8))))
 )";
@@ -62,6 +66,11 @@ TEST(CallEqvTest, RejectsAProcNotKnownEquivalent) {
             "@c is not known to be equivalent to @a: call_eqv proves "
             "equivalence as alpha-equivalence of the parameters, assertions "
             "and bodies");
+  EXPECT_EQ(Print(module), before);
+  // The same body but for a parallel loop.
+  status = CallEqv(module, testing::StmtAt(module, p, {0}),
+                   ProcNamed(module, "@par"));
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(Print(module), before);
 }
 

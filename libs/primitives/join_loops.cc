@@ -98,6 +98,12 @@ absl::StatusOr<ir::Cursor> JoinLoops(ir::Module& module,
     return absl::InvalidArgumentError(
         "join_loops: the second loop must follow the first immediately");
   }
+  if ((*first)->is_parallel() != (*second)->is_parallel()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "join_loops: one loop is parallel and the other is not: ",
+        (*first)->is_parallel() ? "the first" : "the second",
+        " is a for-par"));
+  }
   if (absl::Status status = SameBodies(**first, **second); !status.ok()) {
     return status;
   }

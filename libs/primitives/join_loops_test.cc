@@ -102,6 +102,21 @@ TEST(JoinLoopsTest, RejectsDifferentBodies) {
             "(assign (x i) 0.0) and (assign (x j) 0.0)");
 }
 
+// A for-par is not a for, whether it is one of the loops or in their bodies.
+TEST(JoinLoopsTest, RejectsAParallelLoopBesideASequentialOne) {
+  EXPECT_EQ(JoinAt("(proc @p ((out x (f32 4)))\n"
+                   "  (for-par i 0 2 (assign (x i) 0.0))\n"
+                   "  (for i 2 4 (assign (x i) 0.0)))\n"),
+            "join_loops: one loop is parallel and the other is not: the "
+            "first is a for-par");
+  EXPECT_EQ(JoinAt("(proc @p ((out x (f32 4 2)))\n"
+                   "  (for i 0 2 (for-par j 0 2 (assign (x i j) 0.0)))\n"
+                   "  (for i 2 4 (for j 0 2 (assign (x i j) 0.0))))\n"),
+            "join_loops: the loops' bodies differ at statement 1: "
+            "(for-par j 0 2 (assign (x i j) 0.0)) and "
+            "(for j 0 2 (assign (x i j) 0.0))");
+}
+
 // Exo's test_join_loops_fail_equal_bounds.
 TEST(JoinLoopsTest, RejectsAGapBetweenTheLoops) {
   EXPECT_EQ(JoinAt("(proc @p ((size n) (out x (f32 (+ n 2))))\n"

@@ -1,6 +1,8 @@
 #include "libs/primitives/linear_form.h"
 
 #include <cstdlib>
+#include <utility>
+#include <vector>
 
 #include "libs/ir/build.h"
 #include "libs/ir/edit.h"
@@ -115,27 +117,29 @@ Node* LinearForm::Build(ir::Module& module) const {
 
 Node* LinearForm::Build(ir::Module& module,
                         absl::FunctionRef<Node*(Var var)> var_node) const {
-  Node* sum = nullptr;
-  auto term = [&](Node* magnitude, bool negative) {
-    if (sum == nullptr) {
-      sum =
-          negative ? ir::Build::Unary(module, Op::kNeg, magnitude) : magnitude;
-    } else {
-      sum = negative ? ir::Build::Sub(module, sum, magnitude)
-                     : ir::Build::Add(module, sum, magnitude);
-    }
+  if (terms_.empty()) return ir::Build::Int(module, constant_);
+  // The terms in order, the constant last (a null variable).
+  std::vector<std::pair<Var, int64_t>> terms = terms_;
+  if (constant_ != 0) terms.emplace_back(nullptr, constant_);
+  auto magnitude = [&](const std::pair<Var, int64_t>& term) -> Node* {
+    int64_t k = std::abs(term.second);
+    if (term.first == nullptr) return ir::Build::Int(module, k);
+    Node* ref = var_node(term.first);
+    return k == 1 ? ref
+                  : ir::Build::Mul(module, ir::Build::Int(module, k), ref);
   };
-  for (const auto& [var, coefficient] : terms_) {
-    Node* ref = var_node(var);
-    int64_t magnitude = std::abs(coefficient);
-    term(magnitude == 1
-             ? ref
-             : ir::Build::Mul(module, ir::Build::Int(module, magnitude), ref),
-         coefficient < 0);
-  }
-  if (sum == nullptr) return ir::Build::Int(module, constant_);
-  if (constant_ != 0) {
-    term(ir::Build::Int(module, std::abs(constant_)), constant_ < 0);
+  // A positive term leads where there is one: `(- 4 X)`, not
+  // `(+ (neg X) 4)`; the others follow in their order.
+  size_t lead = 0;
+  while (lead < terms.size() && terms[lead].second < 0) ++lead;
+  if (lead == terms.size()) lead = 0;
+  Node* sum = magnitude(terms[lead]);
+  if (terms[lead].second < 0) sum = ir::Build::Unary(module, Op::kNeg, sum);
+  for (size_t i = 0; i < terms.size(); ++i) {
+    if (i == lead) continue;
+    sum = terms[i].second < 0
+              ? ir::Build::Sub(module, sum, magnitude(terms[i]))
+              : ir::Build::Add(module, sum, magnitude(terms[i]));
   }
   return sum;
 }

@@ -30,6 +30,7 @@
 #include "libs/primitives/inline.h"
 #include "libs/primitives/inline_assign.h"
 #include "libs/primitives/inline_window.h"
+#include "libs/primitives/insert_noop_call.h"
 #include "libs/primitives/join_loops.h"
 #include "libs/primitives/left_reassociate_expr.h"
 #include "libs/primitives/lift_alloc.h"
@@ -73,6 +74,7 @@ const Registry& Registry::Builtin() {
     for (PrimitiveSpec (*spec)() : std::initializer_list<PrimitiveSpec (*)()>{
              &RenameSpec,
              &SimplifySpec,
+             &InsertNoopCallSpec,
              &ReorderStmtsSpec,
              &CommuteExprSpec,
              &LeftReassociateExprSpec,

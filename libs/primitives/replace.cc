@@ -135,7 +135,10 @@ class Unifier {
   }
 
   absl::Status MatchStmt(const Node& c, const Node& b) {
-    if (c.op() != b.op()) return Mismatch(c, b);
+    // A for-par is not a for (ir::AlphaEquivalent).
+    if (c.op() != b.op() || c.is_parallel() != b.is_parallel()) {
+      return Mismatch(c, b);
+    }
     switch (c.op()) {
       case Op::kFor: {
         loops_[&c] = &b;

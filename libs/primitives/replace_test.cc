@@ -164,7 +164,7 @@ TEST_F(ReplaceTest, SolvesAComparisonForItsBound) {
   EXPECT_EQ(Proc(), R"((proc @p ((in x (f32 32)) (inout y (f32 32)))
   (for o 0 2
     (call @masked_row
-      (+ (neg (* 16 o)) 20)
+      (- 20 (* 16 o))
       (window x (: (* 16 o) (+ (* 16 o) 16)))
       (window y (: (* 16 o) (+ (* 16 o) 16))))))
 )");
@@ -190,6 +190,19 @@ TEST_F(ReplaceTest, RejectsADifferentComputation) {
   EXPECT_EQ(status.message(),
             "the block does not match the body of @row: '(* 2.0 (A i j))' "
             "against '(src j)'");
+}
+
+// The callee's loop runs in order; a for-par of the block does not match it.
+TEST_F(ReplaceTest, RejectsAParallelLoopForASequentialOne) {
+  Node& p = Read(R"((proc @p ((in A (f32 16)) (out B (f32 16)))
+  (for-par j 0 16 (assign (B j) (A j))))
+)");
+  absl::Status status = Run(Block(p, {0}), "@row");
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_EQ(status.message(),
+            "the block does not match the body of @row: '(for-par j 0 16 "
+            "(assign (B j) (A j)))' against '(for j 0 16 (assign (dst j) "
+            "(src j)))'");
 }
 
 TEST_F(ReplaceTest, RejectsIndicesNoWindowGives) {
