@@ -1,0 +1,31 @@
+// Cache blocking of a register-tiled nest, sized from the strategy's cache
+// (formats/strategy/README.md, `depth`, `l2`): how many steps of the cache
+// block's loop the tiles of rows run between two visits of their
+// accumulators, and which tensors are worth packing.
+#ifndef TESSEL_LIBS_VECTORIZE_CACHE_BLOCKS_H_
+#define TESSEL_LIBS_VECTORIZE_CACHE_BLOCKS_H_
+
+#include <cstdint>
+#include <optional>
+
+#include "libs/vectorize/strategy.h"
+
+namespace tessel::vectorize {
+
+// The iterations of a cache block whose every step reads `step_bytes` of
+// the panel that all tiles of rows share (matmul: a row of B's packed
+// panel, width * vectors elements): as many as keep the panel within half
+// of the L2 (the other half for the rows' strips of A and the tiles of C),
+// at most the strategy's `depth`, at least 1.
+int64_t CacheBlockDepth(const Strategy& strategy, int64_t step_bytes);
+
+// Whether a tensor of `bytes` (nullopt: not known, or not contiguous) that
+// every tile of rows reads again is worth packing: not when it fits in
+// half of the L2, where a contiguous tensor occupies every cache set alike
+// and stays whatever its row stride (matmul 128 and 256 ran 3 % faster
+// unpacked, docs/vectorize.md).
+bool WorthPacking(const Strategy& strategy, std::optional<int64_t> bytes);
+
+}  // namespace tessel::vectorize
+
+#endif  // TESSEL_LIBS_VECTORIZE_CACHE_BLOCKS_H_

@@ -1,0 +1,31 @@
+#include "libs/vectorize/cache_blocks.h"
+
+#include "gtest/gtest.h"
+#include "libs/vectorize/strategy.h"
+
+namespace tessel::vectorize {
+namespace {
+
+TEST(CacheBlocksTest, TheSharedPanelFillsHalfTheL2) {
+  Strategy strategy = *DefaultStrategy("avx512");
+  // Matmul's 6 x 64 tile: a row of the panel is 64 f32, 256 bytes, and
+  // 2048 of them are 512 KiB.
+  EXPECT_EQ(CacheBlockDepth(strategy, 256), 2048);
+  // A 3 x 3 convolution's panel: 9 rows of 64 f32 per channel.
+  EXPECT_EQ(CacheBlockDepth(strategy, 9 * 256), 227);
+  strategy.depth = 128;
+  EXPECT_EQ(CacheBlockDepth(strategy, 256), 128);
+  strategy.l2 = 1024;
+  EXPECT_EQ(CacheBlockDepth(strategy, 4096), 1);
+}
+
+TEST(CacheBlocksTest, TensorsThatFitHalfTheL2AreNotPacked) {
+  Strategy strategy = *DefaultStrategy("avx512");
+  EXPECT_FALSE(WorthPacking(strategy, 256 * 256 * 4));
+  EXPECT_FALSE(WorthPacking(strategy, 512 * 1024));
+  EXPECT_TRUE(WorthPacking(strategy, 512 * 1024 + 4));
+  EXPECT_TRUE(WorthPacking(strategy, std::nullopt));
+}
+
+}  // namespace
+}  // namespace tessel::vectorize
