@@ -12,12 +12,15 @@
 
 namespace tessel::vectorize {
 
-// The iterations of a cache block whose every step reads `step_bytes` of
-// the panel that all tiles of rows share (matmul: a row of B's packed
-// panel, width * vectors elements): as many as keep the panel within half
-// of the L2 (the other half for the rows' strips of A and the tiles of C),
-// at most the strategy's `depth`, at least 1.
-int64_t CacheBlockDepth(const Strategy& strategy, int64_t step_bytes);
+// The iterations of a cache block of a loop of `trip` iterations whose
+// every step reads `step_bytes` of the panel that all tiles of rows share
+// (matmul: a row of B's packed panel, width * vectors elements): at most
+// as many as keep the panel within half of the L2 (the other half for the
+// rows' strips of A and the tiles of C) and the strategy's `depth`, at
+// least 1, and as even as the fewest blocks of that size allow (256
+// iterations in blocks of at most 227 are two of 128, not 227 and 29).
+int64_t CacheBlockDepth(const Strategy& strategy, int64_t step_bytes,
+                        int64_t trip);
 
 // Whether a tensor of `bytes` (nullopt: not known, or not contiguous) that
 // every tile of rows reads again is worth packing: not when it fits in

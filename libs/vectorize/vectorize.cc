@@ -142,8 +142,9 @@ class NestVectorizer {
           step_bytes *= TripOf(**it);
         }
       }
-      int64_t depth = CacheBlockDepth(strategy_, step_bytes);
-      if (block != nullptr && TripOf(*block) > depth) {
+      int64_t steps = block == nullptr ? 0 : TripOf(*block);
+      int64_t depth = CacheBlockDepth(strategy_, step_bytes, steps);
+      if (steps > depth) {
         auto names = Divide(stmt, block->name(), depth, pending);
         if (!names.ok()) return names.status();
         depth_outer = names->first;
