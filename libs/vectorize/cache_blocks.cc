@@ -6,9 +6,11 @@
 
 namespace tessel::vectorize {
 
-int64_t CacheBlockDepth(const Strategy& strategy, int64_t step_bytes,
-                        int64_t trip) {
-  int64_t fits = strategy.l2 / 2 / std::max<int64_t>(step_bytes, 1);
+int64_t CacheBlockDepth(const Strategy& strategy, int64_t panel_bytes,
+                        int64_t strided_bytes, int64_t trip) {
+  int64_t fits =
+      std::min(strategy.l2 / 2 / std::max<int64_t>(panel_bytes, 1),
+               strategy.l2 / std::max<int64_t>(panel_bytes + strided_bytes, 1));
   int64_t most = std::clamp<int64_t>(fits, 1, strategy.depth);
   if (trip <= most) return most;
   int64_t blocks = (trip + most - 1) / most;

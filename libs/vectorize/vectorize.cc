@@ -11,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
@@ -142,8 +143,13 @@ class NestVectorizer {
           step_bytes *= TripOf(**it);
         }
       }
+      int64_t strided_bytes =
+          block == nullptr ? 0
+                           : StridedReadBytes(*stmt.node(), *block,
+                                              *LoopNamed(*stmt.node(), lanes));
       int64_t steps = block == nullptr ? 0 : TripOf(*block);
-      int64_t depth = CacheBlockDepth(strategy_, step_bytes, steps);
+      int64_t depth =
+          CacheBlockDepth(strategy_, step_bytes, strided_bytes, steps);
       if (steps > depth) {
         auto names = Divide(stmt, block->name(), depth, pending);
         if (!names.ok()) return names.status();
@@ -316,6 +322,40 @@ class NestVectorizer {
       if (!indexes) return true;
     }
     return false;
+  }
+
+  // The bytes per step of the cache block's loop `block` of the reads
+  // that the lanes do not index and that `block` indexes in a dimension
+  // other than their last (matmul's A stored transposed, A[k, i]): each
+  // step reads a line of its own per tile of rows, at a stride that the
+  // prefetchers do not follow, so those lines, over all tiles of rows,
+  // should stay in the L2 across the tiles of lanes, with the panel.
+  static int64_t StridedReadBytes(ir::Node& stmt, const ir::Node& block,
+                                  const ir::Node& lanes) {
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    int64_t bytes = 0;
+    for (ir::Node* read : reads) {
+      absl::Span<ir::Node* const> indices = ir::LoadView(*read).indices();
+      bool strided = false, by_lanes = false;
+      std::set<const ir::Node*> others;
+      for (size_t d = 0; d < indices.size(); ++d) {
+        primitives::LinearForm form = *AffineForm(*indices[d]);
+        by_lanes = by_lanes || form.coefficient(&lanes) != 0;
+        strided = strided ||
+                  (d + 1 < indices.size() && form.coefficient(&block) != 0);
+        for (ir::Node* loop : LoopsOf(stmt)) {
+          if (loop != &block && form.coefficient(loop) != 0) {
+            others.insert(loop);
+          }
+        }
+      }
+      if (by_lanes || !strided) continue;
+      int64_t elements = 1;
+      for (const ir::Node* loop : others) elements *= TripOf(*loop);
+      bytes += elements * ElemTypeBytes(read->type().elem());
+    }
+    return bytes;
   }
 
   // Whether `stmt` reads a tensor with indices of the lanes but not of the
