@@ -22,6 +22,7 @@ namespace {
 constexpr int64_t kMaxLanes = 64;
 constexpr int64_t kMaxTile = 64;
 constexpr int64_t kMaxDepth = int64_t{1} << 30;
+constexpr int64_t kMaxCache = int64_t{1} << 40;
 
 absl::Status LineError(absl::string_view path, int line,
                        absl::string_view message) {
@@ -161,12 +162,16 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto n = Positive(value, kMaxTile, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.window = *n;
+    } else if (key == "l2") {
+      auto n = Positive(value, kMaxCache, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.l2 = *n;
     } else {
       return LineError(path, line_number,
                        absl::StrCat("unknown key '", key,
                                     "' (keys: width, vectors, rows, depth, "
                                     "tail, contraction, lowering, tile, interchange, pack, "
-                                    "window)"));
+                                    "window, l2)"));
     }
   }
   return strategy;
@@ -192,7 +197,7 @@ std::string PrintStrategy(const Strategy& strategy) {
       "\nlowering ",
       strategy.lowering == Lowering::kFma ? "fma" : "outer-product", "\n",
       loops, "pack ", strategy.pack ? "yes" : "no", "\nwindow ",
-      strategy.window, "\n");
+      strategy.window, "\nl2 ", strategy.l2, "\n");
 }
 
 }  // namespace tessel::vectorize

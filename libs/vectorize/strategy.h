@@ -49,11 +49,13 @@ struct Strategy {
   // and the rows unrolled, each row's accumulators kept across the
   // reduction loops.
   int64_t rows = 6;
-  // The tile of the innermost reduction loop of a lane-vectorized reduce
-  // (the cache block: matmul's k), its tile loop outermost, so that what
-  // the register tiles read between two writes of their accumulators
-  // stays in cache.
-  int64_t depth = 128;
+  // The most iterations of the cache block: the tile of the innermost
+  // reduction loop of a lane-vectorized reduce (matmul's k), its tile loop
+  // outermost, so that what the register tiles read between two writes of
+  // their accumulators stays in cache. The block is the largest that keeps
+  // the panel the tiles of rows share within half of `l2`, at most this
+  // (cache_blocks.h); the default bounds it by the cache alone.
+  int64_t depth = int64_t{1} << 30;
   Tail tail = Tail::kPad;
   Contraction contraction = Contraction::kFma;
   Lowering lowering = Lowering::kFma;
@@ -76,6 +78,9 @@ struct Strategy {
   // unrolled tiles measured slower in emit-c's C but for strided
   // depthwise convolutions (docs/vectorize.md, "Convolutions").
   int64_t window = 1;
+  // Bytes of one core's L2 cache, which the cache blocks are sized for
+  // (cache_blocks.h): the development machine's 1 MiB.
+  int64_t l2 = int64_t{1} << 20;
 };
 
 // The default strategy of a target: "avx512" or "avx2".

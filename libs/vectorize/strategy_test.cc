@@ -29,8 +29,9 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(strategy->contraction, Contraction::kMulAdd);
   EXPECT_EQ(strategy->lowering, Lowering::kOuterProduct);
   EXPECT_EQ(PrintStrategy(*strategy),
-            "width 8\nvectors 2\nrows 4\ndepth 128\ntail peel\ncontraction mul-add\n"
-            "lowering outer-product\npack yes\nwindow 1\n");
+            "width 8\nvectors 2\nrows 4\ndepth 1073741824\ntail peel\n"
+            "contraction mul-add\nlowering outer-product\npack yes\nwindow 1\n"
+            "l2 1048576\n");
 }
 
 TEST(StrategyTest, PrintedStrategiesReadBack) {
@@ -55,6 +56,10 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "'contract'");
   EXPECT_EQ(ParseStrategy("tail cut", "s", base).status().message(),
             "s:1:1: error: 'tail' is 'pad', 'peel' or 'mask', not 'cut'");
+  EXPECT_EQ(ParseStrategy("l2 0", "s", base).status().message(),
+            "s:1:1: error: 'l2' takes an integer from 1 to 1099511627776, "
+            "not '0'");
+  EXPECT_EQ(ParseStrategy("l2 32768", "s", base)->l2, 32768);
   EXPECT_EQ(ParseStrategy("window 0", "s", base).status().message(),
             "s:1:1: error: 'window' takes an integer from 1 to 64, not '0'");
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/types/span.h"
 #include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
@@ -24,6 +26,7 @@
 #include "libs/primitives/stage_mem.h"
 #include "libs/primitives/unroll_loop.h"
 #include "libs/support/source.h"
+#include "libs/vectorize/cache_blocks.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/layout.h"
 #include "libs/vectorize/nest.h"
@@ -122,18 +125,35 @@ class NestVectorizer {
       lanes = names->second;
     }
     // The cache block: the innermost reduction loop of a lane-vectorized
-    // reduce tiled by `depth`.
+    // reduce tiled so that the panel the tiles of rows share (a tile of
+    // lanes per step of it and of the reduction loops inside the block)
+    // stays in the L2.
     std::string depth_outer;
     if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce)) {
+      ir::Node* block = nullptr;
+      int64_t step_bytes =
+          TripOf(*LoopNamed(*stmt.node(), lanes)) *
+          ElemTypeBytes(stmt.node()->operand(0)->type().elem());
       std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
       for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
         if (WritesIndexedBy(*stmt.node(), **it)) continue;
-        if (TripOf(**it) > strategy_.depth) {
-          auto names = Divide(stmt, (*it)->name(), strategy_.depth, pending);
-          if (!names.ok()) return names.status();
-          depth_outer = names->first;
+        if (block == nullptr) {
+          block = *it;
+        } else {
+          step_bytes *= TripOf(**it);
         }
-        break;
+      }
+      int64_t strided_bytes =
+          block == nullptr ? 0
+                           : StridedReadBytes(*stmt.node(), *block,
+                                              *LoopNamed(*stmt.node(), lanes));
+      int64_t steps = block == nullptr ? 0 : TripOf(*block);
+      int64_t depth =
+          CacheBlockDepth(strategy_, step_bytes, strided_bytes, steps);
+      if (steps > depth) {
+        auto names = Divide(stmt, block->name(), depth, pending);
+        if (!names.ok()) return names.status();
+        depth_outer = names->first;
       }
     }
     // Partial vectors need padding; without it, this nest stays scalar.
@@ -153,9 +173,13 @@ class NestVectorizer {
     }
     // Packing copies the reads the rows share once per tile of lanes, for
     // every tile of rows: the lanes' tile loop goes outside the rows'.
+    // Without packing, the tiles of rows stay outermost: each keeps its rows
+    // of the other factor in L1 across the tiles of lanes, and the shared
+    // tensor, too small to be worth packing, stays in the L2.
     bool pack = strategy_.pack && plan->mode == Mode::kLanes &&
                 stmt.node()->is(ir::Op::kReduce) && !rows_outer.empty() &&
-                !lanes_outer.empty();
+                !lanes_outer.empty() &&
+                SharedReadWorthPacking(*stmt.node(), rows_outer, rows, lanes);
     // The order: the other parallel loops, the cache block's loop, the
     // tile loops, the reduction loops, then the register tile (window,
     // rows, lanes).
@@ -300,6 +324,78 @@ class NestVectorizer {
     return false;
   }
 
+  // The bytes per step of the cache block's loop `block` of the reads
+  // that the lanes do not index and that `block` indexes in a dimension
+  // other than their last (matmul's A stored transposed, A[k, i]): each
+  // step reads a line of its own per tile of rows, at a stride that the
+  // prefetchers do not follow, so those lines, over all tiles of rows,
+  // should stay in the L2 across the tiles of lanes, with the panel.
+  static int64_t StridedReadBytes(ir::Node& stmt, const ir::Node& block,
+                                  const ir::Node& lanes) {
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    int64_t bytes = 0;
+    for (ir::Node* read : reads) {
+      absl::Span<ir::Node* const> indices = ir::LoadView(*read).indices();
+      bool strided = false, by_lanes = false;
+      std::set<const ir::Node*> others;
+      for (size_t d = 0; d < indices.size(); ++d) {
+        primitives::LinearForm form = *AffineForm(*indices[d]);
+        by_lanes = by_lanes || form.coefficient(&lanes) != 0;
+        strided = strided ||
+                  (d + 1 < indices.size() && form.coefficient(&block) != 0);
+        for (ir::Node* loop : LoopsOf(stmt)) {
+          if (loop != &block && form.coefficient(loop) != 0) {
+            others.insert(loop);
+          }
+        }
+      }
+      if (by_lanes || !strided) continue;
+      int64_t elements = 1;
+      for (const ir::Node* loop : others) elements *= TripOf(*loop);
+      bytes += elements * ElemTypeBytes(read->type().elem());
+    }
+    return bytes;
+  }
+
+  // Whether `stmt` reads a tensor with indices of the lanes but not of the
+  // rows (the loops of these names) that is worth packing (cache_blocks.h).
+  bool SharedReadWorthPacking(ir::Node& stmt, const std::string& rows_outer,
+                              const std::string& rows,
+                              const std::string& lanes) const {
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    for (ir::Node* read : reads) {
+      bool by_rows = false, by_lanes = false;
+      for (const ir::Node* index : ir::LoadView(*read).indices()) {
+        primitives::LinearForm form = *AffineForm(*index);
+        for (ir::Node* loop : LoopsOf(stmt)) {
+          if (form.coefficient(loop) == 0) continue;
+          by_rows = by_rows || loop->name() == rows ||
+                    loop->name() == rows_outer;
+          by_lanes = by_lanes || loop->name() == lanes;
+        }
+      }
+      if (by_lanes && !by_rows &&
+          WorthPacking(strategy_, TensorBytes(*ir::LoadView(*read).buffer()))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // The bytes of a tensor of constant dimensions; nullopt for a window
+  // (whose rows need not be contiguous) or symbolic dimensions.
+  static std::optional<int64_t> TensorBytes(const ir::Node& buffer) {
+    const ir::Type& type = buffer.declared_type();
+    if (type.kind() != ir::TypeKind::kTensor) return std::nullopt;
+    std::optional<std::vector<int64_t>> dims = type.ConstantDims();
+    if (!dims.has_value()) return std::nullopt;
+    int64_t bytes = ElemTypeBytes(type.elem());
+    for (int64_t dim : *dims) bytes *= dim;
+    return bytes;
+  }
+
   // Stages (libs/primitives' stage_mem) each tensor that `stmt` reads with
   // indices of the lanes but not of the rows into a dense buffer before
   // the rows' tile loop `rows_outer`: the box of elements the loops inside
@@ -340,7 +436,10 @@ class NestVectorizer {
         selectors.push_back(
             ir::Build::Interval(module_, lo.Build(module_), hi.Build(module_)));
       }
-      if (by_rows || !by_lanes || CopiedAgain(*read, loops, inside)) continue;
+      if (by_rows || !by_lanes || CopiedAgain(*read, loops, inside) ||
+          !WorthPacking(strategy_, TensorBytes(*buffer))) {
+        continue;
+      }
       packed.push_back(buffer);
       ir::Node* window = ir::Build::Window(module_, *buffer, selectors);
       std::string name = ir::FreshName(module_, proc_,

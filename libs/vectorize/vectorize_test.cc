@@ -77,16 +77,24 @@ TEST(VectorizeTest, MulAddComputesTheLoopsBits) {
 }
 
 TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
-  // k in blocks of 2 (and a partial one), B packed: each element of C
-  // still sums k in increasing order, so mul-add gives the loops' bits.
+  // k in blocks of 2 (and a partial one), B packed (an L2 of 512 bytes,
+  // which B's 400 do not fit half of): each element of C still sums k in
+  // increasing order, so mul-add gives the loops' bits.
   Strategy strategy{.width = 8, .vectors = 1, .rows = 2, .depth = 2,
-                    .contraction = Contraction::kMulAdd, .pack = true};
+                    .contraction = Contraction::kMulAdd, .pack = true,
+                    .l2 = 512};
   BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_NE(run.vectorized.find("(alloc B_packed (f32 2 8))"),
             std::string::npos)
       << run.vectorized;
   strategy.pack = false;
+  run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
+  // A B that fits half of the L2 is read in place, whatever `pack` says.
+  strategy.pack = true;
+  strategy.l2 = 800;
   run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
