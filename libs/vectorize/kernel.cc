@@ -1,5 +1,6 @@
 #include "libs/vectorize/kernel.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -202,6 +203,8 @@ class KernelBuilder {
     return Build::Form(module_, expr.op(), operands);
   }
 
+  ir::Module& module() const { return module_; }
+
   // Whether the tile's last vector is masked (Tail::kMask).
   bool masked() const { return partial_lanes_ != 0; }
 
@@ -335,19 +338,63 @@ void Place(ir::Module& module, const TileLoops& loops, const TileCode& code) {
   }
 }
 
+// The value of the tile's fill (TileLoops::fill) in the tile's rows and
+// lanes loops, its loops (the statement before `hoist`) removed; null
+// without a fill.
+absl::StatusOr<ir::Node*> TakeFill(ir::Module& module, const TileLoops& loops) {
+  if (loops.fill == nullptr) return nullptr;
+  std::vector<ir::Node*> tile;
+  if (loops.rows != nullptr) tile.push_back(loops.rows);
+  tile.push_back(loops.lanes);
+  std::vector<ir::Node*> around = LoopsOf(*loops.fill);
+  const size_t outer = around.size() - std::min(around.size(), tile.size());
+  ir::Node* root = around.empty() ? loops.fill : around[outer];
+  bool placed = around.size() >= tile.size() &&
+                root->parent() == loops.hoist->parent() &&
+                root->position() + 1 == loops.hoist->position();
+  for (size_t i = 0; placed && i < tile.size(); ++i) {
+    ir::ForView from(*around[outer + i]), to(*tile[i]);
+    placed = LiteralOf(*from.lo()) == LiteralOf(*to.lo()) &&
+             LiteralOf(*from.hi()) == LiteralOf(*to.hi());
+  }
+  if (!placed) {
+    return absl::InternalError(
+        "vectorize: a fill is not in loops of its register tile just "
+        "before the reduction loops (a bug)");
+  }
+  ir::Node* value = loops.fill->operand(1);
+  for (size_t i = 0; i < tile.size(); ++i) {
+    value = ir::Substitute(module, value, around[outer + i],
+                           *Build::Ref(module, *tile[i]));
+  }
+  module.Detach(root);
+  return value;
+}
+
+// The fill's value at row r, vector q: a broadcast of its own where the
+// lanes do not index it (each accumulator visibly starts from it).
+ir::Node* FillVector(KernelBuilder& builder, const ir::Node& fill, int64_t r,
+                     int64_t q, std::vector<ir::Node*>& prologue) {
+  if (builder.IndexedByLanes(fill)) return builder.VectorAt(fill, r, q, prologue);
+  return Build::Broadcast(builder.module(),
+                          builder.VectorOf(fill.type().elem()),
+                          builder.ScalarAt(fill, r));
+}
+
 // The tile of `C += X * Y` at the outer-product level (Lowering::
 // kOuterProduct), where one factor is indexed by the lanes and not the
 // rows, the other not by the lanes and by the rows (if at all) along one
 // dimension of each read, and C's rows run along its next-to-last
 // dimension: per vector q of the tile a 2-D accumulator of rows x width
-// lanes, read and written by transfers of C around the reduction loops,
+// lanes, read (or started from a fill of one value for the whole tile) and
+// written by transfers of C around the reduction loops,
 // and per step `(outer-product X_rows Y_q acc_q)` (fma: one rounding per
 // lane, as each row's fma of the next level) or `(+ acc_q (outer-product
 // X_rows Y_q))` (mul-add). False, with no code, for other tiles.
 bool OuterProductTile(ir::Module& module, KernelBuilder& builder,
                       ir::Node& stmt, const NestPlan& plan,
                       const TileLoops& loops, const Strategy& strategy,
-                      bool fma, TileCode& code) {
+                      const ir::Node* fill, bool fma, TileCode& code) {
   ir::Node& lhs = *stmt.operand(0);
   ir::Node& rhs = *stmt.operand(1);
   // A sliding window's taps are unrolled in the FMA form only.
@@ -365,7 +412,9 @@ bool OuterProductTile(ir::Module& module, KernelBuilder& builder,
   if (!builder.IndexedByLanes(lanes_factor) ||
       builder.IndexedByLanes(rows_factor) ||
       KernelBuilder::IndexedBy(lanes_factor, loops.rows) ||
-      !builder.RowsVectorable(rows_factor) || row_dim != rank - 2) {
+      !builder.RowsVectorable(rows_factor) || row_dim != rank - 2 ||
+      (fill != nullptr && (builder.IndexedByLanes(*fill) ||
+                           KernelBuilder::IndexedBy(*fill, loops.rows)))) {
     return false;
   }
   const ElemType elem = lhs.type().elem();
@@ -377,8 +426,11 @@ bool OuterProductTile(ir::Module& module, KernelBuilder& builder,
   for (int64_t q = 0; q < vectors; ++q) {
     ir::Node* acc = builder.Temporary(
         "acc", tile,
-        Build::TransferRead(module, tile, c, builder.TransferIndices(lhs, 0, q),
-                            builder.Zero(elem)),
+        fill != nullptr
+            ? Build::Broadcast(module, tile, builder.ScalarAt(*fill, 0))
+            : Build::TransferRead(module, tile, c,
+                                  builder.TransferIndices(lhs, 0, q),
+                                  builder.Zero(elem)),
         code.prologue);
     ir::Node* x = builder.RowsVectorAt(rows_factor, rows, code.step);
     ir::Node* y = builder.VectorAt(lanes_factor, 0, q, code.step);
@@ -414,10 +466,12 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
              (elem == ElemType::kF32 || elem == ElemType::kF64) &&
              rhs.is(ir::Op::kMul);
 
+  auto fill = TakeFill(module, loops);
+  if (!fill.ok()) return fill.status();
   TileCode code;
   if (strategy.lowering == Lowering::kOuterProduct &&
-      OuterProductTile(module, builder, stmt, plan, loops, strategy, fma,
-                       code)) {
+      OuterProductTile(module, builder, stmt, plan, loops, strategy, *fill,
+                       fma, code)) {
     Place(module, loops, code);
     return absl::OkStatus();
   }
@@ -429,7 +483,8 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
   for (int64_t r = 0; r < rows && reduce; ++r) {
     for (int64_t q = 0; q < vectors; ++q) {
       ir::Node* init =
-          plan.mode == Mode::kLanes
+          *fill != nullptr ? FillVector(builder, **fill, r, q, prologue)
+          : plan.mode == Mode::kLanes
               ? builder.Masked(
                     Build::TransferRead(module, builder.VectorOf(elem),
                                         *ir::LoadView(lhs).buffer(),

@@ -27,11 +27,17 @@ struct TileLoops {
   // register tile (or the register tile's outer loop when there are none):
   // the accumulators live around it.
   ir::Node* hoist = nullptr;
+  // A fill of the elements the tile reduces into (fill.h), alone in loops
+  // of the rows' and lanes' trips just before `hoist`, or none: the
+  // accumulators start from its value, and its loops are removed.
+  ir::Node* fill = nullptr;
 };
 
 // Replaces the register tile of `stmt` (its rows and lanes loops) by
 // vector operations of `strategy.width` lanes: ceil(lanes' trip / width)
-// vectors per row, the last padded where the plan allows it.
+// vectors per row, the last padded where the plan allows it. The
+// accumulators start from the fill's value (TileLoops::fill), else from
+// the elements they reduce into.
 absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                         const NestPlan& plan, const TileLoops& loops,
                         const Strategy& strategy);

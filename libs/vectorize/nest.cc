@@ -15,6 +15,7 @@
 #include "libs/ir/views.h"
 #include "libs/primitives/fission.h"
 #include "libs/support/source.h"
+#include "libs/vectorize/fill.h"
 
 namespace tessel::vectorize {
 namespace {
@@ -42,35 +43,10 @@ absl::Status Unsupported(const ir::Node& node, absl::string_view message) {
 ir::Node* FirstImperfectLoop(ir::Node& node) {
   if (!node.is(ir::Op::kFor)) return nullptr;
   absl::Span<ir::Node* const> body = ir::ForView(node).body();
-  if (body.size() > 1) return &node;
+  // A fill stays with its reduction's loops (fill.h), which hold one
+  // statement each.
+  if (body.size() > 1) return HoldsFill(node) ? nullptr : &node;
   return body.empty() ? nullptr : FirstImperfectLoop(*body[0]);
-}
-
-// The data operators a vector has: what the lanes compute as the scalar
-// statement does.
-absl::Status CheckVectorizable(const ir::Node& expr) {
-  switch (expr.op()) {
-    case ir::Op::kConst:
-    case ir::Op::kLoad:
-      return absl::OkStatus();
-    case ir::Op::kRef:
-      if (expr.def() != nullptr && expr.def()->is(ir::Op::kFor)) {
-        return Unsupported(expr, "a loop variable used as data");
-      }
-      return absl::OkStatus();
-    default:
-      break;
-  }
-  if (!ir::IsArithmetic(expr.op()) && !expr.is(ir::Op::kCast)) {
-    return Unsupported(expr, absl::StrCat("vectorize does not handle '",
-                                          ir::Spelling(expr.op()), "' yet"));
-  }
-  for (const ir::Node* operand : expr.operands()) {
-    if (absl::Status status = CheckVectorizable(*operand); !status.ok()) {
-      return status;
-    }
-  }
-  return absl::OkStatus();
 }
 
 // The indices of an element read or written (none for a scalar).
@@ -246,6 +222,31 @@ std::optional<TileRead> TileReadOf(ir::Node& read, const ir::Node& rows,
   return std::nullopt;
 }
 
+absl::Status CheckVectorizable(const ir::Node& expr) {
+  switch (expr.op()) {
+    case ir::Op::kConst:
+    case ir::Op::kLoad:
+      return absl::OkStatus();
+    case ir::Op::kRef:
+      if (expr.def() != nullptr && expr.def()->is(ir::Op::kFor)) {
+        return Unsupported(expr, "a loop variable used as data");
+      }
+      return absl::OkStatus();
+    default:
+      break;
+  }
+  if (!ir::IsArithmetic(expr.op()) && !expr.is(ir::Op::kCast)) {
+    return Unsupported(expr, absl::StrCat("vectorize does not handle '",
+                                          ir::Spelling(expr.op()), "' yet"));
+  }
+  for (const ir::Node* operand : expr.operands()) {
+    if (absl::Status status = CheckVectorizable(*operand); !status.ok()) {
+      return status;
+    }
+  }
+  return absl::OkStatus();
+}
+
 int64_t LiteralOf(const ir::Node& bound) { return bound.int_value(); }
 
 int64_t TripOf(const ir::Node& loop) {
@@ -262,8 +263,10 @@ void LoadsIn(ir::Node& expr, std::vector<ir::Node*>& loads) {
 
 ir::Node* BottomOf(ir::Node& loop) {
   ir::Node* node = &loop;
-  while (node->is(ir::Op::kFor) && ir::ForView(*node).body().size() == 1) {
-    node = ir::ForView(*node).body()[0];
+  while (node->is(ir::Op::kFor)) {
+    absl::Span<ir::Node* const> body = ir::ForView(*node).body();
+    if (body.size() != 1 && !HoldsFill(*node)) break;
+    node = body.back();
   }
   return node;
 }

@@ -86,10 +86,16 @@ std::optional<primitives::LinearForm> AffineForm(const ir::Node& expr);
 // that are not literals).
 absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt);
 
+// OK when `expr` has a vector form (constants, element reads, scalars,
+// arithmetic, casts); Unimplemented, a note saying which operator, when it
+// has not.
+absl::Status CheckVectorizable(const ir::Node& expr);
+
 // The loops around `stmt` in its proc, outermost first.
 std::vector<ir::Node*> LoopsOf(const ir::Node& stmt);
 
-// The statement a nest of single-statement loops ends in.
+// The statement a nest of single-statement loops ends in (through a fill
+// kept with its reduction's loops, fill.h).
 ir::Node* BottomOf(ir::Node& loop);
 
 // A literal bound's value.

@@ -27,6 +27,7 @@
 #include "libs/primitives/unroll_loop.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/cache_blocks.h"
+#include "libs/vectorize/fill.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/layout.h"
 #include "libs/vectorize/nest.h"
@@ -74,6 +75,12 @@ class NestVectorizer {
                    std::vector<std::string>& notes) {
     // The statement; unrolling a loop around it copies it.
     ir::Cursor stmt = nest;
+    // A fill the strategy's loop choices would move loops across stays a
+    // nest of its own.
+    if (ir::Node* fill = FillOf(*stmt.node());
+        fill != nullptr && NamesALoop(*stmt.node())) {
+      return SplitFillOff(*fill, stmt, pending);
+    }
     if (absl::Status status = ApplyLoopChoices(stmt, pending); !status.ok()) {
       return status;
     }
@@ -85,11 +92,25 @@ class NestVectorizer {
       }
     }
     auto plan = PlanNest(proc_, *stmt.node());
-    if (plan.status().code() == absl::StatusCode::kUnimplemented) {
+    if (!plan.ok() && plan.status().code() != absl::StatusCode::kUnimplemented) {
+      return plan.status();
+    }
+    // The accumulators start from the fill only in the lanes' register
+    // tile, whose reduction loops are not blocked by `depth`: the cache
+    // block's loop goes outside the tile's loops, and each block but the
+    // first adds to what the one before wrote.
+    if (ir::Node* fill = FillOf(*stmt.node());
+        fill != nullptr &&
+        (!plan.ok() || plan->mode != Mode::kLanes ||
+         DepthBlocked(*stmt.node(), *plan->vector_loop) ||
+         !FillVectorizes(*fill, *plan->vector_loop))) {
+      return SplitFillOff(*fill, stmt, pending);
+    }
+    const bool fill_kept = FillOf(*stmt.node()) != nullptr;
+    if (!plan.ok()) {
       notes.emplace_back(plan.status().message());
       return absl::OkStatus();
     }
-    if (!plan.ok()) return plan.status();
     if (plan->mode == Mode::kTranspose) return Transpose(stmt, *plan, pending);
     std::string lanes = plan->vector_loop->name();
     // Unrolled rows pay for an assign only when they share a read (one the
@@ -130,28 +151,14 @@ class NestVectorizer {
     // stays in the L2.
     std::string depth_outer;
     if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce)) {
-      ir::Node* block = nullptr;
-      int64_t step_bytes =
-          TripOf(*LoopNamed(*stmt.node(), lanes)) *
-          ElemTypeBytes(stmt.node()->operand(0)->type().elem());
-      std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
-      for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
-        if (WritesIndexedBy(*stmt.node(), **it)) continue;
-        if (block == nullptr) {
-          block = *it;
-        } else {
-          step_bytes *= TripOf(**it);
+      const ir::Node& lanes_loop = *LoopNamed(*stmt.node(), lanes);
+      CacheBlock block = BlockOf(*stmt.node(), lanes_loop, TripOf(lanes_loop));
+      if (block.loop != nullptr && TripOf(*block.loop) > block.depth) {
+        if (fill_kept) {
+          return absl::InternalError(
+              "vectorize kept a fill with a reduction it blocks (a bug)");
         }
-      }
-      int64_t strided_bytes =
-          block == nullptr ? 0
-                           : StridedReadBytes(*stmt.node(), *block,
-                                              *LoopNamed(*stmt.node(), lanes));
-      int64_t steps = block == nullptr ? 0 : TripOf(*block);
-      int64_t depth =
-          CacheBlockDepth(strategy_, step_bytes, strided_bytes, steps);
-      if (steps > depth) {
-        auto names = Divide(stmt, block->name(), depth, pending);
+        auto names = Divide(stmt, block.loop->name(), block.depth, pending);
         if (!names.ok()) return names.status();
         depth_outer = names->first;
       }
@@ -193,6 +200,28 @@ class NestVectorizer {
       if (name == lanes_outer) return plan->mode == Mode::kLanes ? 2 : 4;
       return WritesIndexedBy(*stmt.node(), loop) ? 0 : 4;
     };
+    // The fill goes with the register tile's loops, its other loops
+    // ordered as the reduction's, before the reduction loops.
+    ir::Cursor fill;
+    if (ir::Node* node = FillOf(*stmt.node()); node != nullptr) {
+      fill = ir::Cursor(module_, node);
+      if (absl::Status status = Interchange(fill, rank); !status.ok()) {
+        return status;
+      }
+      std::vector<ir::Node*> around = LoopsOf(*fill.node());
+      int64_t lifts = 0;
+      while (lifts < static_cast<int64_t>(around.size()) &&
+             rank(*around[around.size() - 1 - lifts]) >= 6) {
+        ++lifts;
+      }
+      auto split = primitives::Fission(module_, fill.after(), lifts);
+      if (!split.ok()) {
+        return Rejected(*stmt.node(), "splitting its fill", split.status());
+      }
+      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+        return status;
+      }
+    }
     if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
       return status;
     }
@@ -206,6 +235,7 @@ class NestVectorizer {
     loops.lanes = LoopNamed(*stmt.node(), lanes);
     loops.rows = rows.empty() ? nullptr : LoopNamed(*stmt.node(), rows);
     loops.window = window.empty() ? nullptr : LoopNamed(*stmt.node(), window);
+    loops.fill = fill.node();
     for (ir::Node* loop : LoopsOf(*stmt.node())) {
       if (rank(*loop) >= 4) {
         loops.hoist = loop;
@@ -276,6 +306,74 @@ class NestVectorizer {
         !status.ok()) {
       return status;
     }
+    return Reverify(module_, proc_);
+  }
+
+  // Whether the strategy's loop choices name a loop around `stmt`.
+  bool NamesALoop(const ir::Node& stmt) const {
+    for (const auto& [name, size] : strategy_.tiles) {
+      if (LoopNamed(stmt, name) != nullptr) return true;
+    }
+    for (const std::string& name : strategy_.interchange) {
+      if (LoopNamed(stmt, name) != nullptr) return true;
+    }
+    return false;
+  }
+
+  // Whether the innermost reduction loop of `stmt` is longer than the
+  // cache block (`depth`), which Run divides.
+  // The cache block of a lane-vectorized reduce: its innermost reduction
+  // loop (null without one) and the steps of it per block, so that the
+  // panel the tiles of rows share (`lanes_trip` lanes per step of it and
+  // of the reduction loops inside it) stays in the L2.
+  struct CacheBlock {
+    ir::Node* loop = nullptr;
+    int64_t depth = 0;
+  };
+  CacheBlock BlockOf(ir::Node& stmt, const ir::Node& lanes,
+                     int64_t lanes_trip) const {
+    CacheBlock block;
+    int64_t step_bytes =
+        lanes_trip * ElemTypeBytes(stmt.operand(0)->type().elem());
+    std::vector<ir::Node*> loops = LoopsOf(stmt);
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+      if (WritesIndexedBy(stmt, **it)) continue;
+      if (block.loop == nullptr) {
+        block.loop = *it;
+      } else {
+        step_bytes *= TripOf(**it);
+      }
+    }
+    if (block.loop == nullptr) return block;
+    block.depth = CacheBlockDepth(strategy_, step_bytes,
+                                  StridedReadBytes(stmt, *block.loop, lanes),
+                                  TripOf(*block.loop));
+    return block;
+  }
+
+  // Whether the reduce `stmt`, lanes `lanes`, will be cache-blocked: its
+  // block computed for the widest tile of lanes it may get, so that the
+  // answer errs towards "blocked" (a fill is then split off, never kept
+  // with a reduction whose blocks each add to the one before).
+  bool DepthBlocked(ir::Node& stmt, const ir::Node& lanes) const {
+    int64_t widest =
+        std::min(TripOf(lanes), strategy_.width * strategy_.vectors);
+    CacheBlock block = BlockOf(stmt, lanes, widest);
+    return block.loop != nullptr && TripOf(*block.loop) > block.depth;
+  }
+
+  // Splits `fill` off the loops of its reduction `stmt` through all of
+  // them (fission), into a nest of its own; both nests are then vectorized
+  // as every other, the fill's first (before the nests `pending` holds).
+  absl::Status SplitFillOff(ir::Node& fill, const ir::Cursor& stmt,
+                            std::vector<ir::Cursor>& pending) {
+    ir::Cursor at(module_, &fill);
+    auto split = primitives::Fission(
+        module_, at.after(), static_cast<int64_t>(LoopsOf(fill).size()));
+    if (!split.ok()) {
+      return Rejected(fill, "splitting the fill off", split.status());
+    }
+    pending.insert(pending.begin(), {at, stmt});
     return Reverify(module_, proc_);
   }
 
