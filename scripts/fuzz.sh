@@ -19,13 +19,13 @@ if ! dpkg-query -W -f='${Status}' clang-14 libclang-rt-14-dev 2>/dev/null |
 fi
 
 case "$target" in
-  kernel) libs=(support sexpr ir ir/verify poly kernel); seeds=(testdata/kernels/*.tk testdata/parse/*.tk) ;;
-  tir) libs=(support sexpr ir ir/verify poly); seeds=(testdata/*/*.tir) ;;
-  npy) libs=(support sexpr ir ir/verify poly npy); seeds=(libs/npy/testdata/*.npy) ;;
+  kernel) libs=(support sexpr ir poly effects verify kernel); seeds=(testdata/kernels/*.tk testdata/parse/*.tk) ;;
+  tir) libs=(support sexpr ir poly effects verify); seeds=(testdata/*/*.tir) ;;
+  npy) libs=(support sexpr ir poly effects verify npy); seeds=(libs/npy/testdata/*.npy) ;;
   egraph) libs=(support sexpr egraph); seeds=(libs/egraph/testdata/fuzz/*.eg) ;;
-  placement) libs=(support sexpr ir ir/verify poly placement); seeds=(testdata/polysimd/Inputs/*.place) ;;
+  placement) libs=(support sexpr ir poly effects verify placement); seeds=(testdata/polysimd/Inputs/*.place) ;;
   # Of libs/primitives, only the interface: not every primitive.
-  schedule) libs=(support sexpr ir ir/verify poly schedule); extra=(libs/primitives/primitive.cc libs/primitives/names.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
+  schedule) libs=(support sexpr ir poly effects verify schedule); extra=(libs/primitives/primitive.cc libs/primitives/names.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
   *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy, egraph, placement or schedule)" >&2; exit 2 ;;
 esac
 sources=("${extra[@]}")

@@ -10,7 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/sexpr/reader.h"
 #include "libs/support/source.h"
 

@@ -7,7 +7,7 @@
 #include "libs/ir/forms.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/testing.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 
 namespace tessel::targets {
 namespace {

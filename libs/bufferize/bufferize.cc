@@ -9,8 +9,8 @@
 #include "libs/bufferize/lib_call.h"
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/libcall.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/libcall.h"
+#include "libs/verify/read.h"
 #include "libs/sexpr/printer.h"
 #include "libs/support/source.h"
 

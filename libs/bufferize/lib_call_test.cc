@@ -2,7 +2,7 @@
 
 #include "gtest/gtest.h"
 #include "libs/ir/op.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/support/source.h"
 
 namespace tessel::bufferize {

@@ -11,7 +11,7 @@
 #include "gtest/gtest.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/ir/views.h"
 #include "libs/support/source.h"
 

@@ -22,7 +22,7 @@
 #include "absl/strings/str_join.h"
 #include "gtest/gtest.h"
 #include "libs/emitc/emit_c.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/npy/npy.h"
 
 namespace tessel::emitc {

@@ -7,7 +7,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 
 namespace tessel::emitc {
 namespace {

@@ -5,7 +5,7 @@
 #include "gtest/gtest.h"
 #include "libs/emitc/emit_c.h"
 #include "libs/emitcs1/configurations.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 
 namespace tessel::emitcs1 {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/kernel/compile.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto module = tessel::ir::ReadText(tessel::MakeSource(

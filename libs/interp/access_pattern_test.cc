@@ -9,7 +9,7 @@
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "libs/interp/interpreter.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 
 namespace tessel {
 namespace {

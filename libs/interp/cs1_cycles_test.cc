@@ -5,7 +5,7 @@
 
 #include "absl/strings/str_replace.h"
 #include "gtest/gtest.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/support/source.h"
 #include "targets/cs1/testing.h"
 

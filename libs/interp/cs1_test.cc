@@ -11,7 +11,7 @@
 #include "libs/interp/diagnostics.h"
 #include "libs/interp/interpreter.h"
 #include "libs/interp/testing.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "targets/cs1/testing.h"
 
 namespace tessel {

@@ -10,7 +10,7 @@
 
 #include "gtest/gtest.h"
 #include "libs/interp/loop_compiler.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 
 namespace tessel {
 namespace {

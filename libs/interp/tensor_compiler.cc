@@ -9,7 +9,7 @@
 #include "absl/strings/str_join.h"
 #include "libs/interp/access_compiler.h"
 #include "libs/interp/diagnostics.h"
-#include "libs/ir/verify/libcall.h"
+#include "libs/verify/libcall.h"
 
 namespace tessel {
 namespace tensor {

@@ -115,7 +115,7 @@ struct Term {
 
 struct CompiledFunction {
   // A func with named library calls runs as a copy in which each call is
-  // replaced by its definition (libs/ir/verify/libcall.h); the copy's
+  // replaced by its definition (libs/verify/libcall.h); the copy's
   // module owns the nodes below then.
   std::shared_ptr<const ir::Module> expanded;
   const ir::Node* function = nullptr;    // the Func

@@ -10,7 +10,7 @@
 #include "absl/functional/function_ref.h"
 #include "gtest/gtest.h"
 #include "libs/interp/interpreter.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 
 namespace tessel {
 namespace testing_util {

@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "libs/interp/interpreter.h"
 #include "libs/interp/vector_ops.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 
 namespace tessel {
 namespace {

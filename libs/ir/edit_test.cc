@@ -7,8 +7,8 @@
 #include "gtest/gtest.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/read.h"
+#include "libs/verify/verifier.h"
 #include "libs/sexpr/printer.h"
 
 namespace tessel::ir {

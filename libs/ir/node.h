@@ -119,7 +119,7 @@ class Node {
   // Whether a For is parallel (written `for-par`, kParallelForSpelling):
   // its iterations may run in any order or at once. Every analysis reads
   // it as the loop it is; the verifier proves that its iterations commute
-  // (libs/ir/verify/parallel.cc) and emit-c writes an OpenMP loop.
+  // (libs/verify/parallel.cc) and emit-c writes an OpenMP loop.
   bool is_parallel() const { return parallel_; }
   void set_parallel(bool parallel) { parallel_ = parallel; }
   // A Param's kind; a data Param's or Alloc's memory is `def`.

@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "libs/ir/de_bruijn.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/sexpr/printer.h"
 
 namespace tessel::ir {

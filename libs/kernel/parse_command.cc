@@ -8,8 +8,8 @@
 #include "absl/strings/str_join.h"
 #include "libs/cli/command_line.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/read.h"
+#include "libs/verify/verifier.h"
 
 namespace tessel::kernel {
 

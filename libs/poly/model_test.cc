@@ -5,7 +5,7 @@
 #include "gtest/gtest.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 
 namespace tessel::poly {
 namespace {

@@ -17,7 +17,7 @@
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
 #include "libs/ir/types.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/polysimd/cs1_library.h"
 #include "libs/polysimd/isl_to_tir.h"
 #include "libs/poly/model.h"

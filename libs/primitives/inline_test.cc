@@ -5,7 +5,7 @@
 #include "absl/status/status.h"
 #include "gtest/gtest.h"
 #include "libs/ir/build.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/primitives/testing.h"
 
 namespace tessel::primitives {

@@ -10,7 +10,7 @@
 #include "libs/ir/build.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/forms.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/primitives/buffer_uses.h"
 
 namespace tessel::primitives {

@@ -1,7 +1,7 @@
 #include "libs/primitives/parallelize_loop.h"
 
 #include "absl/strings/str_cat.h"
-#include "libs/ir/verify/parallel.h"
+#include "libs/verify/parallel.h"
 
 namespace tessel::primitives {
 

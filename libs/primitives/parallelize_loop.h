@@ -11,7 +11,7 @@ namespace tessel::primitives {
 // Marks the loop at `loop_cursor` parallel: its iterations may run in any
 // order or at once (emit-c writes an OpenMP loop; run-sim runs them in
 // order, which computes the same). What the verifier proves of every
-// parallel loop (libs/ir/verify/parallel.h) is the condition: every two
+// parallel loop (libs/verify/parallel.h) is the condition: every two
 // iterations commute and no two reduce one location (`+=` from two
 // iterations at once is a race, which Exo's check does not see either way:
 // it asks for disjoint memory). The witness is two iterations and the

@@ -28,7 +28,7 @@ def primitive(name, deps = [], test_deps = []):
             ":" + name,
             ":testing",
             "//libs/ir",
-            "//libs/ir/verify",
+            "//libs/verify",
             "//third_party/system:absl",
             "//third_party/system:gtest_main",
         ] + test_deps).to_list(),

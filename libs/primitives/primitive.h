@@ -21,7 +21,7 @@
 #include "absl/strings/string_view.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/node.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 
 namespace tessel::primitives {
 

@@ -16,7 +16,7 @@
 #include "libs/ir/build.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/linear_form.h"
 #include "libs/sexpr/printer.h"

@@ -9,7 +9,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "libs/ir/cursor.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/primitives/testing.h"
 
 namespace tessel::primitives {

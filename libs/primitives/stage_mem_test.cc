@@ -8,7 +8,7 @@
 #include "gtest/gtest.h"
 #include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/testing.h"
 

@@ -11,8 +11,8 @@
 #include "libs/ir/build.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/read.h"
+#include "libs/verify/verifier.h"
 #include "libs/runsim/run_sim_command.h"
 #include "libs/support/source.h"
 

@@ -4,7 +4,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "libs/ir/edit.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/primitives/primitive.h"
 
 namespace tessel::primitives {

@@ -7,7 +7,7 @@
 #include "gtest/gtest.h"
 #include "libs/ir/build.h"
 #include "libs/ir/forms.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/primitives/testing.h"
 
 namespace tessel::primitives {

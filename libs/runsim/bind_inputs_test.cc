@@ -5,7 +5,7 @@
 #include <memory>
 
 #include "gtest/gtest.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/npy/npy.h"
 
 namespace tessel::runsim {

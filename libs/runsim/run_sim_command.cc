@@ -10,7 +10,7 @@
 #include "libs/cli/command_line.h"
 #include "libs/interp/cs1_cycles.h"
 #include "libs/ir/op.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/npy/npy.h"
 #include "libs/runsim/bind_inputs.h"
 #include "libs/runsim/compare.h"

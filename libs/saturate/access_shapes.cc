@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "libs/ir/verify/access.h"
-#include "libs/ir/verify/term_type.h"
+#include "libs/verify/access.h"
+#include "libs/verify/term_type.h"
 
 namespace tessel::saturate {
 namespace {

@@ -1,5 +1,5 @@
 // The shapes of Glenside's access patterns in the e-graph (Glenside's shape
-// analysis). The verifier's typing rules (libs/ir/verify/access.h,
+// analysis). The verifier's typing rules (libs/verify/access.h,
 // InferAccessPattern) are the one definition of every transformer's and
 // operator's shape: AccessShapes builds the access pattern over its literal
 // operands in a scratch module and asks them, once per distinct op,

@@ -5,7 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "libs/ir/library.h"
-#include "libs/ir/verify/func.h"
+#include "libs/verify/func.h"
 
 namespace tessel::saturate {
 

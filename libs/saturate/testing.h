@@ -19,7 +19,7 @@
 #include "libs/egraph/scheduler.h"
 #include "libs/ir/node.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/saturate/tir_analysis.h"
 #include "libs/saturate/tir_binding.h"
 #include "libs/saturate/tir_encoding.h"

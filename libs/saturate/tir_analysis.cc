@@ -7,7 +7,7 @@
 #include "libs/egraph/egraph.h"
 #include "libs/ir/op.h"
 #include "libs/ir/types.h"
-#include "libs/ir/verify/access.h"
+#include "libs/verify/access.h"
 
 namespace tessel::saturate {
 namespace {

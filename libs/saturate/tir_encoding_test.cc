@@ -6,7 +6,7 @@
 #include "libs/egraph/cost.h"
 #include "libs/egraph/extract.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/saturate/testing.h"
 #include "libs/support/source.h"
 

@@ -15,7 +15,7 @@
 #include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
-#include "libs/ir/verify/verifier.h"
+#include "libs/verify/verifier.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/eliminate_dead_code.h"

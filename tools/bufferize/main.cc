@@ -6,7 +6,7 @@
 #include "libs/bufferize/bufferize.h"
 #include "libs/cli/command_line.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 
 namespace {
 

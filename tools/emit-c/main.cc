@@ -1,7 +1,7 @@
 // emit-c: loop-level TIR in, one readable C99 translation unit out.
 #include "libs/cli/command_line.h"
 #include "libs/emitc/emit_c.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/support/file.h"
 
 namespace {

@@ -1,7 +1,7 @@
 // emit-cs1: a CS-1-level TIR module in, per-PE C against cs1_api.h out.
 #include "libs/cli/command_line.h"
 #include "libs/emitcs1/emit_cs1.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/support/file.h"
 
 namespace {

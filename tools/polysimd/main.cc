@@ -2,7 +2,7 @@
 // that runs it out (or, with --explain, the SIMD analysis of each task);
 // docs/polysimd.md.
 #include "libs/cli/command_line.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/placement/placement.h"
 #include "libs/poly/poly.h"
 #include "libs/polysimd/analysis.h"

@@ -7,7 +7,7 @@
 #include "libs/cli/command_line.h"
 #include "libs/egraph/runner.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/saturate/saturate.h"
 #include "libs/support/file.h"
 

@@ -8,7 +8,7 @@
 #include "libs/cli/command_line.h"
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/primitives/primitive.h"
 #include "libs/schedule/apply.h"
 #include "libs/schedule/equiv.h"

@@ -7,7 +7,7 @@
 #include "libs/cli/command_line.h"
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
-#include "libs/ir/verify/read.h"
+#include "libs/verify/read.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/strategy.h"
 #include "libs/vectorize/vectorize.h"
