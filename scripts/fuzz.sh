@@ -51,8 +51,10 @@ clang++-14 -std=c++20 -O1 -g -I. -fsanitize=fuzzer,address,undefined \
 cd "$work"
 "./${target}_fuzzer" -max_total_time="$seconds" -max_len=4096 -timeout=10 \
   -print_final_stats=1 corpus 2>&1 | grep -E "^#[0-9]+.*DONE|stat::|ERROR|SUMMARY|crash-" || true
-if compgen -G "crash-*" >/dev/null || compgen -G "timeout-*" >/dev/null; then
-  echo "fuzz: $target: failures found:" crash-* timeout-* >&2
+shopt -s nullglob
+failures=(crash-* timeout-*)
+if ((${#failures[@]})); then
+  echo "fuzz: $target: failures found:" "${failures[@]}" >&2
   exit 1
 fi
 echo "fuzz: $target: no crash in ${seconds}s (corpus and binary in $work)"

@@ -29,19 +29,21 @@ absl::StatusOr<TermType> FuncVerifier::InferLibCall(Node& call) {
   std::optional<TermType> typed;  // the first value of a known element type
   for (size_t i = 0; i < operands->size(); ++i) {
     LibOperand& operand = (*operands)[i];
-    Node& node = const_cast<Node&>(*operand.node);
     switch (operand.kind) {
-      case LibOperandKind::kKeyword:
+      case LibOperandKind::kKeyword:  // a keyword has no node
         continue;
       case LibOperandKind::kInt:
-        RecordIndex(node);
+        RecordIndex(*operand.node);
         continue;
       case LibOperandKind::kShape:
-        for (const Node* extent : node.operands()) RecordIndex(*extent);
+        for (const Node* extent : operand.node->operands()) {
+          RecordIndex(*extent);
+        }
         continue;
       case LibOperandKind::kValue:
         break;
     }
+    Node& node = const_cast<Node&>(*operand.node);
     auto type = Infer(node, nullptr);
     if (!type.ok()) return type.status();
     if (!type->is_scalar() && !type->is_array()) {
