@@ -99,7 +99,7 @@ class Lowering {
   absl::Status Copy(const View& source, const View& dest, bool counted);
   std::string Read(const View& view, const Indices& indices, const Node* at);
 
-  // Terms.
+  // Terms (lowering_terms.cc).
   absl::StatusOr<Value> Eval(const Node& term);
   absl::StatusOr<std::string> Scalar(const Node& term);
   absl::Status EmitInto(const Node& term, const Value& dest);
@@ -109,7 +109,8 @@ class Lowering {
   absl::Status EmitCompute(const Node& compute, const View& dest);
   absl::StatusOr<Value> View_(const Node& term);
 
-  // Named calls kept as calls of their instrs (lib_call.h).
+  // Named calls kept as calls of their instrs (lib_call.h;
+  // lowering_calls.cc).
   absl::StatusOr<Value> EvalCall(const Node& call);
   absl::Status EmitCall(const Node& call, const View& dest);
   // The first `count` operands of `call`, scalars named.
