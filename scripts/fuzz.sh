@@ -19,13 +19,13 @@ if ! dpkg-query -W -f='${Status}' clang-14 libclang-rt-14-dev 2>/dev/null |
 fi
 
 case "$target" in
-  kernel) libs=(support sexpr ir poly effects verify kernel); seeds=(testdata/kernels/*.tk testdata/parse/*.tk) ;;
+  kernel) libs=(support sexpr cli ir poly effects verify kernel); seeds=(testdata/kernels/*.tk testdata/parse/*.tk) ;;
   tir) libs=(support sexpr ir poly effects verify); seeds=(testdata/*/*.tir) ;;
   npy) libs=(support sexpr ir poly effects verify npy); seeds=(libs/npy/testdata/*.npy) ;;
   egraph) libs=(support sexpr egraph); seeds=(libs/egraph/testdata/fuzz/*.eg) ;;
   placement) libs=(support sexpr ir poly effects verify placement); seeds=(testdata/polysimd/Inputs/*.place) ;;
-  # Of libs/primitives, only the interface: not every primitive.
-  schedule) libs=(support sexpr ir poly effects verify schedule); extra=(libs/primitives/primitive.cc libs/primitives/names.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
+  # The reader resolves target forms; `equiv` applies primitives.
+  schedule) libs=(support sexpr ir poly effects verify primitives schedule); extra=(targets/target_forms.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
   *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy, egraph, placement or schedule)" >&2; exit 2 ;;
 esac
 sources=("${extra[@]}")
@@ -36,7 +36,7 @@ if [[ " ${libs[*]} " == *" ir "* ]]; then
 fi
 for lib in "${libs[@]}"; do
   for file in libs/"$lib"/*.cc; do
-    case "$file" in *_test.cc) ;; *) sources+=("$file") ;; esac
+    case "$file" in *_test.cc | */testing.cc) ;; *) sources+=("$file") ;; esac
   done
 done
 for seed in "${seeds[@]}"; do  # seeds from different folders share names

@@ -121,8 +121,9 @@ inline constexpr ir::ProcChecks kEditChecks{.memories = false};
 // (the instances or locations that violate it), as FailedPrecondition; an
 // argument that does not fit (a loop pattern naming an if, a factor of 0)
 // is InvalidArgument. After it succeeds, the caller re-verifies the
-// procedure (ir::VerifyProc with kEditChecks): a result that fails is a bug in
-// the primitive, reported and never accepted.
+// procedure (ir::VerifyProc; a schedule checks bounds once, on its result,
+// schedule::ApplyOptions): a result that fails is a bug in the primitive,
+// reported and never accepted.
 using PrimitiveFn = absl::Status (*)(Target& target, const Args& args);
 
 struct PrimitiveSpec {

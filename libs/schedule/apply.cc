@@ -49,10 +49,15 @@ bool HasParallelLoop(const ir::Node& proc) {
 
 absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
                            const Schedule& schedule,
-                           const primitives::Registry& registry) {
+                           const primitives::Registry& registry,
+                           const ApplyOptions& options) {
   absl::StatusOr<std::vector<Directive>> directives =
       Expand(schedule, registry);
   if (!directives.ok()) return directives.status();
+  // What a primitive's result is checked for: all but memories (checked
+  // once, at the end) and, unless asked, bounds (kEditChecks).
+  const ir::ProcChecks step_checks{.memories = false,
+                                   .bounds = options.verify_each};
   const ir::Node* scheduled = &proc;
   for (const Directive& directive : *directives) {
     ir::Node* current = module.Current(scheduled);
@@ -93,8 +98,7 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
       checkpoint->Keep();
     }
     if (absl::Status status =
-            ir::VerifyProc(module, *module.Current(scheduled),
-                           primitives::kEditChecks);
+            ir::VerifyProc(module, *module.Current(scheduled), step_checks);
         !status.ok()) {
       return DirectiveError(
           schedule, directive, directive.call.pos,
@@ -103,7 +107,7 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
               " made a procedure that does not verify: ", status.message()));
     }
   }
-  // Memories are checked once, on the result (primitives::kEditChecks).
+  // Memories and bounds are checked once, on the result.
   if (directives->empty()) return absl::OkStatus();
   if (absl::Status status = ir::VerifyProc(module, *module.Current(scheduled));
       !status.ok()) {
@@ -112,7 +116,11 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
         schedule, last, last.call.pos,
         absl::StrCat("the scheduled procedure is wrong at the end of the "
                      "schedule: ",
-                     status.message()));
+                     status.message(),
+                     options.verify_each
+                         ? ""
+                         : " (--verify-each names the directive that made "
+                           "it so)"));
   }
   return absl::OkStatus();
 }

@@ -198,7 +198,7 @@ absl::Status ProcVerifier::CheckDataBinding(const Node& arg, const Node& callee,
                                            TypeText(expected), hint));
   }
   const Node* memory = param.def() != nullptr ? param.def() : module_.dram();
-  if (check_memories_ && view.memory != memory) {
+  if (checks_.memories && view.memory != memory) {
     return ErrorAt(arg.loc(), absl::StrCat(Argument(callee, param), " is in ",
                                            view.memory->name(), ", expected ",
                                            memory->name()));

@@ -259,7 +259,9 @@ absl::Status ProcVerifier::CheckIndices(absl::Span<Node* const> indices,
   for (Node* index : indices) {
     if (auto type = ControlInt(*index); !type.ok()) return type.status();
   }
-  if (indices.empty() || SurelyInside(indices, view)) return absl::OkStatus();
+  if (indices.empty() || !checks_.bounds || SurelyInside(indices, view)) {
+    return absl::OkStatus();
+  }
   const Node& stmt = model_.StatementOf(*indices.front());
   auto extents = model_.Extents(*view.source, stmt);
   if (!extents.ok()) return extents.status();
@@ -278,6 +280,7 @@ absl::Status ProcVerifier::CheckIndices(absl::Span<Node* const> indices,
 absl::Status ProcVerifier::CheckSpanInside(Node& index, int64_t span,
                                            const View& view, int dim,
                                            const std::string& name) {
+  if (!checks_.bounds) return absl::OkStatus();
   const Node& stmt = model_.StatementOf(index);
   auto extents = model_.Extents(*view.source, stmt);
   if (!extents.ok()) return extents.status();
@@ -321,7 +324,7 @@ absl::StatusOr<const LoopName*> ProcVerifier::FindData(Node& name) {
 
 absl::Status ProcVerifier::CheckAddressable(const Node& name,
                                             const LoopName& data) const {
-  if (!check_memories_ || proc_.is(Op::kInstr) ||
+  if (!checks_.memories || proc_.is(Op::kInstr) ||
       IsAddressable(*data.view.memory)) {
     return absl::OkStatus();
   }
@@ -481,24 +484,26 @@ absl::StatusOr<View> ProcVerifier::CheckWindow(Node& window) {
   }
   auto order = CheckPermutation(window, static_cast<int>(dims.size()));
   if (!order.ok()) return order.status();
-  // The values of the ranges: each selector's bounds, then the extent of
-  // the dimension it selects in.
-  const Node& stmt = model_.StatementOf(window);
-  auto extents = model_.Extents(name, stmt);
-  if (!extents.ok()) return extents.status();
-  std::vector<isl::pw_aff> values;
-  size_t next = 0;
-  for (int k = 0; k < rank; ++k) {
-    for (int i = 0; i < (ranges[k].is_interval ? 2 : 1); ++i) {
-      auto value = model_.Affine(*bounds[next++]);
-      if (!value.ok()) return value.status();
-      values.push_back(*std::move(value));
+  if (checks_.bounds) {
+    // The values of the ranges: each selector's bounds, then the extent of
+    // the dimension it selects in.
+    const Node& stmt = model_.StatementOf(window);
+    auto extents = model_.Extents(name, stmt);
+    if (!extents.ok()) return extents.status();
+    std::vector<isl::pw_aff> values;
+    size_t next = 0;
+    for (int k = 0; k < rank; ++k) {
+      for (int i = 0; i < (ranges[k].is_interval ? 2 : 1); ++i) {
+        auto value = model_.Affine(*bounds[next++]);
+        if (!value.ok()) return value.status();
+        values.push_back(*std::move(value));
+      }
+      values.push_back((*extents)[k]);
     }
-    values.push_back((*extents)[k]);
-  }
-  if (auto status = CheckRanges(model_, stmt, values, ranges, name.name());
-      !status.ok()) {
-    return status;
+    if (auto status = CheckRanges(model_, stmt, values, ranges, name.name());
+        !status.ok()) {
+      return status;
+    }
   }
   std::vector<Dim> permuted;
   for (int natural : *order) permuted.push_back(dims[natural]);

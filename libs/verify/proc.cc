@@ -49,11 +49,11 @@ absl::Status VerifyProcedures(
 }
 
 absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx,
-                             bool check_memories) {
+                             ProcChecks checks) {
   // The call graph is for the recursion check, which must see the edited
   // proc's calls as they are now.
   CallGraph calls(module);
-  ProcVerifier verifier(module, proc, calls, ctx, check_memories);
+  ProcVerifier verifier(module, proc, calls, ctx, checks);
   if (proc.is(Op::kPeProgram)) return verifier.CheckPeProgram();
   if (auto status = verifier.CheckSignature(); !status.ok()) return status;
   return verifier.CheckBody();
@@ -71,11 +71,11 @@ Type BinderType(const Node& binder) {
 }
 
 ProcVerifier::ProcVerifier(Module& module, Node& proc, const CallGraph& calls,
-                           poly::Context& ctx, bool check_memories)
+                           poly::Context& ctx, ProcChecks checks)
     : module_(module),
       proc_(proc),
       calls_(calls),
-      check_memories_(check_memories),
+      checks_(checks),
       model_(isl::ctx(ctx.get()), proc) {
   EnterBlock();  // the parameters'
 }

@@ -27,6 +27,7 @@
 #include "libs/ir/forms.h"
 #include "libs/ir/node.h"
 #include "libs/verify/call_graph.h"
+#include "libs/verify/proc_checks.h"
 #include "libs/verify/scalar.h"
 #include "libs/poly/model.h"
 #include "libs/poly/poly.h"
@@ -44,9 +45,8 @@ absl::Status VerifyProcedures(
 
 // Types and checks one proc, instr or pe-program of `module`, whose other
 // forms have been verified (VerifyProcedures): they are not checked again.
-// `check_memories`: ProcChecks::memories (verifier.h).
 absl::Status VerifyProcedure(Module& module, Node& proc, poly::Context& ctx,
-                             bool check_memories = true);
+                             ProcChecks checks = ProcChecks());
 
 // What a data name, window or descriptor denotes: a scalar, a tensor or a
 // window onto a tensor (its "root", a data parameter, an alloc, a local
@@ -72,7 +72,7 @@ struct LoopName {
 class ProcVerifier {
  public:
   ProcVerifier(Module& module, Node& proc, const CallGraph& calls,
-               poly::Context& ctx, bool check_memories = true);
+               poly::Context& ctx, ProcChecks checks = ProcChecks());
 
   // The parameters and the preconditions.
   absl::Status CheckSignature();
@@ -276,8 +276,7 @@ class ProcVerifier {
   Module& module_;
   Node& proc_;
   const CallGraph& calls_;
-  // Whether memories are checked (ProcChecks::memories).
-  bool check_memories_;
+  ProcChecks checks_;
   poly::ProcModel model_;
   // Scopes: no name is bound twice at a time, so one map from names to
   // their binders and, per block, the binders to unbind at its end. Nodes

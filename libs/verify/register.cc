@@ -9,7 +9,7 @@ namespace tessel::ir {
 
 absl::Status ProcVerifier::CheckMemory(const Node& decl,
                                        const Node& memory) const {
-  if (!check_memories_) return absl::OkStatus();
+  if (!checks_.memories) return absl::OkStatus();
   if (auto status = CheckVectorMemory(decl, memory); !status.ok()) {
     return status;
   }

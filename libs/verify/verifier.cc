@@ -22,7 +22,7 @@ absl::Status VerifyModule(Module& module) {
 absl::Status VerifyProc(Module& module, Node& proc, ProcChecks checks) {
   poly::Context ctx;
   if (proc.is(Op::kFunc)) return VerifyFunc(proc, ctx);
-  return VerifyProcedure(module, proc, ctx, checks.memories);
+  return VerifyProcedure(module, proc, ctx, checks);
 }
 
 }  // namespace tessel::ir

@@ -11,6 +11,7 @@
 
 #include "absl/status/status.h"
 #include "libs/ir/node.h"
+#include "libs/verify/proc_checks.h"
 
 namespace tessel::ir {
 
@@ -19,17 +20,6 @@ namespace tessel::ir {
 // ErrorAt); an Internal or ResourceExhausted status means isl failed on a
 // question the verifier asked.
 absl::Status VerifyModule(Module& module);
-
-// What VerifyProc checks besides types, names, bounds and calls' contracts.
-struct ProcChecks {
-  // Which memory each buffer lives in: non-addressable memories touched
-  // only by instrs, arguments in their parameters' memories, registers'
-  // shapes. Exo makes these back-end checks (section 3.1.1) because a
-  // schedule passes through procedures where they fail for a step (a
-  // buffer staged with stage_mem, then its loops replaced by instructions,
-  // then set_memory): a scheduler defers them to the end of a schedule.
-  bool memories = true;
-};
 
 // Types and checks one proc, instr or pe-program of `module` after an edit,
 // against the rest of the module, which must have been verified and is not

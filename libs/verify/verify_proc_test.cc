@@ -42,6 +42,16 @@ TEST_F(VerifyProcTest, ChecksTheEditedProcAlone) {
   EXPECT_NE(status.message().find("m.tir:6:"), std::string::npos) << status;
 }
 
+TEST_F(VerifyProcTest, BoundsCanWaitForTheFinishedProc) {
+  // @q reads A[8] once its loop runs to 9: only the bounds check sees it,
+  // and it still types the proc when told to leave bounds out.
+  Node& loop = *BodyOf(Proc("@q"))[0];
+  ForView(loop).hi()->set_int(9);
+  EXPECT_TRUE(VerifyProc(module_, Proc("@q"), {.bounds = false}).ok());
+  absl::Status status = VerifyProc(module_, Proc("@q"));
+  EXPECT_NE(status.message().find("m.tir:6:"), std::string::npos) << status;
+}
+
 TEST_F(VerifyProcTest, TypesWhatTheEditBuilt) {
   // Replace @p's call by a loop built in memory, untyped: verifying @p
   // types it.

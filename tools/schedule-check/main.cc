@@ -88,7 +88,8 @@ absl::Status Run(const tessel::CommandLine& command_line) {
   auto proc = ProcOf(*module, command_line);
   if (!proc.ok()) return proc.status();
   if (absl::Status status = tessel::schedule::ApplySchedule(
-          *module, **proc, *schedule, tessel::primitives::Registry::Builtin());
+          *module, **proc, *schedule, tessel::primitives::Registry::Builtin(),
+          {.verify_each = command_line.Has("verify-each")});
       !status.ok()) {
     return status;
   }
@@ -118,6 +119,10 @@ int main(int argc, char** argv) {
                         "no procedure calls)"});
   command_line.AddFlag(
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
+  command_line.AddFlag({"verify-each", 0, "", false,
+                        "check every access's bounds after each directive, "
+                        "not only on the result, to name a directive whose "
+                        "primitive breaks them (a bug)"});
   command_line.AddFlag({"equiv", 0, "", false,
                         "compare the procs of two modules A and B instead"});
   command_line.set_epilogue(
