@@ -10,24 +10,30 @@
 # With --exo DIR, also times Exo's own SGEMM: DIR holds the sgemm.c and
 # sgemm.h that Exo writes for its apps/x86/sgemm/sgemm.py
 # (scripts/bench/exo_sgemm.sh makes them; README.md, "Exo's SGEMM").
+# With --schedule FILE, schedules with FILE instead (another version of
+# matmul.sched, timed against this one in turn).
 # Prints figures; asserts nothing.
-#   scripts/bench/sgemm.sh [--sweep] [--check-max N] [--exo DIR] [SIZE...]
+#   scripts/bench/sgemm.sh [--sweep] [--check-max N] [--exo DIR]
+#                          [--schedule FILE] [SIZE...]
 # SIZE is a square size or MxNxK (default: 64 128 256 512 1024 2048).
 # --sweep adds the fixed-work aspect-ratio sweep of Exo's Fig. 5b: M x N
 # with M * N = 512 * 512 from 128 x 2048 to 2048 x 128, K = 512.
 # --check-max N: check against run-sim only shapes of at most N^3
 # multiply-adds (default 512; run-sim needs about 4 s at 512).
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/../.."
 sweep=false
 check_max=512
 exo=""
+schedule=scripts/bench/sgemm/matmul.sched
 sizes=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --sweep) sweep=true; shift ;;
     --check-max) check_max="$2"; shift 2 ;;
     --exo) exo="$2"; shift 2 ;;
+    --schedule) schedule=$(cd "$caller" && realpath "$2"); shift 2 ;;
     -*) echo "sgemm: error: unknown flag '$1'" >&2; exit 2 ;;
     *) sizes+=("$1"); shift ;;
   esac
@@ -68,7 +74,7 @@ for size in "${sizes[@]}"; do
     -o "$work/matmul.tir"
   start=$(date +%s.%N)
   "$bin/schedule-check/schedule-check" "$work/matmul.tir" \
-    --schedule scripts/bench/sgemm/matmul.sched -o "$work/sgemm.tir"
+    --schedule "$schedule" -o "$work/sgemm.tir"
   scheduled=$(echo "$(date +%s.%N) - $start" | bc -l)
   check="not checked against run-sim (above --check-max)"
   if [ $((m * n * k)) -le $((check_max * check_max * check_max)) ]; then
