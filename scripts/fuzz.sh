@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 target="${1:?usage: fuzz.sh kernel|tir|npy|egraph|placement|schedule [SECONDS] [WORK_DIR]}"
 seconds="${2:-60}"
 extra=()
+generated=()  # targets/ rules (RULE:FILE) whose generated C++ is compiled in
 work="${3:-$(mktemp -d)}"
 mkdir -p "$work/corpus"
 scripts/setup.sh
@@ -24,16 +25,20 @@ case "$target" in
   npy) libs=(support sexpr ir poly effects verify npy); seeds=(libs/npy/testdata/*.npy) ;;
   egraph) libs=(support sexpr egraph); seeds=(libs/egraph/testdata/fuzz/*.eg) ;;
   placement) libs=(support sexpr ir poly effects verify placement); seeds=(testdata/polysimd/Inputs/*.place) ;;
-  # The reader resolves target forms; `equiv` applies primitives.
-  schedule) libs=(support sexpr ir poly effects verify primitives schedule); extra=(targets/target_forms.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
+  # The reader resolves target forms (embedded by a generated source);
+  # `equiv` applies primitives.
+  schedule) libs=(support sexpr ir poly effects verify primitives schedule); extra=(targets/target_forms.cc); generated=(target_form_sources:target_form_files.cc); seeds=(testdata/schedule-check/Inputs/*.sched) ;;
   *) echo "fuzz: error: unknown target '$target' (kernel, tir, npy, egraph, placement or schedule)" >&2; exit 2 ;;
 esac
 sources=("${extra[@]}")
 # libs/ir reads the target libraries embedded by a generated source.
 if [[ " ${libs[*]} " == *" ir "* ]]; then
-  scripts/bazel.sh build //targets:library_sources >/dev/null
-  sources+=(bazel-bin/targets/libraries.cc)
+  generated+=(library_sources:libraries.cc)
 fi
+for rule_file in "${generated[@]}"; do
+  scripts/bazel.sh build "//targets:${rule_file%%:*}" >/dev/null
+  sources+=("bazel-bin/targets/${rule_file#*:}")
+done
 for lib in "${libs[@]}"; do
   for file in libs/"$lib"/*.cc; do
     case "$file" in *_test.cc | */testing.cc) ;; *) sources+=("$file") ;; esac
