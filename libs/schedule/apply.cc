@@ -54,8 +54,8 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
   absl::StatusOr<std::vector<Directive>> directives =
       Expand(schedule, registry);
   if (!directives.ok()) return directives.status();
-  // What a primitive's result is checked for: all but memories (checked
-  // once, at the end) and, unless asked, bounds (kEditChecks).
+  // What each directive's result is checked for: all but memories and,
+  // unless asked, bounds, which are checked once, at the end.
   const ir::ProcChecks step_checks{.memories = false,
                                    .bounds = options.verify_each};
   const ir::Node* scheduled = &proc;
