@@ -60,12 +60,13 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
   if (target == "avx512") {
     // 6 rows x 4 vectors of 16 lanes: 24 accumulators, 4 rows of B and a
     // broadcast of A in the 32 zmm registers.
-    return Strategy{.width = 16, .vectors = 4, .rows = 6};
+    return Strategy{.width = 16, .vectors = 4, .rows = 6, .fit = true};
   }
   if (target == "avx2") {
     // 6 rows x 2 vectors of 8 lanes: 12 accumulators, 2 rows of B and a
     // broadcast of A in the 16 ymm registers.
-    return Strategy{.width = 8, .vectors = 2, .rows = 6};
+    return Strategy{
+        .width = 8, .vectors = 2, .rows = 6, .registers = 16, .fit = true};
   }
   return absl::InvalidArgumentError(absl::StrCat(
       "unknown target '", target, "' (targets: avx512, avx2)"));
@@ -128,6 +129,14 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto n = Positive(value, kMaxTile, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.rows = *n;
+    } else if (key == "registers") {
+      auto n = Positive(value, kMaxTile, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.registers = *n;
+    } else if (key == "shape") {
+      auto fit = IsFirst(value, "fit", "fixed", key, path, line_number);
+      if (!fit.ok()) return fit.status();
+      strategy.fit = *fit;
     } else if (key == "depth") {
       auto n = Positive(value, kMaxDepth, key, path, line_number);
       if (!n.ok()) return n.status();
@@ -188,7 +197,8 @@ std::string PrintStrategy(const Strategy& strategy) {
   }
   return absl::StrCat(
       "width ", strategy.width, "\nvectors ", strategy.vectors, "\nrows ",
-      strategy.rows, "\ndepth ", strategy.depth, "\ntail ",
+      strategy.rows, "\nregisters ", strategy.registers, "\nshape ",
+      strategy.fit ? "fit" : "fixed", "\ndepth ", strategy.depth, "\ntail ",
       strategy.tail == Tail::kPad    ? "pad"
       : strategy.tail == Tail::kPeel ? "peel"
                                      : "mask",

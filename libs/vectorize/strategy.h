@@ -49,6 +49,14 @@ struct Strategy {
   // and the rows unrolled, each row's accumulators kept across the
   // reduction loops.
   int64_t rows = 6;
+  // Vector registers of the target (32 for AVX-512, 16 for AVX2): what a
+  // register tile, its accumulators and the vectors it reads, may fill.
+  int64_t registers = 32;
+  // Whether each nest's tile is fitted (tile_shape.h): fewer vectors where
+  // its reads leave no room in `registers` for `rows` x `vectors`, and
+  // rows balanced for its row loop, as the targets' defaults do. Otherwise
+  // every tile is `rows` x `vectors`.
+  bool fit = false;
   // The most iterations of the cache block: the tile of the innermost
   // reduction loop of a lane-vectorized reduce (matmul's k), its tile loop
   // outermost, so that what the register tiles read between two writes of

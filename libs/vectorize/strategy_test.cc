@@ -29,9 +29,23 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(strategy->contraction, Contraction::kMulAdd);
   EXPECT_EQ(strategy->lowering, Lowering::kOuterProduct);
   EXPECT_EQ(PrintStrategy(*strategy),
-            "width 8\nvectors 2\nrows 4\ndepth 1073741824\ntail peel\n"
+            "width 8\nvectors 2\nrows 4\nregisters 16\nshape fit\n"
+            "depth 1073741824\ntail peel\n"
             "contraction mul-add\nlowering outer-product\npack yes\nwindow 1\n"
             "l2 1048576\n");
+}
+
+TEST(StrategyTest, ReadsTheRegistersAndTheShape) {
+  auto strategy = ParseStrategy("registers 16\nshape fixed\n", "s",
+                                *DefaultStrategy("avx512"));
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->registers, 16);
+  EXPECT_FALSE(strategy->fit);
+  EXPECT_EQ(DefaultStrategy("avx512")->registers, 32);
+  EXPECT_TRUE(DefaultStrategy("avx512")->fit);
+  auto bad = ParseStrategy("shape tall\n", "s", Strategy{});
+  EXPECT_EQ(bad.status().message(),
+            "s:1:1: error: 'shape' is 'fit' or 'fixed', not 'tall'");
 }
 
 TEST(StrategyTest, PrintedStrategiesReadBack) {

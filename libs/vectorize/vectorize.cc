@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,6 +33,7 @@
 #include "libs/vectorize/layout.h"
 #include "libs/vectorize/nest.h"
 #include "libs/vectorize/sliding_window.h"
+#include "libs/vectorize/tile_shape.h"
 #include "libs/vectorize/transpose.h"
 
 namespace tessel::vectorize {
@@ -62,6 +64,13 @@ ir::Node* LoopNamed(const ir::Node& stmt, const std::string& name) {
   }
   return nullptr;
 }
+
+// How far apart the rows of a tile that read vectors of their own may lie
+// for the compiler to keep the vectors neighbouring taps share: half a
+// way of the L1 (32 KiB in 8 ways). Farther apart, a tile's rows fall in
+// few sets of the L1, which cannot hold them, and wider tiles of lanes ran
+// faster (docs/vectorize.md, "Convolutions").
+constexpr int64_t kOwnRowsBytes = 2048;
 
 class NestVectorizer {
  public:
@@ -95,6 +104,9 @@ class NestVectorizer {
     if (!plan.ok() && plan.status().code() != absl::StatusCode::kUnimplemented) {
       return plan.status();
     }
+    const TileShape shape = plan.ok() ? ShapeOf(*stmt.node(), *plan)
+                                      : TileShape{strategy_.rows,
+                                                  strategy_.vectors};
     // The accumulators start from the fill only in the lanes' register
     // tile, whose reduction loops are not blocked by `depth`: the cache
     // block's loop goes outside the tile's loops, and each block but the
@@ -102,7 +114,7 @@ class NestVectorizer {
     if (ir::Node* fill = FillOf(*stmt.node());
         fill != nullptr &&
         (!plan.ok() || plan->mode != Mode::kLanes ||
-         DepthBlocked(*stmt.node(), *plan->vector_loop) ||
+         DepthBlocked(*stmt.node(), *plan->vector_loop, shape.vectors) ||
          !FillVectorizes(*fill, *plan->vector_loop))) {
       return SplitFillOff(*fill, stmt, pending);
     }
@@ -123,8 +135,8 @@ class NestVectorizer {
                            ? plan->row_loop->name()
                            : std::string();
     std::string rows_outer, lanes_outer;
-    if (!rows.empty() && TripOf(*plan->row_loop) > strategy_.rows) {
-      auto names = Divide(stmt, rows, strategy_.rows, pending);
+    if (!rows.empty() && TripOf(*plan->row_loop) > shape.rows) {
+      auto names = Divide(stmt, rows, shape.rows, pending);
       if (!names.ok()) return names.status();
       rows_outer = names->first;
       rows = names->second;
@@ -135,7 +147,7 @@ class NestVectorizer {
     bool pad = (plan->paddable && strategy_.tail == Tail::kPad) ||
                (plan->maskable && strategy_.tail == Tail::kMask);
     int64_t trip = TripOf(*LoopNamed(*stmt.node(), lanes));
-    int64_t tile = strategy_.width * strategy_.vectors;
+    int64_t tile = strategy_.width * shape.vectors;
     if (trip <= tile && !pad && trip > strategy_.width) {
       tile = trip - trip % strategy_.width;
     }
@@ -178,15 +190,21 @@ class NestVectorizer {
         window = loop->name();
       }
     }
-    // Packing copies the reads the rows share once per tile of lanes, for
-    // every tile of rows: the lanes' tile loop goes outside the rows'.
-    // Without packing, the tiles of rows stay outermost: each keeps its rows
-    // of the other factor in L1 across the tiles of lanes, and the shared
-    // tensor, too small to be worth packing, stays in the L2.
-    bool pack = strategy_.pack && plan->mode == Mode::kLanes &&
-                stmt.node()->is(ir::Op::kReduce) && !rows_outer.empty() &&
-                !lanes_outer.empty() &&
-                SharedReadWorthPacking(*stmt.node(), rows_outer, rows, lanes);
+    // The panel: a read the rows share (matmul's B, a convolution's
+    // filter) too large for the L2 that parallel loops outside the tile
+    // read again. The loops that index it go outside those loops, with the
+    // cache block's loop outermost, so that each tile of it is read from
+    // memory once and then stays in the L2 while every tile of rows, every
+    // output row, reads it; packing copies it there into a dense buffer.
+    // Without one, the tiles of rows stay outermost: each keeps its rows of
+    // the other factor in L1 across the tiles of lanes, and the shared
+    // tensor, small, stays in the L2.
+    const ir::Node* panel =
+        plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce)
+            ? Panel(*stmt.node(), rows_outer, rows, lanes)
+            : nullptr;
+    // The strategy's `tile` loops stay outside the panel's.
+    const bool panel_outside = panel != nullptr && strategy_.tiles.empty();
     // The order: the other parallel loops, the cache block's loop, the
     // tile loops, the reduction loops, then the register tile (window,
     // rows, lanes).
@@ -195,8 +213,14 @@ class NestVectorizer {
       if (name == lanes) return 7;
       if (name == rows) return 6;
       if (name == window) return 5;
+      if (panel_outside) {
+        if (name == depth_outer) return -2;
+        if (WritesIndexedBy(*stmt.node(), loop) && Indexes(*panel, loop)) {
+          return -1;
+        }
+      }
       if (name == depth_outer) return 1;
-      if (name == rows_outer) return pack ? 3 : 2;
+      if (name == rows_outer) return panel != nullptr && strategy_.pack ? 3 : 2;
       if (name == lanes_outer) return plan->mode == Mode::kLanes ? 2 : 4;
       return WritesIndexedBy(*stmt.node(), loop) ? 0 : 4;
     };
@@ -225,9 +249,8 @@ class NestVectorizer {
     if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
       return status;
     }
-    if (pack) {
-      if (absl::Status status = Pack(stmt, rows_outer, rows, lanes);
-          !status.ok()) {
+    if (panel != nullptr && strategy_.pack) {
+      if (absl::Status status = Pack(stmt, *panel); !status.ok()) {
         return status;
       }
     }
@@ -351,13 +374,14 @@ class NestVectorizer {
     return block;
   }
 
-  // Whether the reduce `stmt`, lanes `lanes`, will be cache-blocked: its
-  // block computed for the widest tile of lanes it may get, so that the
+  // Whether the reduce `stmt`, lanes `lanes` in tiles of `vectors`, will be
+  // cache-blocked: its block computed for the widest tile of lanes it may
+  // get, so that the
   // answer errs towards "blocked" (a fill is then split off, never kept
   // with a reduction whose blocks each add to the one before).
-  bool DepthBlocked(ir::Node& stmt, const ir::Node& lanes) const {
-    int64_t widest =
-        std::min(TripOf(lanes), strategy_.width * strategy_.vectors);
+  bool DepthBlocked(ir::Node& stmt, const ir::Node& lanes,
+                    int64_t vectors) const {
+    int64_t widest = std::min(TripOf(lanes), strategy_.width * vectors);
     CacheBlock block = BlockOf(stmt, lanes, widest);
     return block.loop != nullptr && TripOf(*block.loop) > block.depth;
   }
@@ -375,6 +399,49 @@ class NestVectorizer {
     }
     pending.insert(pending.begin(), {at, stmt});
     return Reverify(module_, proc_);
+  }
+
+  // The register tile of `stmt` (tile_shape.h): fitted for a reduce whose
+  // lanes are a parallel loop (matmul, convolutions), the strategy's
+  // otherwise.
+  TileShape ShapeOf(ir::Node& stmt, const NestPlan& plan) const {
+    if (plan.mode != Mode::kLanes || !stmt.is(ir::Op::kReduce)) {
+      return TileShape{strategy_.rows, strategy_.vectors};
+    }
+    TileReads reads;
+    std::vector<ir::Node*> loads;
+    LoadsIn(*stmt.operand(1), loads);
+    for (ir::Node* load : loads) {
+      bool by_lanes = Indexes(*load, *plan.vector_loop);
+      bool by_rows =
+          plan.row_loop != nullptr && Indexes(*load, *plan.row_loop);
+      // Depthwise layers whose rows lie 512 bytes and 1 KiB apart ran at
+      // 0.90-0.98x and 0.78x oneDNN with 2 vectors, 0.48-0.58x and 0.66x
+      // with 4; at 2 and 4 KiB, 0.46-0.52x and 0.26x with 2, 0.57-0.59x
+      // and 0.44x with 4 (kOwnRowsBytes).
+      if (by_lanes && by_rows && RowStrideBytes(*load, *plan.row_loop) <
+                                     kOwnRowsBytes) {
+        ++reads.own;
+      }
+      if (by_lanes && !by_rows) ++reads.shared;
+    }
+    return ChooseTileShape(
+        strategy_, reads, plan.row_loop == nullptr ? 0 : TripOf(*plan.row_loop));
+  }
+
+  // The bytes between the elements `read` reads at consecutive iterations
+  // of `rows`; kOwnRowsBytes for a window or symbolic dimensions.
+  static int64_t RowStrideBytes(ir::Node& read, const ir::Node& rows) {
+    ir::LoadView view(read);
+    std::optional<int64_t> bytes = TensorBytes(*view.buffer());
+    if (!bytes.has_value()) return kOwnRowsBytes;
+    std::vector<int64_t> dims = *view.buffer()->declared_type().ConstantDims();
+    int64_t stride = ElemTypeBytes(read.type().elem()), total = 0;
+    for (size_t d = dims.size(); d-- > 0;) {
+      total += AffineForm(*view.indices()[d])->coefficient(&rows) * stride;
+      stride *= dims[d];
+    }
+    return std::abs(total);
   }
 
   static bool RowsShareARead(ir::Node& stmt, const NestPlan& plan) {
@@ -400,24 +467,6 @@ class NestVectorizer {
     for (const ir::Node* index :
          ir::LoadView(const_cast<ir::Node&>(lhs)).indices()) {
       if (AffineForm(*index)->coefficient(&loop) != 0) return true;
-    }
-    return false;
-  }
-
-  // Whether a loop around the copy of `read`'s panel (those before
-  // `inside`) runs it more than once without indexing `read`: the copy
-  // would then repeat the same panel (a convolution's filter, packed again
-  // for every output row), which costs more than the packed reads save
-  // (docs/vectorize.md, "Convolutions").
-  static bool CopiedAgain(ir::Node& read, const std::vector<ir::Node*>& loops,
-                          std::vector<ir::Node*>::const_iterator inside) {
-    for (auto it = loops.begin(); it != inside; ++it) {
-      if (TripOf(**it) < 2) continue;
-      bool indexes = false;
-      for (const ir::Node* index : ir::LoadView(read).indices()) {
-        indexes = indexes || AffineForm(*index)->coefficient(*it) != 0;
-      }
-      if (!indexes) return true;
     }
     return false;
   }
@@ -456,30 +505,52 @@ class NestVectorizer {
     return bytes;
   }
 
-  // Whether `stmt` reads a tensor with indices of the lanes but not of the
-  // rows (the loops of these names) that is worth packing (cache_blocks.h).
-  bool SharedReadWorthPacking(ir::Node& stmt, const std::string& rows_outer,
-                              const std::string& rows,
-                              const std::string& lanes) const {
+  static bool Indexes(const ir::Node& read, const ir::Node& loop) {
+    for (const ir::Node* index :
+         ir::LoadView(const_cast<ir::Node&>(read)).indices()) {
+      if (AffineForm(*index)->coefficient(&loop) != 0) return true;
+    }
+    return false;
+  }
+
+  // The panel of `stmt` (Run): a read with indices of the lanes but not of
+  // the rows (the loops of these names) that parallel loops outside the
+  // tile, of more than one iteration, do not index, so that they read it
+  // again, and whose tensor is too large for that: one that only the tiles
+  // of rows read again (matmul's B) when it outgrows half of the L2, where
+  // its row stride would make it conflict in the cache's sets
+  // (cache_blocks.h); one that other loops read again (a convolution's
+  // filter, by every output row) when it outgrows the L2, which it would
+  // then leave between their iterations. Null when there is none.
+  const ir::Node* Panel(ir::Node& stmt, const std::string& rows_outer,
+                        const std::string& rows,
+                        const std::string& lanes) const {
     std::vector<ir::Node*> reads;
     LoadsIn(*stmt.operand(1), reads);
     for (ir::Node* read : reads) {
       bool by_rows = false, by_lanes = false;
-      for (const ir::Node* index : ir::LoadView(*read).indices()) {
-        primitives::LinearForm form = *AffineForm(*index);
-        for (ir::Node* loop : LoopsOf(stmt)) {
-          if (form.coefficient(loop) == 0) continue;
-          by_rows = by_rows || loop->name() == rows ||
-                    loop->name() == rows_outer;
-          by_lanes = by_lanes || loop->name() == lanes;
+      bool again_by_tiles = false, again_by_others = false;
+      for (ir::Node* loop : LoopsOf(stmt)) {
+        const std::string& name = loop->name();
+        bool indexes = Indexes(*read, *loop);
+        by_rows = by_rows || (indexes && (name == rows || name == rows_outer));
+        by_lanes = by_lanes || (indexes && name == lanes);
+        if (indexes || name == rows || !WritesIndexedBy(stmt, *loop) ||
+            TripOf(*loop) < 2) {
+          continue;
         }
+        again_by_tiles = again_by_tiles || name == rows_outer;
+        again_by_others = again_by_others || name != rows_outer;
       }
-      if (by_lanes && !by_rows &&
-          WorthPacking(strategy_, TensorBytes(*ir::LoadView(*read).buffer()))) {
-        return true;
+      if (!by_lanes || by_rows) continue;
+      std::optional<int64_t> bytes =
+          TensorBytes(*ir::LoadView(*read).buffer());
+      if ((again_by_others && (!bytes.has_value() || *bytes > strategy_.l2)) ||
+          (again_by_tiles && WorthPacking(strategy_, bytes))) {
+        return read;
       }
     }
-    return false;
+    return nullptr;
   }
 
   // The bytes of a tensor of constant dimensions; nullopt for a window
@@ -494,66 +565,46 @@ class NestVectorizer {
     return bytes;
   }
 
-  // Stages (libs/primitives' stage_mem) each tensor that `stmt` reads with
-  // indices of the lanes but not of the rows into a dense buffer before
-  // the rows' tile loop `rows_outer`: the box of elements the loops inside
-  // it read, at each iteration of the loops outside.
-  absl::Status Pack(const ir::Cursor& stmt, const std::string& rows_outer,
-                    const std::string& rows, const std::string& lanes) {
+  // Stages (libs/primitives' stage_mem) the tensor that `panel`, a read
+  // of `stmt`, reads into a dense buffer before the outermost loop that
+  // does not index it (Run's order puts the loops that do outside): the
+  // box of elements the loops inside read, copied once per iteration of
+  // the loops outside.
+  absl::Status Pack(const ir::Cursor& stmt, const ir::Node& panel) {
     std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
     auto inside = std::find_if(loops.begin(), loops.end(), [&](ir::Node* l) {
-      return l->name() == rows_outer;
+      return !Indexes(panel, *l);
     });
-    std::vector<ir::Node*> reads;
-    LoadsIn(*stmt.node()->operand(1), reads);
-    std::vector<const ir::Node*> packed;
-    for (ir::Node* read : reads) {
-      const ir::Node* buffer = ir::LoadView(*read).buffer();
-      if (std::find(packed.begin(), packed.end(), buffer) != packed.end()) {
-        continue;
+    if (inside == loops.end()) return absl::OkStatus();
+    ir::LoadView read(const_cast<ir::Node&>(panel));
+    std::vector<ir::Node*> selectors;
+    for (ir::Node* index : read.indices()) {
+      primitives::LinearForm lo = *AffineForm(*index);
+      primitives::LinearForm hi = lo;
+      for (auto it = inside; it != loops.end(); ++it) {
+        int64_t c = lo.coefficient(*it);
+        if (c == 0) continue;
+        ir::ForView view(**it);
+        auto first = primitives::LinearForm::Constant(LiteralOf(*view.lo()));
+        auto last = primitives::LinearForm::Constant(LiteralOf(*view.hi()) - 1);
+        lo = lo.Substituted(*it, c > 0 ? first : last);
+        hi = hi.Substituted(*it, c > 0 ? last : first);
       }
-      bool by_rows = false, by_lanes = false;
-      std::vector<ir::Node*> selectors;
-      for (ir::Node* index : ir::LoadView(*read).indices()) {
-        primitives::LinearForm lo = *AffineForm(*index);
-        primitives::LinearForm hi = lo;
-        for (auto it = inside; it != loops.end(); ++it) {
-          int64_t c = lo.coefficient(*it);
-          if (c == 0) continue;
-          by_rows =
-              by_rows || (*it)->name() == rows || (*it)->name() == rows_outer;
-          by_lanes = by_lanes || (*it)->name() == lanes;
-          ir::ForView view(**it);
-          auto first = primitives::LinearForm::Constant(LiteralOf(*view.lo()));
-          auto last =
-              primitives::LinearForm::Constant(LiteralOf(*view.hi()) - 1);
-          lo = lo.Substituted(*it, c > 0 ? first : last);
-          hi = hi.Substituted(*it, c > 0 ? last : first);
-        }
-        hi = hi.Plus(primitives::LinearForm::Constant(1));
-        selectors.push_back(
-            ir::Build::Interval(module_, lo.Build(module_), hi.Build(module_)));
-      }
-      if (by_rows || !by_lanes || CopiedAgain(*read, loops, inside) ||
-          !WorthPacking(strategy_, TensorBytes(*buffer))) {
-        continue;
-      }
-      packed.push_back(buffer);
-      ir::Node* window = ir::Build::Window(module_, *buffer, selectors);
-      std::string name = ir::FreshName(module_, proc_,
-                                       absl::StrCat(buffer->name(), "_packed"));
-      ir::Node* block = LoopNamed(*stmt.node(), rows_outer);
-      if (absl::Status status = primitives::StageMem(
-              module_, ir::Cursor(module_, block).as_block(), *window, name);
-          !status.ok()) {
-        return Rejected(*stmt.node(),
-                        absl::StrCat("packing '", buffer->name(), "'"), status);
-      }
-      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
-        return status;
-      }
+      hi = hi.Plus(primitives::LinearForm::Constant(1));
+      selectors.push_back(
+          ir::Build::Interval(module_, lo.Build(module_), hi.Build(module_)));
     }
-    return absl::OkStatus();
+    const ir::Node& buffer = *read.buffer();
+    ir::Node* window = ir::Build::Window(module_, buffer, selectors);
+    std::string name = ir::FreshName(module_, proc_,
+                                     absl::StrCat(buffer.name(), "_packed"));
+    if (absl::Status status = primitives::StageMem(
+            module_, ir::Cursor(module_, *inside).as_block(), *window, name);
+        !status.ok()) {
+      return Rejected(*stmt.node(),
+                      absl::StrCat("packing '", buffer.name(), "'"), status);
+    }
+    return Reverify(module_, proc_);
   }
 
   // Divides the loop `name` around `stmt` by `quot` (divide_loop, its

@@ -80,10 +80,12 @@ int main(int argc, char** argv) {
   command_line.AddFlag(
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
   command_line.set_epilogue(
-      "default strategy (avx512): width 16, vectors 4, rows 6, depth\n"
-      "1073741824 (the cache block bounded by l2 alone), tail pad,\n"
-      "contraction fma, lowering fma, pack yes, window 1, l2 1048576, no\n"
-      "loop tiled or interchanged by name; (avx2): width 8, vectors 2, the\n"
+      "default strategy (avx512): width 16, vectors 4, rows 6, registers\n"
+      "32, shape fit (fewer vectors where a nest's reads need the\n"
+      "registers, rows balanced for short row loops), depth 1073741824\n"
+      "(the cache block bounded by l2 alone), tail pad, contraction fma,\n"
+      "lowering fma, pack yes, window 1, l2 1048576, no loop tiled or\n"
+      "interchanged by name; (avx2): width 8, vectors 2, registers 16, the\n"
       "rest the same.\n"
       "example:\n"
       "  parse matmul.tk -D M=64 -D N=64 -D K=64 | vectorize -o v.tir\n"
