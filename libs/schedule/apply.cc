@@ -55,9 +55,11 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
       Expand(schedule, registry);
   if (!directives.ok()) return directives.status();
   // What each directive's result is checked for: all but memories and,
-  // unless asked, bounds, which are checked once, at the end.
+  // unless asked, bounds and calls' contracts, which are checked once, at
+  // the end.
   const ir::ProcChecks step_checks{.memories = false,
-                                   .bounds = options.verify_each};
+                                   .bounds = options.verify_each,
+                                   .contracts = options.verify_each};
   const ir::Node* scheduled = &proc;
   for (const Directive& directive : *directives) {
     ir::Node* current = module.Current(scheduled);
@@ -107,7 +109,7 @@ absl::Status ApplySchedule(ir::Module& module, ir::Node& proc,
               " made a procedure that does not verify: ", status.message()));
     }
   }
-  // Memories and bounds are checked once, on the result.
+  // Memories, bounds and contracts are checked once, on the result.
   if (directives->empty()) return absl::OkStatus();
   if (absl::Status status = ir::VerifyProc(module, *module.Current(scheduled));
       !status.ok()) {

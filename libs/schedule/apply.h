@@ -1,7 +1,7 @@
 // Running a schedule: its directives (definitions expanded, expand.h) one
 // after another on a procedure, each bound (bind.h), run, and the
-// procedure re-verified (its bounds once, on the result, unless
-// `verify_each`). The first directive that does not apply ends it
+// procedure re-verified (its bounds and calls' contracts once, on the
+// result, unless `verify_each`). The first directive that does not apply ends it
 // with a diagnostic: where the directive is, the directive, the
 // primitive's reason (the condition that failed and its witness) and the
 // code the directive points at.
@@ -16,11 +16,12 @@
 namespace tessel::schedule {
 
 struct ApplyOptions {
-  // Whether the bounds of every access (ir::ProcChecks::bounds) are checked
-  // after every directive, not only on the result. Each primitive proves
-  // its own conditions, so a directive that breaks them is a bug in its
-  // primitive: the final check rejects the schedule all the same, and this
-  // names the directive, at about three times the cost of a long schedule.
+  // Whether the bounds of every access and the contracts of every call
+  // (ir::ProcChecks::bounds, ::contracts) are checked after every
+  // directive, not only on the result. Each primitive proves its own
+  // conditions, so a directive that breaks them is a bug in its primitive:
+  // the final check rejects the schedule all the same, and this names the
+  // directive, at several times the cost of a long schedule.
   bool verify_each = false;
 };
 

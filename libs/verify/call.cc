@@ -129,7 +129,7 @@ absl::Status ProcVerifier::CheckCall(Node& call) {
                                             : ": expected an integer "
                                               "expression"));
     }
-    if (control == ControlType::kSize) {
+    if (control == ControlType::kSize && checks_.contracts) {
       auto value = model_.Affine(arg);
       if (!value.ok()) return value.status();
       auto violation = model_.FindViolation(
@@ -154,15 +154,19 @@ absl::Status ProcVerifier::CheckCall(Node& call) {
       return status;
     }
   }
+  for (Node* assertion : AssertsOf(callee)) {
+    if (auto type = ControlCondition(*assertion->operand(0), &subst);
+        !type.ok()) {
+      return type.status();
+    }
+  }
+  if (!checks_.contracts) return absl::OkStatus();
   if (auto status = CheckNoAliasing(call, callee, params, views, model_);
       !status.ok()) {
     return status;
   }
   for (Node* assertion : AssertsOf(callee)) {
     Node& cond = *assertion->operand(0);
-    if (auto type = ControlCondition(cond, &subst); !type.ok()) {
-      return type.status();
-    }
     auto holds = model_.ConditionAtCall(cond, call);
     if (!holds.ok()) return holds.status();
     auto failure = model_.FindViolation(
@@ -210,20 +214,21 @@ absl::Status ProcVerifier::CheckDataBinding(const Node& arg, const Node& callee,
                                            "parameter '",
                                            view.read_only_source, "'"));
   }
+  for (const Dim& dim : expected.dims()) {
+    if (dim.is_constant()) continue;
+    if (auto type = ControlInt(Mutable(dim.expr), &subst); !type.ok()) {
+      return type.status();
+    }
+  }
+  if (!checks_.contracts) return absl::OkStatus();
   const Node& call = model_.StatementOf(arg);
   auto extents = model_.Extents(*view.source, call);
   if (!extents.ok()) return extents.status();
   for (int k = 0; k < expected.rank(); ++k) {
     const Dim& dim = expected.dims()[k];
-    absl::StatusOr<isl::pw_aff> extent;
-    if (dim.is_constant()) {
-      extent = model_.Constant(dim.value, call);
-    } else {
-      if (auto type = ControlInt(Mutable(dim.expr), &subst); !type.ok()) {
-        return type.status();
-      }
-      extent = model_.AffineAtCall(*dim.expr, call);
-    }
+    absl::StatusOr<isl::pw_aff> extent =
+        dim.is_constant() ? model_.Constant(dim.value, call)
+                          : model_.AffineAtCall(*dim.expr, call);
     if (!extent.ok()) return extent.status();
     auto violation =
         model_.FindViolation(call, {(*extents)[k], *extent},

@@ -52,6 +52,23 @@ TEST_F(VerifyProcTest, BoundsCanWaitForTheFinishedProc) {
   EXPECT_NE(status.message().find("m.tir:6:"), std::string::npos) << status;
 }
 
+TEST_F(VerifyProcTest, ContractsCanWaitForTheFinishedProc) {
+  // @p's call passes @add a size of 9 with arguments of 8 elements: only
+  // the contracts' check sees it, and it still types the call without.
+  Node& call = *BodyOf(Proc("@p"))[0];
+  call.operand(0)->set_int(9);
+  EXPECT_TRUE(VerifyProc(module_, Proc("@p"), {.contracts = false}).ok());
+  absl::Status status = VerifyProc(module_, Proc("@p"));
+  EXPECT_NE(status.message().find("dimension 0 of argument 'x'"),
+            std::string::npos)
+      << status;
+  // A non-size argument is still an error.
+  call.operand(0)->set_int(0);
+  Module& module = module_;
+  module.Replace(call.operand(1), Build::Float(module, 1.0));
+  EXPECT_FALSE(VerifyProc(module_, Proc("@p"), {.contracts = false}).ok());
+}
+
 TEST_F(VerifyProcTest, TypesWhatTheEditBuilt) {
   // Replace @p's call by a loop built in memory, untyped: verifying @p
   // types it.

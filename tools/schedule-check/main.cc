@@ -120,9 +120,10 @@ int main(int argc, char** argv) {
   command_line.AddFlag(
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
   command_line.AddFlag({"verify-each", 0, "", false,
-                        "check every access's bounds after each directive, "
-                        "not only on the result, to name a directive whose "
-                        "primitive breaks them (a bug)"});
+                        "check every access's bounds and every call's "
+                        "contract after each directive, not only on the "
+                        "result, to name a directive whose primitive "
+                        "breaks them (a bug)"});
   command_line.AddFlag({"equiv", 0, "", false,
                         "compare the procs of two modules A and B instead"});
   command_line.set_epilogue(
