@@ -21,4 +21,12 @@ bool WorthPacking(const Strategy& strategy, std::optional<int64_t> bytes) {
   return !bytes.has_value() || *bytes > strategy.l2 / 2;
 }
 
+std::optional<int64_t> StreamingDepth(int64_t tile_bytes, int64_t stride_bytes,
+                                      bool other_tiles, bool has_rows) {
+  if (has_rows || !other_tiles || stride_bytes <= tile_bytes) {
+    return std::nullopt;
+  }
+  return kStreamingDepth;
+}
+
 }  // namespace tessel::vectorize

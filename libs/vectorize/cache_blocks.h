@@ -32,6 +32,28 @@ int64_t CacheBlockDepth(const Strategy& strategy, int64_t panel_bytes,
 // unpacked, docs/vectorize.md).
 bool WorthPacking(const Strategy& strategy, std::optional<int64_t> bytes);
 
+// The iterations of a streaming cache block: a register tile of lanes
+// without rows (a column sum, y[j] += A[i, j]) reads `tile_bytes` of each
+// step of its reduction loop, whose steps are `stride_bytes` apart. When
+// `other_tiles` of lanes read the rest of each step's row, a tile running
+// the whole reduction loop reads a line per row at that stride, which no
+// prefetcher follows and, at a power-of-two stride, all in one L1 set;
+// blocks of kStreamingDepth steps with the tiles of lanes inside read
+// that many rows from end to end, and load and store the accumulators
+// (one row of the output, in L1) once per block. nullopt: the nest has
+// rows (accumulators that stay across the reduction), or its tile is the
+// only one, or the steps are no farther apart than the tile's reads;
+// CacheBlockDepth's block holds.
+std::optional<int64_t> StreamingDepth(int64_t tile_bytes, int64_t stride_bytes,
+                                      bool other_tiles, bool has_rows);
+
+// Rows per streaming block: ColRed2D at 1024 x 1024 ran at 0.95-0.99 of
+// the scalar loops' C with 1, 1.00-1.07 with 2, 0.91-1.02 with 3,
+// 0.88-0.92 with 4 and 0.3-0.4 with 16 (docs/vectorize.md, "Memory-bound
+// kernels"): two rows halve the accumulators' loads and stores per read
+// and stay two streams.
+inline constexpr int64_t kStreamingDepth = 2;
+
 }  // namespace tessel::vectorize
 
 #endif  // TESSEL_LIBS_VECTORIZE_CACHE_BLOCKS_H_

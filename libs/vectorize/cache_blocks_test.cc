@@ -1,5 +1,7 @@
 #include "libs/vectorize/cache_blocks.h"
 
+#include <optional>
+
 #include "gtest/gtest.h"
 #include "libs/vectorize/strategy.h"
 
@@ -32,6 +34,24 @@ TEST(CacheBlocksTest, TensorsThatFitHalfTheL2AreNotPacked) {
   EXPECT_FALSE(WorthPacking(strategy, 512 * 1024));
   EXPECT_TRUE(WorthPacking(strategy, 512 * 1024 + 4));
   EXPECT_TRUE(WorthPacking(strategy, std::nullopt));
+}
+
+TEST(CacheBlocksTest, ATileWithoutRowsThatReadsPartOfEachRowStreams) {
+  // ColRed2D at 1024: a 64-lane tile, 256 bytes of each 4 KiB row.
+  EXPECT_EQ(StreamingDepth(256, 4096, true, false), kStreamingDepth);
+  EXPECT_EQ(StreamingDepth(256, 260, true, false), kStreamingDepth);
+}
+
+TEST(CacheBlocksTest, RowsOrASingleTileKeepTheCacheBlock) {
+  // Matmul's tile has rows, whose accumulators stay across k.
+  EXPECT_EQ(StreamingDepth(256, 4096, true, true), std::nullopt);
+  // A tile of all 48 lanes reads each row whole: the loop streams.
+  EXPECT_EQ(StreamingDepth(192, 192, false, false), std::nullopt);
+  // The only tile of 16 lanes, whose loop steps over rows that another
+  // reduction loop reads (colsum3's b, with i inside it).
+  EXPECT_EQ(StreamingDepth(64, 256, false, false), std::nullopt);
+  // No read that the loop steps through.
+  EXPECT_EQ(StreamingDepth(256, 0, true, false), std::nullopt);
 }
 
 }  // namespace

@@ -32,6 +32,7 @@
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/layout.h"
 #include "libs/vectorize/nest.h"
+#include "libs/vectorize/read_strides.h"
 #include "libs/vectorize/sliding_window.h"
 #include "libs/vectorize/tile_shape.h"
 #include "libs/vectorize/transpose.h"
@@ -114,7 +115,8 @@ class NestVectorizer {
     if (ir::Node* fill = FillOf(*stmt.node());
         fill != nullptr &&
         (!plan.ok() || plan->mode != Mode::kLanes ||
-         DepthBlocked(*stmt.node(), *plan->vector_loop, shape.vectors) ||
+         DepthBlocked(*stmt.node(), *plan->vector_loop, shape.vectors,
+                      plan->row_loop != nullptr) ||
          !FillVectorizes(*fill, *plan->vector_loop))) {
       return SplitFillOff(*fill, stmt, pending);
     }
@@ -164,7 +166,9 @@ class NestVectorizer {
     std::string depth_outer;
     if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce)) {
       const ir::Node& lanes_loop = *LoopNamed(*stmt.node(), lanes);
-      CacheBlock block = BlockOf(*stmt.node(), lanes_loop, TripOf(lanes_loop));
+      CacheBlock block =
+          BlockOf(*stmt.node(), lanes_loop, TripOf(lanes_loop),
+                  lanes_outer.empty() ? 0 : TripOf(lanes_loop), !rows.empty());
       if (block.loop != nullptr && TripOf(*block.loop) > block.depth) {
         if (fill_kept) {
           return absl::InternalError(
@@ -353,11 +357,14 @@ class NestVectorizer {
     ir::Node* loop = nullptr;
     int64_t depth = 0;
   };
+  // A tile of `tiled_lanes` lanes (0: the lanes are one tile) without
+  // rows gets a streaming block instead (cache_blocks.h).
   CacheBlock BlockOf(ir::Node& stmt, const ir::Node& lanes,
-                     int64_t lanes_trip) const {
+                     int64_t lanes_trip, int64_t tiled_lanes,
+                     bool has_rows) const {
     CacheBlock block;
-    int64_t step_bytes =
-        lanes_trip * ElemTypeBytes(stmt.operand(0)->type().elem());
+    const int64_t elem_bytes = ElemTypeBytes(stmt.operand(0)->type().elem());
+    int64_t step_bytes = lanes_trip * elem_bytes;
     std::vector<ir::Node*> loops = LoopsOf(stmt);
     for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
       if (WritesIndexedBy(stmt, **it)) continue;
@@ -368,6 +375,12 @@ class NestVectorizer {
       }
     }
     if (block.loop == nullptr) return block;
+    if (std::optional<int64_t> depth = StreamingDepth(
+            tiled_lanes * elem_bytes, StepStrideBytes(stmt, *block.loop),
+            tiled_lanes > 0, has_rows)) {
+      block.depth = *depth;
+      return block;
+    }
     block.depth = CacheBlockDepth(strategy_, step_bytes,
                                   StridedReadBytes(stmt, *block.loop, lanes),
                                   TripOf(*block.loop));
@@ -376,14 +389,19 @@ class NestVectorizer {
 
   // Whether the reduce `stmt`, lanes `lanes` in tiles of `vectors`, will be
   // cache-blocked: its block computed for the widest tile of lanes it may
-  // get, so that the
-  // answer errs towards "blocked" (a fill is then split off, never kept
-  // with a reduction whose blocks each add to the one before).
-  bool DepthBlocked(ir::Node& stmt, const ir::Node& lanes,
-                    int64_t vectors) const {
+  // get, and the streaming block's for the narrowest, so that the answer
+  // errs towards "blocked" (a fill is then split off, never kept with a
+  // reduction whose blocks each add to the one before).
+  bool DepthBlocked(ir::Node& stmt, const ir::Node& lanes, int64_t vectors,
+                    bool has_rows) const {
     int64_t widest = std::min(TripOf(lanes), strategy_.width * vectors);
-    CacheBlock block = BlockOf(stmt, lanes, widest);
-    return block.loop != nullptr && TripOf(*block.loop) > block.depth;
+    // Run tiles lanes longer than a vector, by a vector or more.
+    int64_t narrowest = TripOf(lanes) > strategy_.width ? strategy_.width : 0;
+    auto blocked = [](const CacheBlock& block) {
+      return block.loop != nullptr && TripOf(*block.loop) > block.depth;
+    };
+    return blocked(BlockOf(stmt, lanes, widest, 0, has_rows)) ||
+           blocked(BlockOf(stmt, lanes, widest, narrowest, has_rows));
   }
 
   // Splits `fill` off the loops of its reduction `stmt` through all of
@@ -419,29 +437,15 @@ class NestVectorizer {
       // 0.90-0.98x and 0.78x oneDNN with 2 vectors, 0.48-0.58x and 0.66x
       // with 4; at 2 and 4 KiB, 0.46-0.52x and 0.26x with 2, 0.57-0.59x
       // and 0.44x with 4 (kOwnRowsBytes).
-      if (by_lanes && by_rows && RowStrideBytes(*load, *plan.row_loop) <
-                                     kOwnRowsBytes) {
+      if (by_lanes && by_rows &&
+          ReadStrideBytes(*load, *plan.row_loop).value_or(kOwnRowsBytes) <
+              kOwnRowsBytes) {
         ++reads.own;
       }
       if (by_lanes && !by_rows) ++reads.shared;
     }
     return ChooseTileShape(
         strategy_, reads, plan.row_loop == nullptr ? 0 : TripOf(*plan.row_loop));
-  }
-
-  // The bytes between the elements `read` reads at consecutive iterations
-  // of `rows`; kOwnRowsBytes for a window or symbolic dimensions.
-  static int64_t RowStrideBytes(ir::Node& read, const ir::Node& rows) {
-    ir::LoadView view(read);
-    std::optional<int64_t> bytes = TensorBytes(*view.buffer());
-    if (!bytes.has_value()) return kOwnRowsBytes;
-    std::vector<int64_t> dims = *view.buffer()->declared_type().ConstantDims();
-    int64_t stride = ElemTypeBytes(read.type().elem()), total = 0;
-    for (size_t d = dims.size(); d-- > 0;) {
-      total += AffineForm(*view.indices()[d])->coefficient(&rows) * stride;
-      stride *= dims[d];
-    }
-    return std::abs(total);
   }
 
   static bool RowsShareARead(ir::Node& stmt, const NestPlan& plan) {

@@ -11,11 +11,14 @@
 # size once per round. Prints figures and ratios; asserts nothing.
 #   scripts/bench/vectorize_memory.sh [SIZE...]   (default: 48 256 1024)
 #   KERNELS="copy2d colred2d" STRATEGY=FILE scripts/bench/vectorize_memory.sh
+# VECTORIZE=FILE runs that vectorize binary instead of this checkout's (a
+# build of the base branch, for before/after figures in interleaved runs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 scripts/setup.sh
 . scripts/bench/harness.sh
 bench_tools parse vectorize emit-c
+vectorize=${VECTORIZE:-$bin/vectorize/vectorize}
 cflags=(-std=c99 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
 echo "caches: $(lscpu | grep -E '^L[123]d? cache' | tr -s ' ' | paste -sd ';')"
@@ -30,7 +33,7 @@ for kernel in ${KERNELS:-copy2d transpose2d rowred2d colred2d}; do
     mkdir -p "$dir"
     "$bin/parse/parse" "testdata/vectorize/Inputs/$kernel.tk" -D M="$size" \
       -D N="$size" -o "$dir/scalar.tir"
-    "$bin/vectorize/vectorize" "$dir/scalar.tir" "${vectorize_flags[@]}" \
+    "$vectorize" "$dir/scalar.tir" "${vectorize_flags[@]}" \
       -o "$dir/vector.tir"
     for form in scalar vector; do
       "$bin/emit-c/emit-c" "$dir/$form.tir" -o "$dir/$form.c"
