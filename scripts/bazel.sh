@@ -8,4 +8,8 @@ cache="${XDG_CACHE_HOME:-$HOME/.cache}/tessel/bazel-disk-cache"
 mkdir -p "$cache"
 command="$1"
 shift
-exec bazel "$command" --disk_cache="$cache" "$@"
+case "$command" in
+  build | test | run | coverage | cquery | aquery | fetch)
+    exec bazel "$command" --disk_cache="$cache" "$@" ;;
+  *) exec bazel "$command" "$@" ;;  # info, shutdown, clean: no cache flag
+esac
