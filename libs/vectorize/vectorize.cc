@@ -467,12 +467,7 @@ class NestVectorizer {
 
   static bool WritesIndexedBy(const ir::Node& stmt, const ir::Node& loop) {
     const ir::Node& lhs = *stmt.operand(0);
-    if (!lhs.is(ir::Op::kLoad)) return false;
-    for (const ir::Node* index :
-         ir::LoadView(const_cast<ir::Node&>(lhs)).indices()) {
-      if (AffineForm(*index)->coefficient(&loop) != 0) return true;
-    }
-    return false;
+    return lhs.is(ir::Op::kLoad) && Indexes(lhs, loop);
   }
 
   // The bytes per step of the cache block's loop `block` of the reads
@@ -509,6 +504,7 @@ class NestVectorizer {
     return bytes;
   }
 
+  // Whether an index of the load `read` varies with `loop`.
   static bool Indexes(const ir::Node& read, const ir::Node& loop) {
     for (const ir::Node* index :
          ir::LoadView(const_cast<ir::Node&>(read)).indices()) {
