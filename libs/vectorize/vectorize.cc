@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <limits>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -66,12 +68,25 @@ ir::Node* LoopNamed(const ir::Node& stmt, const std::string& name) {
   return nullptr;
 }
 
-// How far apart the rows of a tile that read vectors of their own may lie
-// for the compiler to keep the vectors neighbouring taps share: half a
-// way of the L1 (32 KiB in 8 ways). Farther apart, a tile's rows fall in
-// few sets of the L1, which cannot hold them, and wider tiles of lanes ran
-// faster (docs/vectorize.md, "Convolutions").
-constexpr int64_t kOwnRowsBytes = 2048;
+// The bytes of one way of the L1 (32 KiB in 8 ways, 48 KiB in 12): lines
+// this far apart fall in the same set.
+constexpr int64_t kL1WayBytes = 4096;
+
+// The fewest sets of the L1 among which the rows of a tile that read
+// vectors of their own must spread (one line each): in fewer, the lines
+// of a tile's rows and taps evict each other (docs/vectorize.md,
+// "Convolutions").
+constexpr int64_t kLeastRowSets = 4;
+
+// Whether the rows of `read`, which `rows` indexes, lie in fewer than
+// kLeastRowSets sets of the L1: rows a multiple of 2 KiB apart (a
+// depthwise convolution of 512 or 1024 channels) share one set in two, or
+// all one set. A read whose stride is not a constant is taken to spread.
+bool RowsCrowdL1Sets(ir::Node& read, const ir::Node& rows) {
+  std::optional<int64_t> stride = ReadStrideBytes(read, rows);
+  if (!stride.has_value() || *stride == 0) return false;
+  return kL1WayBytes / std::gcd(*stride, kL1WayBytes) < kLeastRowSets;
+}
 
 class NestVectorizer {
  public:
@@ -189,8 +204,10 @@ class NestVectorizer {
     std::string window;
     if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce) &&
         !rows.empty()) {
-      if (const ir::Node* loop = WindowLoop(
-              *stmt.node(), *LoopNamed(*stmt.node(), rows), strategy_.window)) {
+      const ir::Node& row_loop = *LoopNamed(*stmt.node(), rows);
+      const int64_t taps =
+          WindowTaps(*stmt.node(), row_loop, *LoopNamed(*stmt.node(), lanes));
+      if (const ir::Node* loop = WindowLoop(*stmt.node(), row_loop, taps)) {
         window = loop->name();
       }
     }
@@ -419,6 +436,26 @@ class NestVectorizer {
     return Reverify(module_, proc_);
   }
 
+  // The most taps of the window loop that the register tile of `stmt`,
+  // whose rows are `rows`, unrolls: the strategy's `window`, or, with
+  // `shape fit`, all where the rows read vectors of their own that crowd
+  // the L1's sets (a depthwise layer of 512 channels ran at 0.59-0.60x
+  // oneDNN with its taps rolled, 1.10-1.11x unrolled; docs/vectorize.md,
+  // "Convolutions").
+  int64_t WindowTaps(ir::Node& stmt, const ir::Node& rows,
+                     const ir::Node& lanes) const {
+    if (!strategy_.fit) return strategy_.window;
+    std::vector<ir::Node*> loads;
+    LoadsIn(*stmt.operand(1), loads);
+    for (ir::Node* load : loads) {
+      if (Indexes(*load, lanes) && Indexes(*load, rows) &&
+          RowsCrowdL1Sets(*load, rows)) {
+        return std::numeric_limits<int64_t>::max();
+      }
+    }
+    return strategy_.window;
+  }
+
   // The register tile of `stmt` (tile_shape.h): fitted for a reduce whose
   // lanes are a parallel loop (matmul, convolutions), the strategy's
   // otherwise.
@@ -433,13 +470,10 @@ class NestVectorizer {
       bool by_lanes = Indexes(*load, *plan.vector_loop);
       bool by_rows =
           plan.row_loop != nullptr && Indexes(*load, *plan.row_loop);
-      // Depthwise layers whose rows lie 512 bytes and 1 KiB apart ran at
-      // 0.90-0.98x and 0.78x oneDNN with 2 vectors, 0.48-0.58x and 0.66x
-      // with 4; at 2 and 4 KiB, 0.46-0.52x and 0.26x with 2, 0.57-0.59x
-      // and 0.44x with 4 (kOwnRowsBytes).
-      if (by_lanes && by_rows &&
-          ReadStrideBytes(*load, *plan.row_loop).value_or(kOwnRowsBytes) <
-              kOwnRowsBytes) {
+      // Rows that crowd the L1's sets cannot keep what neighbouring taps
+      // share: their window is unrolled instead (WindowTaps), and the
+      // tile reads each vector once.
+      if (by_lanes && by_rows && !RowsCrowdL1Sets(*load, *plan.row_loop)) {
         ++reads.own;
       }
       if (by_lanes && !by_rows) ++reads.shared;

@@ -7,7 +7,10 @@
  * oneDNN runs at its best: it chooses the layouts of the activations and
  * the weights (format `any`), and the reorders into them are done once,
  * outside the timing, as a framework would for weights. Its result is
- * reordered back to NHWC and compared with Tessel's.
+ * reordered back to NHWC and compared with Tessel's. oneDNN allocates its
+ * memories itself, aligned to 64 bytes; Tessel's kernel gets buffers
+ * aligned alike (malloc's large blocks start 16 bytes past a page, which
+ * splits every 64-byte vector of an NHWC tensor across two cache lines).
  *
  * Built by scripts/bench/conv.sh with -DTESSEL_KERNEL="kernel.c",
  * -DKERNEL=name, the sizes -DSIZE_N, SIZE_H, SIZE_W, SIZE_C, SIZE_F, SIZE_KH,
@@ -125,14 +128,25 @@ static void onednn_conv(const float *x, const float *w, float *y) {
   CHECK(dnnl_stream_wait(stream));
 }
 
+/* `count` floats, the block aligned to a cache line of 64 bytes. */
+static float *aligned_floats(long count) {
+  size_t bytes = (sizeof(float) * (size_t)count + 63) / 64 * 64;
+  float *p = aligned_alloc(64, bytes);
+  if (p == NULL) {
+    fprintf(stderr, "conv_bench: out of memory\n");
+    exit(1);
+  }
+  return p;
+}
+
 int main(void) {
   const long x_size = (long)N * H * W * C, y_size = (long)N * OH * OW * F;
   const long w_size = DEPTHWISE ? (long)KH * KW * C : (long)KH * KW * C * F;
   const long larger = x_size > w_size ? x_size : w_size;
-  float *x = malloc(sizeof(float) * larger);
-  float *w = malloc(sizeof(float) * larger);
-  float *y = malloc(sizeof(float) * y_size);
-  float *o = malloc(sizeof(float) * y_size);
+  float *x = aligned_floats(larger);
+  float *w = aligned_floats(larger);
+  float *y = aligned_floats(y_size);
+  float *o = aligned_floats(y_size);
   fill_inputs(x, w, (int)larger);
   const char *impl = "";
   onednn_setup(x, w, &impl);
