@@ -164,9 +164,17 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       if (!outer.ok()) return outer.status();
       strategy.lowering = *outer ? Lowering::kOuterProduct : Lowering::kFma;
     } else if (key == "pack") {
-      auto pack = IsFirst(value, "yes", "no", key, path, line_number);
-      if (!pack.ok()) return pack.status();
-      strategy.pack = *pack;
+      if (value == "auto") {
+        strategy.pack = Pack::kAuto;
+      } else if (value == "yes") {
+        strategy.pack = Pack::kYes;
+      } else if (value == "no") {
+        strategy.pack = Pack::kNo;
+      } else {
+        return LineError(path, line_number,
+                         absl::StrCat("'pack' is 'auto', 'yes' or 'no', not '",
+                                      value, "'"));
+      }
     } else if (key == "window") {
       auto n = Positive(value, kMaxTile, key, path, line_number);
       if (!n.ok()) return n.status();
@@ -206,7 +214,11 @@ std::string PrintStrategy(const Strategy& strategy) {
       strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
       "\nlowering ",
       strategy.lowering == Lowering::kFma ? "fma" : "outer-product", "\n",
-      loops, "pack ", strategy.pack ? "yes" : "no", "\nwindow ",
+      loops, "pack ",
+      strategy.pack == Pack::kAuto  ? "auto"
+      : strategy.pack == Pack::kYes ? "yes"
+                                    : "no",
+      "\nwindow ",
       strategy.window, "\nl2 ", strategy.l2, "\n");
 }
 

@@ -15,6 +15,17 @@
 namespace tessel::vectorize {
 
 // What becomes of the iterations of a loop that do not fill a whole tile.
+// Whether the panel (a read the rows of the register tile share that the
+// loops outside the tile read again: matmul's B) is copied into a dense
+// buffer (packed), whose rows are contiguous whatever the tensor's row
+// stride, so that no power-of-two stride thrashes a cache set.
+enum class Pack {
+  kAuto,  // where the tiles read the panel at least 64 times: a copy costs
+          // about two reads (docs/vectorize.md, step 6)
+  kYes,   // every panel
+  kNo,    // none
+};
+
 enum class Tail {
   kPad,   // one more tile; its transfers pad reads and drop writes outside
           // the tensors (legal only where the loop ends at a tensor's end)
@@ -73,11 +84,9 @@ struct Strategy {
   // loops it names, in its order, inside the nest's other loops.
   std::vector<std::pair<std::string, int64_t>> tiles = {};
   std::vector<std::string> interchange = {};
-  // Whether a read that the register tile's rows share (matmul's B) is
-  // copied, per tile of lanes, into a dense buffer of its own (packed)
-  // that all row tiles then read: contiguous rows, whatever the tensor's
-  // row stride, so that no power-of-two stride thrashes a cache set.
-  bool pack = true;
+  // Which panels are copied, per tile of lanes and cache block, into a
+  // dense buffer of their own that all tiles of rows then read.
+  Pack pack = Pack::kAuto;
   // The most iterations of a window loop (a reduction loop that indexes a
   // read in a dimension the rows index too: a convolution's filter width)
   // unrolled into the register tile, so that the element one row reads at

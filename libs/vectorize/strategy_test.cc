@@ -31,7 +31,7 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(PrintStrategy(*strategy),
             "width 8\nvectors 2\nrows 4\nregisters 16\nshape fit\n"
             "depth 1073741824\ntail peel\n"
-            "contraction mul-add\nlowering outer-product\npack yes\nwindow 1\n"
+            "contraction mul-add\nlowering outer-product\npack auto\nwindow 1\n"
             "l2 1048576\n");
 }
 
@@ -96,7 +96,7 @@ TEST(StrategyTest, LoopsTakeTilesAndAnInterchange) {
                                                           {"j", 128}}));
   EXPECT_EQ(strategy->interchange, (std::vector<std::string>{"k", "i", "j"}));
   EXPECT_NE(PrintStrategy(*strategy).find(
-                "tile k 64\ntile j 128\ninterchange k i j\npack yes\n"),
+                "tile k 64\ntile j 128\ninterchange k i j\npack auto\n"),
             std::string::npos)
       << PrintStrategy(*strategy);
   auto read = ParseStrategy(PrintStrategy(*strategy), "p", Strategy{});
@@ -124,6 +124,20 @@ TEST(StrategyTest, TailsArePadPeelOrMask) {
   ASSERT_TRUE(strategy.ok()) << strategy.status();
   EXPECT_EQ(strategy->tail, Tail::kMask);
   EXPECT_NE(PrintStrategy(*strategy).find("tail mask\n"), std::string::npos);
+}
+
+TEST(StrategyTest, PackingIsAutoYesOrNo) {
+  EXPECT_EQ(Strategy{}.pack, Pack::kAuto);
+  for (const auto& [text, pack] :
+       {std::pair{"pack yes\n", Pack::kYes}, std::pair{"pack no\n", Pack::kNo},
+        std::pair{"pack auto\n", Pack::kAuto}}) {
+    auto strategy = ParseStrategy(text, "s", Strategy{});
+    ASSERT_TRUE(strategy.ok()) << strategy.status();
+    EXPECT_EQ(strategy->pack, pack);
+    EXPECT_NE(PrintStrategy(*strategy).find(text), std::string::npos);
+  }
+  EXPECT_EQ(ParseStrategy("pack always\n", "s", Strategy{}).status().message(),
+            "s:1:1: error: 'pack' is 'auto', 'yes' or 'no', not 'always'");
 }
 
 }  // namespace

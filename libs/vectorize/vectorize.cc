@@ -88,6 +88,14 @@ bool RowsCrowdL1Sets(ir::Node& read, const ir::Node& rows) {
   return kL1WayBytes / std::gcd(*stride, kL1WayBytes) < kLeastRowSets;
 }
 
+// The fewest times the tiles must read a panel for a copy of it to pay:
+// at 7 reads (a 9 x 9 x 512 layer's output rows) the packed filter ran at
+// 0.82-0.85x oneDNN, unpacked 0.79-0.93x (median 0.92x); at 28 0.95-0.96x
+// and 0.96-0.99x; matmul's B, read by 85 tiles of rows at 512, ran as
+// fast either way, by 170 at 1024 2.5 % faster packed, by 341 at 2048
+// 1.9x (docs/vectorize.md, step 6).
+constexpr int64_t kLeastPackedReads = 64;
+
 class NestVectorizer {
  public:
   NestVectorizer(ir::Module& module, ir::Node& proc, const Strategy& strategy)
@@ -220,10 +228,18 @@ class NestVectorizer {
     // Without one, the tiles of rows stay outermost: each keeps its rows of
     // the other factor in L1 across the tiles of lanes, and the shared
     // tensor, small, stays in the L2.
-    const ir::Node* panel =
+    const PanelRead panel_read =
         plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce)
             ? Panel(*stmt.node(), rows_outer, rows, lanes)
-            : nullptr;
+            : PanelRead{};
+    const ir::Node* panel = panel_read.read;
+    // A copy of the panel costs about two reads of it (its loads and
+    // stores); it pays where the tiles read the copy many times.
+    const bool pack =
+        panel != nullptr &&
+        (strategy_.pack == Pack::kYes ||
+         (strategy_.pack == Pack::kAuto &&
+          panel_read.times >= kLeastPackedReads));
     // The strategy's `tile` loops stay outside the panel's.
     const bool panel_outside = panel != nullptr && strategy_.tiles.empty();
     // The order: the other parallel loops, the cache block's loop, the
@@ -241,7 +257,7 @@ class NestVectorizer {
         }
       }
       if (name == depth_outer) return 1;
-      if (name == rows_outer) return panel != nullptr && strategy_.pack ? 3 : 2;
+      if (name == rows_outer) return pack ? 3 : 2;
       if (name == lanes_outer) return plan->mode == Mode::kLanes ? 2 : 4;
       return WritesIndexedBy(*stmt.node(), loop) ? 0 : 4;
     };
@@ -270,7 +286,7 @@ class NestVectorizer {
     if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
       return status;
     }
-    if (panel != nullptr && strategy_.pack) {
+    if (pack) {
       if (absl::Status status = Pack(stmt, *panel); !status.ok()) {
         return status;
       }
@@ -547,6 +563,13 @@ class NestVectorizer {
     return false;
   }
 
+  // A panel (Panel) and how many times the parallel loops outside the
+  // tile read it: the product of their trips.
+  struct PanelRead {
+    const ir::Node* read = nullptr;
+    int64_t times = 0;
+  };
+
   // The panel of `stmt` (Run): a read with indices of the lanes but not of
   // the rows (the loops of these names) that parallel loops outside the
   // tile, of more than one iteration, do not index, so that they read it
@@ -555,15 +578,16 @@ class NestVectorizer {
   // its row stride would make it conflict in the cache's sets
   // (cache_blocks.h); one that other loops read again (a convolution's
   // filter, by every output row) when it outgrows the L2, which it would
-  // then leave between their iterations. Null when there is none.
-  const ir::Node* Panel(ir::Node& stmt, const std::string& rows_outer,
-                        const std::string& rows,
-                        const std::string& lanes) const {
+  // then leave between their iterations. Its read is null when there is
+  // none.
+  PanelRead Panel(ir::Node& stmt, const std::string& rows_outer,
+                  const std::string& rows, const std::string& lanes) const {
     std::vector<ir::Node*> reads;
     LoadsIn(*stmt.operand(1), reads);
     for (ir::Node* read : reads) {
       bool by_rows = false, by_lanes = false;
       bool again_by_tiles = false, again_by_others = false;
+      int64_t times = 1;
       for (ir::Node* loop : LoopsOf(stmt)) {
         const std::string& name = loop->name();
         bool indexes = Indexes(*read, *loop);
@@ -575,16 +599,17 @@ class NestVectorizer {
         }
         again_by_tiles = again_by_tiles || name == rows_outer;
         again_by_others = again_by_others || name != rows_outer;
+        times *= TripOf(*loop);
       }
       if (!by_lanes || by_rows) continue;
       std::optional<int64_t> bytes =
           TensorBytes(*ir::LoadView(*read).buffer());
       if ((again_by_others && (!bytes.has_value() || *bytes > strategy_.l2)) ||
           (again_by_tiles && WorthPacking(strategy_, bytes))) {
-        return read;
+        return PanelRead{read, times};
       }
     }
-    return nullptr;
+    return PanelRead{};
   }
 
   // The bytes of a tensor of constant dimensions; nullopt for a window

@@ -81,23 +81,49 @@ TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
   // which B's 400 do not fit half of): each element of C still sums k in
   // increasing order, so mul-add gives the loops' bits.
   Strategy strategy{.width = 8, .vectors = 1, .rows = 2, .depth = 2,
-                    .contraction = Contraction::kMulAdd, .pack = true,
+                    .contraction = Contraction::kMulAdd, .pack = Pack::kYes,
                     .l2 = 512};
   BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_NE(run.vectorized.find("(alloc B_packed (f32 2 8))"),
             std::string::npos)
       << run.vectorized;
-  strategy.pack = false;
+  strategy.pack = Pack::kNo;
   run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
   // A B that fits half of the L2 is read in place, whatever `pack` says.
-  strategy.pack = true;
+  strategy.pack = Pack::kYes;
   strategy.l2 = 800;
   run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
+}
+
+TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
+  // B (400 bytes) outgrows half of a 512-byte L2: a panel. Its 4 tiles of
+  // 2 rows read it too few times for a copy to pay; the 65 tiles of 130
+  // rows read it enough.
+  Strategy strategy{.width = 8, .vectors = 1, .rows = 2,
+                    .contraction = Contraction::kMulAdd, .l2 = 512};
+  ASSERT_EQ(strategy.pack, Pack::kAuto);
+  BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
+  constexpr char kTallMatmul[] = R"(
+(proc @matmul ((in A (f32 130 5)) (in B (f32 5 20)) (out C (f32 130 20)))
+  (for i 0 130
+    (for j 0 20
+      (assign (C i j) 0.0)
+      (for k 0 5 (reduce (C i j) (* (A i k) (B k j)))))))
+)";
+  run = RunBoth(kTallMatmul,
+                {{"A", F32({130, 5}, Values(650, 1))},
+                 {"B", F32({5, 20}, Values(100, 2))}},
+                strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_NE(run.vectorized.find("B_packed"), std::string::npos)
+      << run.vectorized;
 }
 
 TEST(VectorizeTest, BStoredTransposedIsCopiedForTheLanes) {
