@@ -178,9 +178,11 @@ TEST(VectorizeTest, FmaRoundsOncePerStep) {
       EXPECT_NEAR(before[i], after[i], 1e-5) << i;
     }
     EXPECT_NE(run.vectorized.find("fma"), std::string::npos);
-    // Peeled: the 4 columns past 16 stay scalar; padded: none does.
-    bool scalar_left = run.vectorized.find("(reduce (C") != std::string::npos;
-    EXPECT_EQ(scalar_left, tail == Tail::kPeel) << run.vectorized;
+    // The 4 columns past 16 are one whole vector of 4, peeled or padded.
+    EXPECT_EQ(run.vectorized.find("(reduce (C"), std::string::npos)
+        << run.vectorized;
+    EXPECT_NE(run.vectorized.find("(vector f32 4)"), std::string::npos)
+        << run.vectorized;
   }
 }
 
@@ -299,6 +301,7 @@ TEST(VectorizeTest, TransposesTilesWithVectorTransposes) {
 
 TEST(VectorizeTest, MasksTheLastVectorWhereItCannotPad) {
   // y[0..9] of 12: padding would write y[10] and y[11]; a mask does not.
+  // The last 2 lanes are a vector of 4, masked.
   constexpr char kPartial[] = R"(
 (proc @p ((in x (f32 12)) (inout y (f32 12)))
   (for i 0 10 (assign (y i) (+ (x i) (y i)))))
@@ -309,10 +312,30 @@ TEST(VectorizeTest, MasksTheLastVectorWhereItCannotPad) {
       RunBoth(kPartial, inputs, Strategy{.width = 8, .vectors = 1,
                                          .tail = Tail::kMask});
   EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
-  EXPECT_NE(run.vectorized.find("(mask (create-mask (shape 8) 2))"),
+  EXPECT_NE(run.vectorized.find("(mask (create-mask (shape 4) 2))"),
             std::string::npos)
       << run.vectorized;
   EXPECT_EQ(run.vectorized.find("(assign (y"), std::string::npos);
+}
+
+TEST(VectorizeTest, LanesPastTheLastVectorTakeNarrowerVectors) {
+  // 14 lanes with vectors of 16: a vector of 8, one of 4, then 2 lanes of
+  // a padded vector of 4.
+  constexpr char kAdd[] = R"(
+(proc @p ((in x (f32 14)) (out y (f32 14)))
+  (for i 0 14 (assign (y i) (+ (x i) 1.0))))
+)";
+  BeforeAfter run = RunBoth(kAdd, {{"x", F32({14}, Values(14, 9))}},
+                            Strategy{.width = 16, .vectors = 1});
+  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  EXPECT_NE(run.vectorized.find("(transfer-read (vector f32 8) x 0 0.0)"),
+            std::string::npos)
+      << run.vectorized;
+  EXPECT_NE(run.vectorized.find("(transfer-read (vector f32 4) x 8 0.0)"),
+            std::string::npos);
+  EXPECT_NE(run.vectorized.find("(transfer-read (vector f32 4) x 12 0.0)"),
+            std::string::npos);
+  EXPECT_EQ(run.vectorized.find("(vector f32 16)"), std::string::npos);
 }
 
 TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
