@@ -73,6 +73,10 @@ ir::Node* LoopNamed(const ir::Node& stmt, const std::string& name) {
 // this far apart fall in the same set.
 constexpr int64_t kL1WayBytes = 4096;
 
+// The bytes of the L1 of the targets' cores (32 KiB on AMD's Zen 4, 48
+// on Intel's Ice Lake and later): the least.
+constexpr int64_t kL1Bytes = 32768;
+
 // The fewest sets of the L1 among which the rows of a tile that read
 // vectors of their own must spread (one line each): in fewer, the lines
 // of a tile's rows and taps evict each other (docs/vectorize.md,
@@ -245,11 +249,19 @@ class NestVectorizer {
     // The window loop of a lane-vectorized reduce, unrolled into the tile
     // under the other reduction loops: its taps and rows share reads.
     std::string window;
+    // A read whose rows crowd the L1's sets (RowsCrowdL1Sets), with `shape
+    // fit`: its window is unrolled, and it is staged (below).
+    const ir::Node* crowded = nullptr;
     if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce) &&
         !rows.empty()) {
       const ir::Node& row_loop = *LoopNamed(*stmt.node(), rows);
-      const int64_t taps =
-          WindowTaps(*stmt.node(), row_loop, *LoopNamed(*stmt.node(), lanes));
+      if (strategy_.fit) {
+        crowded = CrowdedRead(*stmt.node(), row_loop,
+                              *LoopNamed(*stmt.node(), lanes));
+      }
+      const int64_t taps = crowded != nullptr
+                               ? std::numeric_limits<int64_t>::max()
+                               : strategy_.window;
       if (const ir::Node* loop = WindowLoop(*stmt.node(), row_loop, taps)) {
         window = loop->name();
       }
@@ -277,6 +289,20 @@ class NestVectorizer {
           panel_read.times >= kLeastPackedReads));
     // The strategy's `tile` loops stay outside the panel's.
     const bool panel_outside = panel != nullptr && strategy_.tiles.empty();
+    // A crowded read is staged into a dense buffer once per tile of
+    // lanes, whose loop goes outermost, where that buffer fits the L1: the
+    // rows and taps of the tile then read lines one vector apart, which
+    // stay in the L1 while the rows that share them run (a depthwise layer
+    // of 9 x 9 x 1024 ran at 36 GFLOP/s in place, 50 staged in blocks of
+    // 20 KiB; 16 x 16 x 512 at 68 in place, 53-55 staged in blocks of 64
+    // KiB).
+    const bool stage_crowded =
+        crowded != nullptr && panel == nullptr && strategy_.tiles.empty() &&
+        !lanes_outer.empty() &&
+        TensorBytes(*ir::LoadView(const_cast<ir::Node&>(*crowded)).buffer())
+                    .value_or(std::numeric_limits<int64_t>::max()) /
+                TripOf(*LoopNamed(*stmt.node(), lanes_outer)) <=
+            kL1Bytes;
     // The order: the other parallel loops, the cache block's loop, the
     // tile loops, the reduction loops, then the register tile (window,
     // rows, lanes).
@@ -291,6 +317,7 @@ class NestVectorizer {
           return -1;
         }
       }
+      if (stage_crowded && name == lanes_outer) return -1;
       if (name == depth_outer) return 1;
       if (name == rows_outer) return pack ? 3 : 2;
       if (name == lanes_outer) return plan->mode == Mode::kLanes ? 2 : 4;
@@ -323,6 +350,13 @@ class NestVectorizer {
     }
     if (pack) {
       if (absl::Status status = Pack(stmt, *panel); !status.ok()) {
+        return status;
+      }
+    }
+    if (stage_crowded) {
+      if (absl::Status status =
+              Pack(stmt, *crowded, LoopNamed(*stmt.node(), lanes_outer));
+          !status.ok()) {
         return status;
       }
     }
@@ -486,24 +520,22 @@ class NestVectorizer {
     return Reverify(module_, proc_);
   }
 
-  // The most taps of the window loop that the register tile of `stmt`,
-  // whose rows are `rows`, unrolls: the strategy's `window`, or, with
-  // `shape fit`, all where the rows read vectors of their own that crowd
-  // the L1's sets (a depthwise layer of 512 channels ran at 0.59-0.60x
-  // oneDNN with its taps rolled, 1.10-1.11x unrolled; docs/vectorize.md,
-  // "Convolutions").
-  int64_t WindowTaps(ir::Node& stmt, const ir::Node& rows,
-                     const ir::Node& lanes) const {
-    if (!strategy_.fit) return strategy_.window;
+  // A read of `stmt` of vectors of each row's own (indexed by `rows` and
+  // `lanes`) whose rows crowd the L1's sets; null when there is none. Its
+  // register tile unrolls the whole window loop (a depthwise layer of 512
+  // channels ran at 0.59-0.60x oneDNN with its taps rolled, 1.10-1.11x
+  // unrolled; docs/vectorize.md, "Convolutions").
+  static const ir::Node* CrowdedRead(ir::Node& stmt, const ir::Node& rows,
+                                     const ir::Node& lanes) {
     std::vector<ir::Node*> loads;
     LoadsIn(*stmt.operand(1), loads);
     for (ir::Node* load : loads) {
       if (Indexes(*load, lanes) && Indexes(*load, rows) &&
           RowsCrowdL1Sets(*load, rows)) {
-        return std::numeric_limits<int64_t>::max();
+        return load;
       }
     }
-    return strategy_.window;
+    return nullptr;
   }
 
   // The register tile of `stmt` (tile_shape.h): fitted for a reduce whose
@@ -659,15 +691,19 @@ class NestVectorizer {
   }
 
   // Stages (libs/primitives' stage_mem) the tensor that `panel`, a read
-  // of `stmt`, reads into a dense buffer before the outermost loop that
-  // does not index it (Run's order puts the loops that do outside): the
-  // box of elements the loops inside read, copied once per iteration of
-  // the loops outside.
-  absl::Status Pack(const ir::Cursor& stmt, const ir::Node& panel) {
+  // of `stmt`, reads into a dense buffer inside the loop `outside`, or,
+  // without one, before the outermost loop that does not index it (Run's
+  // order puts the loops that do outside): the box of elements the loops
+  // inside read, copied once per iteration of the loops outside.
+  absl::Status Pack(const ir::Cursor& stmt, const ir::Node& panel,
+                    const ir::Node* outside = nullptr) {
     std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
-    auto inside = std::find_if(loops.begin(), loops.end(), [&](ir::Node* l) {
-      return !Indexes(panel, *l);
-    });
+    auto inside =
+        outside != nullptr
+            ? std::find(loops.begin(), loops.end(), outside) + 1
+            : std::find_if(loops.begin(), loops.end(), [&](ir::Node* l) {
+                return !Indexes(panel, *l);
+              });
     if (inside == loops.end()) return absl::OkStatus();
     ir::LoadView read(const_cast<ir::Node&>(panel));
     std::vector<ir::Node*> selectors;
