@@ -1,7 +1,10 @@
 #include "libs/vectorize/strategy.h"
 
 #include <algorithm>
+#include <array>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,8 +34,8 @@ absl::Status LineError(absl::string_view path, int line,
 }
 
 absl::StatusOr<int64_t> Positive(absl::string_view value, int64_t max,
-                                 absl::string_view key,
-                                 absl::string_view path, int line) {
+                                 absl::string_view key, absl::string_view path,
+                                 int line) {
   int64_t n = 0;
   if (!absl::SimpleAtoi(value, &n) || n < 1 || n > max) {
     return LineError(path, line,
@@ -42,16 +45,24 @@ absl::StatusOr<int64_t> Positive(absl::string_view value, int64_t max,
   return n;
 }
 
-// Whether `value` is `first` (true) or `second` (false).
-absl::StatusOr<bool> IsFirst(absl::string_view value, absl::string_view first,
-                             absl::string_view second, absl::string_view key,
-                             absl::string_view path, int line) {
-  if (value != first && value != second) {
-    return LineError(path, line,
-                     absl::StrCat("'", key, "' is '", first, "' or '", second,
-                                  "', not '", value, "'"));
+// The index of `value` among `choices`, the values `key` takes.
+absl::StatusOr<size_t> ChoiceOf(
+    absl::string_view value, std::initializer_list<absl::string_view> choices,
+    absl::string_view key, absl::string_view path, int line) {
+  std::string listed;
+  size_t index = 0;
+  for (absl::string_view choice : choices) {
+    if (value == choice) return index;
+    absl::StrAppend(&listed,
+                    index == 0                    ? ""
+                    : index + 1 == choices.size() ? " or "
+                                                  : ", ",
+                    "'", choice, "'");
+    ++index;
   }
-  return value == first;
+  return LineError(
+      path, line,
+      absl::StrCat("'", key, "' is ", listed, ", not '", value, "'"));
 }
 
 }  // namespace
@@ -70,13 +81,12 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     return Strategy{
         .width = 8, .vectors = 2, .rows = 6, .registers = 16, .fit = true};
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown target '", target, "' (targets: avx512, avx2)"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown target '", target, "' (targets: avx512, avx2)"));
 }
 
 absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
-                                       absl::string_view path,
-                                       Strategy base) {
+                                       absl::string_view path, Strategy base) {
   Strategy strategy = base;
   int line_number = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
@@ -88,16 +98,18 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
     absl::string_view key = words[0];
     if (key == "tile") {
       if (words.size() != 3) {
-        return LineError(path, line_number, "'tile' takes a loop and a size: "
-                                            "'tile LOOP SIZE'");
+        return LineError(path, line_number,
+                         "'tile' takes a loop and a size: "
+                         "'tile LOOP SIZE'");
       }
       auto n = Positive(words[2], kMaxDepth, key, path, line_number);
       if (!n.ok()) return n.status();
       std::string loop(words[1]);
       auto& tiles = strategy.tiles;
-      tiles.erase(std::remove_if(tiles.begin(), tiles.end(),
-                                 [&](const auto& t) { return t.first == loop; }),
-                  tiles.end());
+      tiles.erase(
+          std::remove_if(tiles.begin(), tiles.end(),
+                         [&](const auto& t) { return t.first == loop; }),
+          tiles.end());
       tiles.emplace_back(std::move(loop), *n);
       continue;
     }
@@ -136,47 +148,35 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       if (!n.ok()) return n.status();
       strategy.registers = *n;
     } else if (key == "shape") {
-      auto fit = IsFirst(value, "fit", "fixed", key, path, line_number);
-      if (!fit.ok()) return fit.status();
-      strategy.fit = *fit;
+      auto shape = ChoiceOf(value, {"fit", "fixed"}, key, path, line_number);
+      if (!shape.ok()) return shape.status();
+      strategy.fit = *shape == 0;
     } else if (key == "depth") {
       auto n = Positive(value, kMaxDepth, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.depth = *n;
     } else if (key == "tail") {
-      if (value == "pad") {
-        strategy.tail = Tail::kPad;
-      } else if (value == "peel") {
-        strategy.tail = Tail::kPeel;
-      } else if (value == "mask") {
-        strategy.tail = Tail::kMask;
-      } else {
-        return LineError(path, line_number,
-                         absl::StrCat("'tail' is 'pad', 'peel' or 'mask', "
-                                      "not '",
-                                      value, "'"));
-      }
+      auto tail =
+          ChoiceOf(value, {"pad", "peel", "mask"}, key, path, line_number);
+      if (!tail.ok()) return tail.status();
+      strategy.tail = std::array{Tail::kPad, Tail::kPeel, Tail::kMask}[*tail];
     } else if (key == "contraction") {
-      auto fma = IsFirst(value, "fma", "mul-add", key, path, line_number);
-      if (!fma.ok()) return fma.status();
-      strategy.contraction = *fma ? Contraction::kFma : Contraction::kMulAdd;
+      auto contraction =
+          ChoiceOf(value, {"fma", "mul-add"}, key, path, line_number);
+      if (!contraction.ok()) return contraction.status();
+      strategy.contraction =
+          std::array{Contraction::kFma, Contraction::kMulAdd}[*contraction];
     } else if (key == "lowering") {
-      auto outer =
-          IsFirst(value, "outer-product", "fma", key, path, line_number);
-      if (!outer.ok()) return outer.status();
-      strategy.lowering = *outer ? Lowering::kOuterProduct : Lowering::kFma;
+      auto lowering =
+          ChoiceOf(value, {"outer-product", "fma"}, key, path, line_number);
+      if (!lowering.ok()) return lowering.status();
+      strategy.lowering =
+          std::array{Lowering::kOuterProduct, Lowering::kFma}[*lowering];
     } else if (key == "pack") {
-      if (value == "auto") {
-        strategy.pack = Pack::kAuto;
-      } else if (value == "yes") {
-        strategy.pack = Pack::kYes;
-      } else if (value == "no") {
-        strategy.pack = Pack::kNo;
-      } else {
-        return LineError(path, line_number,
-                         absl::StrCat("'pack' is 'auto', 'yes' or 'no', not '",
-                                      value, "'"));
-      }
+      auto pack =
+          ChoiceOf(value, {"auto", "yes", "no"}, key, path, line_number);
+      if (!pack.ok()) return pack.status();
+      strategy.pack = std::array{Pack::kAuto, Pack::kYes, Pack::kNo}[*pack];
     } else if (key == "window") {
       auto n = Positive(value, kMaxTile, key, path, line_number);
       if (!n.ok()) return n.status();
@@ -186,11 +186,12 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       if (!n.ok()) return n.status();
       strategy.l2 = *n;
     } else {
-      return LineError(path, line_number,
-                       absl::StrCat("unknown key '", key,
-                                    "' (keys: width, vectors, rows, depth, "
-                                    "tail, contraction, lowering, tile, interchange, pack, "
-                                    "window, l2)"));
+      return LineError(
+          path, line_number,
+          absl::StrCat("unknown key '", key,
+                       "' (keys: width, vectors, rows, depth, "
+                       "tail, contraction, lowering, tile, interchange, pack, "
+                       "window, l2)"));
     }
   }
   return strategy;
@@ -220,8 +221,7 @@ std::string PrintStrategy(const Strategy& strategy) {
       strategy.pack == Pack::kAuto  ? "auto"
       : strategy.pack == Pack::kYes ? "yes"
                                     : "no",
-      "\nwindow ",
-      strategy.window, "\nl2 ", strategy.l2, "\n");
+      "\nwindow ", strategy.window, "\nl2 ", strategy.l2, "\n");
 }
 
 }  // namespace tessel::vectorize
