@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -10,8 +11,12 @@
 #include "libs/ir/edit.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/views.h"
+#include "libs/primitives/divide_dim.h"
+#include "libs/primitives/divide_loop.h"
+#include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/linear_form.h"
 #include "libs/primitives/rearrange_dim.h"
+#include "libs/primitives/simplify_expr.h"
 #include "libs/primitives/stage_mem.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/nest.h"
@@ -75,8 +80,28 @@ std::optional<size_t> DimensionToMove(ir::Node& read, const ir::Node& lane,
   return std::nullopt;
 }
 
-// The box of elements `read` touches over `loops` (literal bounds), as a
-// window of its tensor, an interval in every dimension.
+// The statement of `proc` that assigns an element of `buffer`.
+ir::Node* AssignTo(ir::Node& proc, const ir::Node& buffer) {
+  ir::Node* found = nullptr;
+  ir::Walk(proc, [&](ir::Node& node) {
+    if (found == nullptr && node.is(ir::Op::kAssign) &&
+        node.operand(0)->is(ir::Op::kLoad) &&
+        ir::LoadView(*node.operand(0)).buffer() == &buffer) {
+      found = &node;
+    }
+  });
+  return found;
+}
+
+absl::Status Rejected(const ir::Node& stmt, const ir::Node& buffer,
+                      const absl::Status& status) {
+  return absl::FailedPreconditionError(FormatDiagnostic(
+      stmt.loc(), absl::StrCat("cannot vectorize: copying '", buffer.name(),
+                               "' for the lanes: ", status.message())));
+}
+
+}  // namespace
+
 ir::Node* BoxOf(ir::Module& module, ir::Node& read,
                 const std::vector<ir::Node*>& loops) {
   std::vector<ir::Node*> selectors;
@@ -99,20 +124,6 @@ ir::Node* BoxOf(ir::Module& module, ir::Node& read,
   return ir::Build::Window(module, *ir::LoadView(read).buffer(), selectors);
 }
 
-// The statement of `proc` that assigns an element of `buffer`.
-ir::Node* AssignTo(ir::Node& proc, const ir::Node& buffer) {
-  ir::Node* found = nullptr;
-  ir::Walk(proc, [&](ir::Node& node) {
-    if (found == nullptr && node.is(ir::Op::kAssign) &&
-        node.operand(0)->is(ir::Op::kLoad) &&
-        ir::LoadView(*node.operand(0)).buffer() == &buffer) {
-      found = &node;
-    }
-  });
-  return found;
-}
-
-// The alloc of `proc` named `name`.
 ir::Node* AllocNamed(ir::Node& proc, const std::string& name) {
   ir::Node* found = nullptr;
   ir::Walk(proc, [&](ir::Node& node) {
@@ -120,15 +131,6 @@ ir::Node* AllocNamed(ir::Node& proc, const std::string& name) {
   });
   return found;
 }
-
-absl::Status Rejected(const ir::Node& stmt, const ir::Node& buffer,
-                      const absl::Status& status) {
-  return absl::FailedPreconditionError(FormatDiagnostic(
-      stmt.loc(), absl::StrCat("cannot vectorize: copying '", buffer.name(),
-                               "' for the lanes: ", status.message())));
-}
-
-}  // namespace
 
 absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
                                        ir::Node& stmt,
@@ -183,6 +185,52 @@ absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
     }
     copied = true;
   }
+}
+
+absl::Status LayOutByTiles(ir::Module& module, ir::Node& proc, ir::Node& alloc,
+                           int64_t dim, int64_t rows) {
+  // stage_mem's copy-in nests a loop per dimension, the first outermost.
+  ir::Node* loop = ir::Cursor(module, &alloc).next().node();
+  for (int64_t d = 0; d < dim && loop != nullptr; ++d) {
+    loop = loop->is(ir::Op::kFor) && ir::ForView(*loop).body().size() == 1
+               ? ir::ForView(*loop).body().front()
+               : nullptr;
+  }
+  if (loop == nullptr || !loop->is(ir::Op::kFor)) {
+    return absl::InternalError(
+        absl::StrCat("vectorize: the copy into '", alloc.name(),
+                     "' is not a loop per dimension (a bug)"));
+  }
+  auto divided =
+      primitives::DivideLoop(module, ir::Cursor(module, loop), rows,
+                             ir::FreshName(module, proc, loop->name() + "o"),
+                             ir::FreshName(module, proc, loop->name() + "i"),
+                             primitives::TailStrategy::kCut, /*perfect=*/true);
+  if (!divided.ok()) return divided.status();
+  // A perfect division keeps a cut tail of no iterations (divide_loop.h).
+  if (divided->tail.is_valid()) {
+    if (absl::Status status =
+            primitives::EliminateDeadCode(module, divided->tail);
+        !status.ok()) {
+      return status;
+    }
+  }
+  ir::Cursor cursor(module, &alloc);
+  if (absl::Status status = primitives::DivideDim(module, cursor, dim, rows);
+      !status.ok()) {
+    return status;
+  }
+  const int64_t rank = alloc.declared_type().rank();
+  std::vector<int64_t> order = {dim};
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != dim && d != dim + 1) order.push_back(d);
+  }
+  order.push_back(dim + 1);
+  if (absl::Status status = primitives::RearrangeDim(module, cursor, order);
+      !status.ok()) {
+    return status;
+  }
+  return primitives::Simplify(module, proc);
 }
 
 }  // namespace tessel::vectorize

@@ -1,11 +1,16 @@
-// Copies that give a nest its lanes: a tensor read with the lane loop in a
-// dimension other than its last (matmul's B[j, k] for C[i, j]) is copied,
-// before the nest, into a buffer whose last dimension that loop indexes.
+// Copies that lay a tensor out for a nest's vectors: a tensor read with
+// the lane loop in a dimension other than its last (matmul's B[j, k] for
+// C[i, j]) is copied, before the nest, into a buffer whose last dimension
+// that loop indexes; a staged tensor that tiles of rows read a line per
+// step is laid out tile by tile (GotoBLAS's packed A).
 #ifndef TESSEL_LIBS_VECTORIZE_LAYOUT_H_
 #define TESSEL_LIBS_VECTORIZE_LAYOUT_H_
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/node.h"
@@ -25,6 +30,28 @@ namespace tessel::vectorize {
 absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
                                        ir::Node& stmt,
                                        std::vector<ir::Cursor>& pending);
+
+// The box of elements `read` touches over `loops` (literal bounds), as a
+// window of its tensor, an interval in every dimension: what stage_mem
+// copies for them.
+ir::Node* BoxOf(ir::Module& module, ir::Node& read,
+                const std::vector<ir::Node*>& loops);
+
+// The alloc of `proc` named `name`; null when there is none.
+ir::Node* AllocNamed(ir::Node& proc, const std::string& name);
+
+// Lays the buffer that `alloc` declares out by tiles of `rows`: `alloc`
+// was made by stage_mem (its copy-in the statement after it, a loop per
+// dimension), and tiles of `rows` consecutive indices of its dimension
+// `dim` read it. That dimension is divided by `rows` (divide_dim; `rows`
+// must divide it), the tiles' dimension made the first and the rows' the
+// last (rearrange_dim), the copy's loop of it divided alike (divide_loop,
+// perfect) and `proc`'s indices simplified: a tile then reads its rows of
+// every other index from one contiguous strip (a matmul with A stored
+// transposed, A[k, i], reads the 7 rows of a tile at each step of k from
+// one line instead of a line of its own per step, 8 KiB apart at 2048).
+absl::Status LayOutByTiles(ir::Module& module, ir::Node& proc, ir::Node& alloc,
+                           int64_t dim, int64_t rows);
 
 }  // namespace tessel::vectorize
 

@@ -169,6 +169,17 @@ class NestVectorizer {
     const TileShape shape = plan.ok() ? ShapeOf(*stmt.node(), *plan)
                                       : TileShape{strategy_.rows,
                                                   strategy_.vectors};
+    // A read that steps of the reduction read a line of per tile of rows
+    // is packed by tiles of rows, and the cache block need not keep its
+    // lines in the L2.
+    const bool rows_packed =
+        plan.ok() && plan->mode == Mode::kLanes &&
+        stmt.node()->is(ir::Op::kReduce) && plan->row_loop != nullptr &&
+        TiledRowsRead(
+            *stmt.node(), *plan->row_loop, *plan->vector_loop,
+            TripOf(*plan->row_loop) > shape.rows,
+            TripOf(*plan->vector_loop) >= 2 * strategy_.width * shape.vectors,
+            shape.rows) != nullptr;
     // The accumulators start from the fill only in the lanes' register
     // tile, whose reduction loops are not blocked by `depth`: the cache
     // block's loop goes outside the tile's loops, and each block but the
@@ -177,7 +188,7 @@ class NestVectorizer {
         fill != nullptr &&
         (!plan.ok() || plan->mode != Mode::kLanes ||
          DepthBlocked(*stmt.node(), *plan->vector_loop, shape.vectors,
-                      plan->row_loop != nullptr) ||
+                      plan->row_loop != nullptr, rows_packed) ||
          !FillVectorizes(*fill, *plan->vector_loop))) {
       return SplitFillOff(*fill, stmt, pending);
     }
@@ -228,9 +239,9 @@ class NestVectorizer {
     std::string depth_outer;
     if (plan->mode == Mode::kLanes && stmt.node()->is(ir::Op::kReduce)) {
       const ir::Node& lanes_loop = *LoopNamed(*stmt.node(), lanes);
-      CacheBlock block =
-          BlockOf(*stmt.node(), lanes_loop, TripOf(lanes_loop),
-                  lanes_outer.empty() ? 0 : TripOf(lanes_loop), !rows.empty());
+      CacheBlock block = BlockOf(*stmt.node(), lanes_loop, TripOf(lanes_loop),
+                                 lanes_outer.empty() ? 0 : TripOf(lanes_loop),
+                                 !rows.empty(), rows_packed);
       if (block.loop != nullptr && TripOf(*block.loop) > block.depth) {
         if (fill_kept) {
           return absl::InternalError(
@@ -349,13 +360,29 @@ class NestVectorizer {
       return status;
     }
     if (pack) {
-      if (absl::Status status = Pack(stmt, *panel); !status.ok()) {
-        return status;
+      if (auto packed = Pack(stmt, *panel); !packed.ok()) {
+        return packed.status();
       }
     }
     if (stage_crowded) {
-      if (absl::Status status =
+      if (auto staged =
               Pack(stmt, *crowded, LoopNamed(*stmt.node(), lanes_outer));
+          !staged.ok()) {
+        return staged.status();
+      }
+    }
+    if (rows_packed) {
+      const ir::Node* read =
+          TiledRowsRead(*stmt.node(), *LoopNamed(*stmt.node(), rows),
+                        *LoopNamed(*stmt.node(), lanes), true,
+                        !lanes_outer.empty() &&
+                            TripOf(*LoopNamed(*stmt.node(), lanes_outer)) >= 2,
+                        shape.rows);
+      if (read == nullptr) {
+        return absl::InternalError(
+            "vectorize lost the read it packs by tiles of rows (a bug)");
+      }
+      if (absl::Status status = PackByTiles(stmt, *read, shape.rows);
           !status.ok()) {
         return status;
       }
@@ -460,9 +487,9 @@ class NestVectorizer {
   };
   // A tile of `tiled_lanes` lanes (0: the lanes are one tile) without
   // rows gets a streaming block instead (cache_blocks.h).
-  CacheBlock BlockOf(ir::Node& stmt, const ir::Node& lanes,
-                     int64_t lanes_trip, int64_t tiled_lanes,
-                     bool has_rows) const {
+  CacheBlock BlockOf(ir::Node& stmt, const ir::Node& lanes, int64_t lanes_trip,
+                     int64_t tiled_lanes, bool has_rows,
+                     bool rows_packed) const {
     CacheBlock block;
     const int64_t elem_bytes = ElemTypeBytes(stmt.operand(0)->type().elem());
     int64_t step_bytes = lanes_trip * elem_bytes;
@@ -482,9 +509,10 @@ class NestVectorizer {
       block.depth = *depth;
       return block;
     }
-    block.depth = CacheBlockDepth(strategy_, step_bytes,
-                                  StridedReadBytes(stmt, *block.loop, lanes),
-                                  TripOf(*block.loop));
+    block.depth = CacheBlockDepth(
+        strategy_, step_bytes,
+        rows_packed ? 0 : StridedReadBytes(stmt, *block.loop, lanes),
+        TripOf(*block.loop));
     return block;
   }
 
@@ -494,15 +522,16 @@ class NestVectorizer {
   // errs towards "blocked" (a fill is then split off, never kept with a
   // reduction whose blocks each add to the one before).
   bool DepthBlocked(ir::Node& stmt, const ir::Node& lanes, int64_t vectors,
-                    bool has_rows) const {
+                    bool has_rows, bool rows_packed) const {
     int64_t widest = std::min(TripOf(lanes), strategy_.width * vectors);
     // Run tiles lanes longer than a vector, by a vector or more.
     int64_t narrowest = TripOf(lanes) > strategy_.width ? strategy_.width : 0;
     auto blocked = [](const CacheBlock& block) {
       return block.loop != nullptr && TripOf(*block.loop) > block.depth;
     };
-    return blocked(BlockOf(stmt, lanes, widest, 0, has_rows)) ||
-           blocked(BlockOf(stmt, lanes, widest, narrowest, has_rows));
+    return blocked(BlockOf(stmt, lanes, widest, 0, has_rows, rows_packed)) ||
+           blocked(
+               BlockOf(stmt, lanes, widest, narrowest, has_rows, rows_packed));
   }
 
   // Splits `fill` off the loops of its reduction `stmt` through all of
@@ -620,6 +649,61 @@ class NestVectorizer {
     return bytes;
   }
 
+  // The read of the rows' other factor that each step of a reduction
+  // loop reads a line of per tile of rows (matmul's A stored transposed,
+  // A[k, i]; StridedReadBytes): the lanes index none of its dimensions,
+  // the rows only its last, as the tile's rows (`rows` with coefficient 1,
+  // the loop of its tiles, once `rows` is divided into tiles of
+  // `tile_rows`, with coefficient `tile_rows`), and a reduction loop
+  // another. It is packed by tiles of rows (PackByTiles) where the rows
+  // are tiled, tiles of lanes read it again (`lanes_tiled`: two tiles or
+  // more), and it outgrows the L2, or the strategy says `pack yes`. The
+  // TN matmul ran at 79-83 GFLOP/s in place at 2048 (its `k` blocked so
+  // that those lines stayed in the L2), 104-106 packed; at 1024 93-97
+  // and 106-108; at 512, where A fills the L2, 107-110 in place and
+  // 103-107 packed (docs/vectorize.md, step 6). Null otherwise, and with
+  // `pack no`.
+  const ir::Node* TiledRowsRead(ir::Node& stmt, const ir::Node& rows,
+                                const ir::Node& lanes, bool rows_tiled,
+                                bool lanes_tiled, int64_t tile_rows) const {
+    if (strategy_.pack == Pack::kNo || !rows_tiled || !lanes_tiled) {
+      return nullptr;
+    }
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    for (ir::Node* read : reads) {
+      absl::Span<ir::Node* const> indices = ir::LoadView(*read).indices();
+      if (indices.empty() || Indexes(*read, lanes)) continue;
+      bool tiles_last = true, strided = false;
+      for (size_t d = 0; d < indices.size(); ++d) {
+        std::optional<primitives::LinearForm> form = AffineForm(*indices[d]);
+        const bool last = d + 1 == indices.size();
+        for (ir::Node* loop : LoopsOf(stmt)) {
+          const int64_t c = form.has_value() ? form->coefficient(loop) : 1;
+          if (c == 0) continue;
+          if (!last) {
+            tiles_last = tiles_last && loop != &rows;
+            strided = strided || !WritesIndexedBy(stmt, *loop);
+          } else if (loop == &rows) {
+            tiles_last = tiles_last && c == 1;
+          } else {
+            tiles_last =
+                tiles_last && c == tile_rows && TripOf(rows) == tile_rows;
+          }
+        }
+        tiles_last = tiles_last && form.has_value();
+      }
+      if (!tiles_last || !strided || !Indexes(*read, rows)) continue;
+      const std::optional<int64_t> bytes =
+          TensorBytes(*ir::LoadView(*read).buffer());
+      if (strategy_.pack == Pack::kYes || !bytes.has_value() ||
+          *bytes > strategy_.l2) {
+        return read;
+      }
+    }
+    return nullptr;
+  }
+
   // Whether an index of the load `read` varies with `loop`.
   static bool Indexes(const ir::Node& read, const ir::Node& loop) {
     for (const ir::Node* index :
@@ -694,9 +778,11 @@ class NestVectorizer {
   // of `stmt`, reads into a dense buffer inside the loop `outside`, or,
   // without one, before the outermost loop that does not index it (Run's
   // order puts the loops that do outside): the box of elements the loops
-  // inside read, copied once per iteration of the loops outside.
-  absl::Status Pack(const ir::Cursor& stmt, const ir::Node& panel,
-                    const ir::Node* outside = nullptr) {
+  // inside read, copied once per iteration of the loops outside. Returns
+  // the buffer's alloc; null when every loop indexes the panel (nothing
+  // is staged).
+  absl::StatusOr<ir::Node*> Pack(const ir::Cursor& stmt, const ir::Node& panel,
+                                 const ir::Node* outside = nullptr) {
     std::vector<ir::Node*> loops = LoopsOf(*stmt.node());
     auto inside =
         outside != nullptr
@@ -704,27 +790,11 @@ class NestVectorizer {
             : std::find_if(loops.begin(), loops.end(), [&](ir::Node* l) {
                 return !Indexes(panel, *l);
               });
-    if (inside == loops.end()) return absl::OkStatus();
-    ir::LoadView read(const_cast<ir::Node&>(panel));
-    std::vector<ir::Node*> selectors;
-    for (ir::Node* index : read.indices()) {
-      primitives::LinearForm lo = *AffineForm(*index);
-      primitives::LinearForm hi = lo;
-      for (auto it = inside; it != loops.end(); ++it) {
-        int64_t c = lo.coefficient(*it);
-        if (c == 0) continue;
-        ir::ForView view(**it);
-        auto first = primitives::LinearForm::Constant(LiteralOf(*view.lo()));
-        auto last = primitives::LinearForm::Constant(LiteralOf(*view.hi()) - 1);
-        lo = lo.Substituted(*it, c > 0 ? first : last);
-        hi = hi.Substituted(*it, c > 0 ? last : first);
-      }
-      hi = hi.Plus(primitives::LinearForm::Constant(1));
-      selectors.push_back(
-          ir::Build::Interval(module_, lo.Build(module_), hi.Build(module_)));
-    }
-    const ir::Node& buffer = *read.buffer();
-    ir::Node* window = ir::Build::Window(module_, buffer, selectors);
+    if (inside == loops.end()) return nullptr;
+    ir::Node& read = const_cast<ir::Node&>(panel);
+    const ir::Node& buffer = *ir::LoadView(read).buffer();
+    ir::Node* window =
+        BoxOf(module_, read, std::vector<ir::Node*>(inside, loops.end()));
     std::string name = ir::FreshName(module_, proc_,
                                      absl::StrCat(buffer.name(), "_packed"));
     if (absl::Status status = primitives::StageMem(
@@ -732,6 +802,28 @@ class NestVectorizer {
         !status.ok()) {
       return Rejected(*stmt.node(),
                       absl::StrCat("packing '", buffer.name(), "'"), status);
+    }
+    if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+      return status;
+    }
+    return AllocNamed(proc_, name);
+  }
+
+  // Packs `read` (TiledRowsRead) as Pack does, tile by tile of `rows`
+  // (LayOutByTiles, its last dimension the rows').
+  absl::Status PackByTiles(const ir::Cursor& stmt, const ir::Node& read,
+                           int64_t rows) {
+    auto alloc = Pack(stmt, read);
+    if (!alloc.ok()) return alloc.status();
+    if (*alloc == nullptr) return absl::OkStatus();
+    const int64_t last = (*alloc)->declared_type().rank() - 1;
+    if (absl::Status status =
+            LayOutByTiles(module_, proc_, **alloc, last, rows);
+        !status.ok()) {
+      return Rejected(
+          *stmt.node(),
+          absl::StrCat("packing '", (*alloc)->name(), "' by tiles of rows"),
+          status);
     }
     return Reverify(module_, proc_);
   }

@@ -124,6 +124,43 @@ TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
       << run.vectorized;
 }
 
+TEST(VectorizeTest, AStoredTransposedIsPackedByTilesOfRows) {
+  // C[i, j] += A[k, i] * B[k, j]: each step of k reads a line of A per
+  // tile of rows. A (1200 bytes) outgrows a 1 KiB L2 and both tiles of j
+  // read it: it is packed per cache block of k (5 steps, for B's panel),
+  // 3 rows per tile, each tile's rows of every step of k contiguous. Not
+  // with `pack no`, nor where one tile of j reads it.
+  constexpr char kMatmulTn[] = R"(
+(proc @matmul ((in A (f32 10 30)) (in B (f32 10 32)) (out C (f32 30 32)))
+  (for i 0 30
+    (for j 0 32
+      (assign (C i j) 0.0)
+      (for k 0 10 (reduce (C i j) (* (A k i) (B k j)))))))
+)";
+  const TensorMap inputs = {{"A", F32({10, 30}, Values(300, 1))},
+                            {"B", F32({10, 32}, Values(320, 2))}};
+  Strategy strategy{.width = 8,
+                    .vectors = 2,
+                    .rows = 3,
+                    .contraction = Contraction::kMulAdd,
+                    .l2 = 1024};
+  BeforeAfter run = RunBoth(kMatmulTn, inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_NE(run.vectorized.find("(alloc A_packed (f32 10 5 3))"),
+            std::string::npos)
+      << run.vectorized;
+  EXPECT_NE(run.vectorized.find("(A_packed io_1 ki 2)"), std::string::npos)
+      << run.vectorized;
+  strategy.pack = Pack::kNo;
+  run = RunBoth(kMatmulTn, inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_EQ(run.vectorized.find("A_packed"), std::string::npos);
+  strategy.pack = Pack::kAuto;
+  strategy.vectors = 4;
+  run = RunBoth(kMatmulTn, inputs, strategy);
+  EXPECT_EQ(run.vectorized.find("A_packed"), std::string::npos);
+}
+
 TEST(VectorizeTest, BStoredTransposedIsCopiedForTheLanes) {
   // C[i, j] += A[i, k] * B[j, k]: B is copied with j last, then the
   // product is the usual register tile; mul-add keeps the loops' bits.
