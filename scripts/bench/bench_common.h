@@ -5,6 +5,8 @@
 #define TESSEL_SCRIPTS_BENCH_BENCH_COMMON_H_
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 static double now(void) {
@@ -40,6 +42,20 @@ static double best_seconds(void (*kernel)(const float *, const float *,
     if (elapsed / calls < best) best = elapsed / calls;
   }
   return best;
+}
+
+/* `count` floats, the block aligned to a cache line of 64 bytes, as the
+ * baselines' own buffers are (oneDNN's memories, memcpy's pages): malloc's
+ * large blocks start 16 bytes past a page, where every 64-byte vector
+ * spans two lines. */
+static float *aligned_floats(long count) {
+  size_t bytes = (sizeof(float) * (size_t)count + 63) / 64 * 64;
+  float *p = aligned_alloc(64, bytes);
+  if (p == NULL) {
+    fprintf(stderr, "bench: out of memory\n");
+    exit(1);
+  }
+  return p;
 }
 
 #endif /* TESSEL_SCRIPTS_BENCH_BENCH_COMMON_H_ */

@@ -128,17 +128,6 @@ static void onednn_conv(const float *x, const float *w, float *y) {
   CHECK(dnnl_stream_wait(stream));
 }
 
-/* `count` floats, the block aligned to a cache line of 64 bytes. */
-static float *aligned_floats(long count) {
-  size_t bytes = (sizeof(float) * (size_t)count + 63) / 64 * 64;
-  float *p = aligned_alloc(64, bytes);
-  if (p == NULL) {
-    fprintf(stderr, "conv_bench: out of memory\n");
-    exit(1);
-  }
-  return p;
-}
-
 int main(void) {
   const long x_size = (long)N * H * W * C, y_size = (long)N * OH * OW * F;
   const long w_size = DEPTHWISE ? (long)KH * KW * C : (long)KH * KW * C * F;

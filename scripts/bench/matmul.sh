@@ -11,7 +11,7 @@ scripts/setup.sh
 # Optimised tools: the interpreter's figure below depends on it.
 . scripts/bench/harness.sh
 bench_tools parse emit-c run-sim
-cflags=(-std=c99 -O3 -march=native)
+cflags=(-std=c11 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
 # The core's FMA peak is the roof beside every figure.
 bench_peak

@@ -68,11 +68,11 @@ static float max_abs_diff(const float *x, const float *y) {
 }
 
 int main(void) {
-  float *A = malloc(sizeof(float) * SIZE * SIZE);
-  float *B = malloc(sizeof(float) * SIZE * SIZE);
-  float *C = malloc(sizeof(float) * SIZE * SIZE);
-  float *R = malloc(sizeof(float) * SIZE * SIZE);
-  float *O = malloc(sizeof(float) * SIZE * SIZE);
+  float *A = aligned_floats((long)SIZE * SIZE);
+  float *B = aligned_floats((long)SIZE * SIZE);
+  float *C = aligned_floats((long)SIZE * SIZE);
+  float *R = aligned_floats((long)SIZE * SIZE);
+  float *O = aligned_floats((long)SIZE * SIZE);
   fill_inputs(A, B, SIZE * SIZE);
   double tessel = best_seconds(matmul, A, B, C);
   double reference = best_seconds(reference_matmul, A, B, R);
@@ -88,7 +88,7 @@ int main(void) {
          tessel / openblas, tessel / reference, max_abs_diff(C, O),
          max_abs_diff(C, R));
 #ifdef WITH_MLIR
-  float *L = malloc(sizeof(float) * SIZE * SIZE);
+  float *L = aligned_floats((long)SIZE * SIZE);
   double mlir = best_seconds(mlir_matmul, A, B, L);
   printf("  MLIR's recipe %.2f GFLOP/s, time ratio tessel/MLIR %.2f "
          "(max abs diff vs OpenBLAS %.2g)\n",

@@ -37,10 +37,10 @@ static void run_memcpy(const float *A, const float *unused, float *B) {
 }
 
 int main(void) {
-  float *A = malloc(sizeof(float) * M * N);
-  float *scratch = malloc(sizeof(float) * M * N);
-  float *V = malloc(sizeof(float) * M * N);
-  float *S = malloc(sizeof(float) * M * N);
+  float *A = aligned_floats((long)M * N);
+  float *scratch = aligned_floats((long)M * N);
+  float *V = aligned_floats((long)M * N);
+  float *S = aligned_floats((long)M * N);
   fill_inputs(A, scratch, M * N);
   const double bytes = sizeof(float) * ((double)M * N + OUT);
   const double copied = 2.0 * sizeof(float) * M * N;

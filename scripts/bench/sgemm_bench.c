@@ -66,9 +66,9 @@ static double relative_diff(const float *x, const float *y) {
 
 int main(void) {
   const int larger = (M * K > K * N ? M * K : K * N);
-  float *A = malloc(sizeof(float) * larger);
-  float *B = malloc(sizeof(float) * larger);
-  float *C = malloc(sizeof(float) * M * N);
+  float *A = aligned_floats(larger);
+  float *B = aligned_floats(larger);
+  float *C = aligned_floats((long)M * N);
   float *O = malloc(sizeof(float) * M * N);
   float *L = malloc(sizeof(float) * M * N);
   fill_inputs(A, B, larger);

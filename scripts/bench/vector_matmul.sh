@@ -30,9 +30,9 @@ for size in "${@:-256}"; do
       testdata/run-sim/Inputs/vector_matmul_scalar.tir >> "$work/kernels.tir"
   "$bin/emit-c/emit-c" "$work/kernels.tir" -o "$work/kernels.c"
   for flags in "-O2" "-O3 -march=native"; do
-    echo "cc -std=c99 $flags:"
+    echo "cc -std=c11 $flags:"
     # shellcheck disable=SC2086  # the flags are words
-    cc -std=c99 $flags -DSIZE="$size" -DTESSEL_KERNELS="\"$work/kernels.c\"" \
+    cc -std=c11 $flags -DSIZE="$size" -DTESSEL_KERNELS="\"$work/kernels.c\"" \
       scripts/bench/vector_matmul_bench.c -o "$work/bench" -lm
     "$work/bench"
   done

@@ -25,7 +25,7 @@ case "${VARIANT:-nn}" in
   *) echo "vectorize_matmul: unknown VARIANT '$VARIANT' (nn, tn, nt)" >&2
      exit 2 ;;
 esac
-cflags=(-std=c99 -O3 -march=native)
+cflags=(-std=c11 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
 bench_vectorize_flags
 bench_peak

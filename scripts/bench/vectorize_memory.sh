@@ -19,7 +19,7 @@ scripts/setup.sh
 . scripts/bench/harness.sh
 bench_tools parse vectorize emit-c
 vectorize=${VECTORIZE:-$bin/vectorize/vectorize}
-cflags=(-std=c99 -O3 -march=native)
+cflags=(-std=c11 -O3 -march=native)
 echo "compiler: $(cc --version | head -1); flags: ${cflags[*]}"
 echo "caches: $(lscpu | grep -E '^L[123]d? cache' | tr -s ' ' | paste -sd ';')"
 bench_vectorize_flags
