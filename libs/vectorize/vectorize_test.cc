@@ -6,6 +6,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_replace.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "libs/interp/testing.h"
 #include "libs/ir/syntax.h"
@@ -13,6 +14,8 @@
 namespace tessel::vectorize {
 namespace {
 
+using ::testing::HasSubstr;
+using ::testing::Not;
 using testing_util::F32;
 using testing_util::Floats;
 using testing_util::Runner;
@@ -73,8 +76,8 @@ TEST(VectorizeTest, MulAddComputesTheLoopsBits) {
                     .contraction = Contraction::kMulAdd};
   BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_EQ(run.vectorized.find("fma"), std::string::npos);
-  EXPECT_NE(run.vectorized.find("(vector f32 8)"), std::string::npos);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("fma")));
+  EXPECT_THAT(run.vectorized, HasSubstr("(vector f32 8)"));
 }
 
 TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
@@ -86,19 +89,17 @@ TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
                     .l2 = 512};
   BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_NE(run.vectorized.find("(alloc B_packed (f32 2 8))"),
-            std::string::npos)
-      << run.vectorized;
+  EXPECT_THAT(run.vectorized, HasSubstr("(alloc B_packed (f32 2 8))"));
   strategy.pack = Pack::kNo;
   run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("packed")));
   // A B that fits half of the L2 is read in place, whatever `pack` says.
   strategy.pack = Pack::kYes;
   strategy.l2 = 800;
   run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("packed")));
 }
 
 TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
@@ -110,7 +111,7 @@ TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
   ASSERT_EQ(strategy.pack, Pack::kAuto);
   BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_EQ(run.vectorized.find("packed"), std::string::npos);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("packed")));
   const std::string tall_matmul = absl::StrReplaceAll(
       kMatmul, {{"(f32 7 5)", "(f32 130 5)"},
                 {"(f32 7 20)", "(f32 130 20)"},
@@ -120,8 +121,7 @@ TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
                  {"B", F32({5, 20}, Values(100, 2))}},
                 strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_NE(run.vectorized.find("B_packed"), std::string::npos)
-      << run.vectorized;
+  EXPECT_THAT(run.vectorized, HasSubstr("B_packed"));
 }
 
 TEST(VectorizeTest, AStoredTransposedIsPackedByTilesOfRows) {
@@ -142,20 +142,17 @@ TEST(VectorizeTest, AStoredTransposedIsPackedByTilesOfRows) {
                     .l2 = 128};
   BeforeAfter run = RunBoth(matmul_tn, inputs, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_NE(run.vectorized.find("(alloc A_packed (f32 2 2 3))"),
-            std::string::npos)
-      << run.vectorized;
-  EXPECT_NE(run.vectorized.find("(A_packed io_1 ki 2)"), std::string::npos)
-      << run.vectorized;
+  EXPECT_THAT(run.vectorized, HasSubstr("(alloc A_packed (f32 2 2 3))"));
+  EXPECT_THAT(run.vectorized, HasSubstr("(A_packed io_1 ki 2)"));
   strategy.pack = Pack::kNo;
   run = RunBoth(matmul_tn, inputs, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_EQ(run.vectorized.find("A_packed"), std::string::npos);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
   strategy.pack = Pack::kAuto;
   strategy.vectors = 2;
   run = RunBoth(matmul_tn, inputs, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_EQ(run.vectorized.find("A_packed"), std::string::npos);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
 }
 
 TEST(VectorizeTest, BStoredTransposedIsCopiedForTheLanes) {
@@ -175,11 +172,8 @@ TEST(VectorizeTest, BStoredTransposedIsCopiedForTheLanes) {
                           {"B", F32({20, 5}, Values(100, 2))}},
               strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_NE(run.vectorized.find("(alloc B_lanes (f32 5 20))"),
-            std::string::npos)
-      << run.vectorized;
-  EXPECT_EQ(run.vectorized.find("(reduction"), std::string::npos)
-      << run.vectorized;
+  EXPECT_THAT(run.vectorized, HasSubstr("(alloc B_lanes (f32 5 20))"));
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("(reduction")));
 }
 
 TEST(VectorizeTest, ARowReadOnceIsNotCopied) {
@@ -195,8 +189,7 @@ TEST(VectorizeTest, ARowReadOnceIsNotCopied) {
   BeforeAfter run = RunBoth(kGemv, {{"A", F32({9, 32}, Values(288, 3))},
                                     {"x", F32({32}, Values(32, 4))}},
                             strategy);
-  EXPECT_EQ(run.vectorized.find("_lanes"), std::string::npos)
-      << run.vectorized;
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("_lanes")));
 }
 
 TEST(VectorizeTest, FmaRoundsOncePerStep) {
@@ -209,12 +202,10 @@ TEST(VectorizeTest, FmaRoundsOncePerStep) {
     for (size_t i = 0; i < before.size(); ++i) {
       EXPECT_NEAR(before[i], after[i], 1e-5) << i;
     }
-    EXPECT_NE(run.vectorized.find("fma"), std::string::npos);
+    EXPECT_THAT(run.vectorized, HasSubstr("fma"));
     // The 4 columns past 16 are one whole vector of 4, peeled or padded.
-    EXPECT_EQ(run.vectorized.find("(reduce (C"), std::string::npos)
-        << run.vectorized;
-    EXPECT_NE(run.vectorized.find("(vector f32 4)"), std::string::npos)
-        << run.vectorized;
+    EXPECT_THAT(run.vectorized, Not(HasSubstr("(reduce (C")));
+    EXPECT_THAT(run.vectorized, HasSubstr("(vector f32 4)"));
   }
 }
 
@@ -227,13 +218,10 @@ TEST(VectorizeTest, OuterProductLevelComputesTheFmaLevelsBits) {
     BeforeAfter lowered = RunBoth(kMatmul, MatmulInputs(), fma);
     BeforeAfter stopped = RunBoth(kMatmul, MatmulInputs(), outer);
     EXPECT_EQ(Floats(lowered.after.at("C")), Floats(stopped.after.at("C")));
-    EXPECT_NE(stopped.vectorized.find("(alloc acc0 (vector f32 3 8))"),
-              std::string::npos)
-        << stopped.vectorized;
-    EXPECT_NE(stopped.vectorized.find("(permutation-map 0)"),
-              std::string::npos);
-    EXPECT_EQ(stopped.vectorized.find("(fma"), std::string::npos);
-    EXPECT_EQ(lowered.vectorized.find("outer-product"), std::string::npos);
+    EXPECT_THAT(stopped.vectorized, HasSubstr("(alloc acc0 (vector f32 3 8))"));
+    EXPECT_THAT(stopped.vectorized, HasSubstr("(permutation-map 0)"));
+    EXPECT_THAT(stopped.vectorized, Not(HasSubstr("(fma")));
+    EXPECT_THAT(lowered.vectorized, Not(HasSubstr("outer-product")));
   }
 }
 
@@ -253,9 +241,7 @@ TEST(VectorizeTest, SquareRowTilesEndInAMultiReduction) {
   for (size_t i = 0; i < before.size(); ++i) {
     EXPECT_NEAR(before[i], after[i], 1e-5) << i;
   }
-  EXPECT_NE(run.vectorized.find("(multi-reduction add sums"),
-            std::string::npos)
-      << run.vectorized;
+  EXPECT_THAT(run.vectorized, HasSubstr("(multi-reduction add sums"));
 }
 
 TEST(VectorizeTest, StrategyLoopChoicesUseThePrimitives) {
@@ -265,8 +251,7 @@ TEST(VectorizeTest, StrategyLoopChoicesUseThePrimitives) {
   strategy.interchange = {"k", "j"};
   BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_NE(run.vectorized.find("(for jo 0 2"), std::string::npos)
-      << run.vectorized;
+  EXPECT_THAT(run.vectorized, HasSubstr("(for jo 0 2"));
   // An interchange reorder_loops cannot prove is an error at the nest.
   constexpr char kSkewed[] = R"(
 (proc @skewed ((inout A (f32 8 8)))
@@ -280,10 +265,8 @@ TEST(VectorizeTest, StrategyLoopChoicesUseThePrimitives) {
     EXPECT_TRUE(CheckStrategyLoops(module, swap).ok());
     auto notes = VectorizeProc(module, entry, swap);
     EXPECT_EQ(notes.status().code(), absl::StatusCode::kFailedPrecondition);
-    EXPECT_NE(notes.status().message().find(
-                  "interchanging loops 'i' and 'j': reorder_loops"),
-              std::string::npos)
-        << notes.status();
+    EXPECT_THAT(notes.status().message(),
+                HasSubstr("interchanging loops 'i' and 'j': reorder_loops"));
     swap.tiles = {{"q", 2}};
     EXPECT_EQ(CheckStrategyLoops(module, swap).message(),
               "the strategy's 'tile' names loop 'q', which no proc has "
@@ -304,8 +287,7 @@ TEST(VectorizeTest, InterchangesTheReductionOutward) {
                     .contraction = Contraction::kMulAdd};
   BeforeAfter run = RunBoth(kColumnSums, inputs, strategy);
   EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
-  EXPECT_NE(run.vectorized.find("(for i 0 6"), std::string::npos)
-      << run.vectorized;
+  EXPECT_THAT(run.vectorized, HasSubstr("(for i 0 6"));
   EXPECT_LT(run.vectorized.find("(transfer-read (vector f32 8) y 0"),
             run.vectorized.find("(for i 0 6"));
 }
@@ -325,10 +307,9 @@ TEST(VectorizeTest, TransposesTilesWithVectorTransposes) {
        {"(transfer-read (vector f32 8 8) A 0 0 0.0)", "(list 1 0)",
         "(transfer-read (vector f32 8 8) C", "(vector f32 3 2) A",
         "(vector f32 2 3) C"}) {
-    EXPECT_NE(run.vectorized.find(expected), std::string::npos)
-        << expected << "\n" << run.vectorized;
+    EXPECT_THAT(run.vectorized, HasSubstr(expected));
   }
-  EXPECT_EQ(run.vectorized.find("(assign (B"), std::string::npos);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("(assign (B")));
 }
 
 TEST(VectorizeTest, MasksTheLastVectorWhereItCannotPad) {
@@ -344,10 +325,8 @@ TEST(VectorizeTest, MasksTheLastVectorWhereItCannotPad) {
       RunBoth(kPartial, inputs, Strategy{.width = 8, .vectors = 1,
                                          .tail = Tail::kMask});
   EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
-  EXPECT_NE(run.vectorized.find("(mask (create-mask (shape 4) 2))"),
-            std::string::npos)
-      << run.vectorized;
-  EXPECT_EQ(run.vectorized.find("(assign (y"), std::string::npos);
+  EXPECT_THAT(run.vectorized, HasSubstr("(mask (create-mask (shape 4) 2))"));
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("(assign (y")));
 }
 
 TEST(VectorizeTest, LanesPastTheLastVectorTakeNarrowerVectors) {
@@ -360,14 +339,13 @@ TEST(VectorizeTest, LanesPastTheLastVectorTakeNarrowerVectors) {
   BeforeAfter run = RunBoth(kAdd, {{"x", F32({14}, Values(14, 9))}},
                             Strategy{.width = 16, .vectors = 1});
   EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
-  EXPECT_NE(run.vectorized.find("(transfer-read (vector f32 8) x 0 0.0)"),
-            std::string::npos)
-      << run.vectorized;
-  EXPECT_NE(run.vectorized.find("(transfer-read (vector f32 4) x 8 0.0)"),
-            std::string::npos);
-  EXPECT_NE(run.vectorized.find("(transfer-read (vector f32 4) x 12 0.0)"),
-            std::string::npos);
-  EXPECT_EQ(run.vectorized.find("(vector f32 16)"), std::string::npos);
+  EXPECT_THAT(run.vectorized,
+              HasSubstr("(transfer-read (vector f32 8) x 0 0.0)"));
+  EXPECT_THAT(run.vectorized,
+              HasSubstr("(transfer-read (vector f32 4) x 8 0.0)"));
+  EXPECT_THAT(run.vectorized,
+              HasSubstr("(transfer-read (vector f32 4) x 12 0.0)"));
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("(vector f32 16)")));
 }
 
 TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
@@ -389,10 +367,8 @@ TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
               0u)
         << (*notes)[0];
     std::string text = ir::PrintModule(module);
-    EXPECT_NE(text.find("(for i 0 32 (assign (y i) (x (* 2 i))))"),
-              std::string::npos)
-        << text;
-    EXPECT_NE(text.find("(transfer-write"), std::string::npos);
+    EXPECT_THAT(text, HasSubstr("(for i 0 32 (assign (y i) (x (* 2 i))))"));
+    EXPECT_THAT(text, HasSubstr("(transfer-write"));
   });
 }
 
@@ -406,11 +382,9 @@ TEST(VectorizeTest, RejectsWhatItCannotProve) {
   runner.Edit([&](ir::Module& module, ir::Node& entry) {
     absl::Status status = VectorizeProc(module, entry, Strategy()).status();
     EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
-    EXPECT_NE(std::string(status.message())
-                  .find("m.tir:3:15: error: cannot vectorize: its instances "
-                        "do not commute"),
-              std::string::npos)
-        << status;
+    EXPECT_THAT(status.message(),
+                HasSubstr("m.tir:3:15: error: cannot vectorize: its instances "
+                          "do not commute"));
   });
 }
 
