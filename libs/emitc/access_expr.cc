@@ -69,6 +69,14 @@ absl::StatusOr<CExpr> ExprEmitter::Element(const ir::Node& load,
   return element;
 }
 
+absl::StatusOr<CExpr> ExprEmitter::PrefetchAddress(
+    const ir::Node& prefetch) const {
+  // Its operands are an element read's: the tensor, then the indices.
+  auto element = Element(prefetch, /*write=*/false);
+  if (!element.ok()) return element.status();
+  return Unary("&", *element);
+}
+
 absl::StatusOr<ExprEmitter::Target> ExprEmitter::AssignTarget(
     const ir::Node& target) const {
   if (target.is(ir::Op::kLoad)) {

@@ -58,6 +58,9 @@ class ExprEmitter {
   };
   absl::StatusOr<Target> AssignTarget(const ir::Node& target) const;
 
+  // The address `&A[...]` of the element a `(prefetch A I...)` names.
+  absl::StatusOr<CExpr> PrefetchAddress(const ir::Node& prefetch) const;
+
   // A tensor or window argument: a name or `(window NAME SEL...)`.
   absl::StatusOr<View> WindowOf(const ir::Node& expr) const;
   // TIR's `(op a b)` for op + - * / on values of `type`.

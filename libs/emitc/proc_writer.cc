@@ -119,6 +119,8 @@ absl::Status ProcWriter::Statement(const ir::Node& stmt,
       return Call(stmt, depth);
     case ir::Op::kWriteConfig:
       return WriteConfig(stmt, depth);
+    case ir::Op::kPrefetch:
+      return Prefetch(stmt, depth);
     default:
       return Unexpected(stmt, "a statement");
   }
@@ -241,6 +243,17 @@ absl::Status ProcWriter::WriteConfig(const ir::Node& stmt, int depth) {
   uses.needs.configs.insert(&config);
   AddVectorLines(depth);
   AddLine(depth, absl::StrCat(target.text, " = ", value->text, ";"), uses);
+  return absl::OkStatus();
+}
+
+absl::Status ProcWriter::Prefetch(const ir::Node& stmt, int depth) {
+  auto address = expr_.PrefetchAddress(stmt);
+  if (!address.ok()) return address.status();
+  // For a read (0), kept in every level of the caches (3). GCC's manual
+  // allows an address past the array: a prefetch does not fault.
+  AddLine(depth,
+          absl::StrCat("__builtin_prefetch(", address->text, ", 0, 3);"),
+          address->uses);
   return absl::OkStatus();
 }
 

@@ -75,6 +75,7 @@ class ProcWriter {
   absl::Status Assign(const ir::Node& stmt, int depth);
   absl::Status Let(const ir::Node& stmt);
   absl::Status WriteConfig(const ir::Node& stmt, int depth);
+  absl::Status Prefetch(const ir::Node& stmt, int depth);
   absl::Status VectorStatement(const ir::Node& stmt, int depth);
   // Writes the lines the vector emitter collected, at `depth`.
   void AddVectorLines(int depth);

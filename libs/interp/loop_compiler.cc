@@ -96,6 +96,8 @@ int32_t ProcCompiler::DeclareData(const ir::Node& binder, int rank) {
 absl::Status ProcCompiler::Block(absl::Span<ir::Node* const> stmts,
                                  std::vector<Stmt>& out) {
   for (const ir::Node* s : stmts) {
+    // A hint to the caches: it computes nothing.
+    if (s->is(ir::Op::kPrefetch)) continue;
     auto stmt = Statement(*s);
     if (!stmt.ok()) return stmt.status();
     out.push_back(*std::move(stmt));

@@ -316,6 +316,13 @@ Node* Build::TransferWrite(Module& module, Node* vector, const Node& tensor,
   return Form(module, Op::kTransferWrite, operands);
 }
 
+Node* Build::Prefetch(Module& module, const Node& tensor,
+                      absl::Span<Node* const> indices) {
+  std::vector<Node*> operands = {Ref(module, tensor)};
+  operands.insert(operands.end(), indices.begin(), indices.end());
+  return Form(module, Op::kPrefetch, operands);
+}
+
 Node* Build::Broadcast(Module& module, const Type& vector, Node* value) {
   Node* broadcast = Form(module, Op::kBroadcast, {value});
   broadcast->set_declared_type(vector);

@@ -123,6 +123,9 @@ class Build {
                             absl::Span<Node* const> indices, Node* pad);
   static Node* TransferWrite(Module& module, Node* vector, const Node& tensor,
                              absl::Span<Node* const> indices);
+  // (prefetch TENSOR INDICES...): a hint, at the loop level.
+  static Node* Prefetch(Module& module, const Node& tensor,
+                        absl::Span<Node* const> indices);
   static Node* Broadcast(Module& module, const Type& vector, Node* value);
   static Node* Fma(Module& module, Node* a, Node* b, Node* c);
   static Node* Reduction(Module& module, absl::string_view kind, Node* vector);

@@ -231,6 +231,10 @@ TEST(BuildTest, TheVectorLevel) {
     return Build::Mul(module, Build::Int(module, 4),
                       Build::Ref(module, *loop));
   };
+  // Two steps ahead: past x's end in the last step, which a hint allows.
+  module.Append(loop, Build::Prefetch(module, *x,
+                                      {Build::Add(module, at(),
+                                                  Build::Int(module, 8))}));
   Node* v = Build::Alloc(module, "v", vector);
   module.Append(loop, v);
   module.Append(
@@ -249,6 +253,7 @@ TEST(BuildTest, TheVectorLevel) {
   ExpectBuilds(module,
                "(proc @saxpy ((in a f32) (in x (f32 8)) (inout y (f32 8)))\n"
                "  (for i 0 2\n"
+               "    (prefetch x (+ (* 4 i) 8))\n"
                "    (alloc v (vector f32 4))\n"
                "    (assign v\n"
                "      (fma\n"

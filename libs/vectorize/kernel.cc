@@ -17,6 +17,7 @@
 #include "libs/ir/views.h"
 #include "libs/primitives/linear_form.h"
 #include "libs/sexpr/printer.h"
+#include "libs/vectorize/prefetch.h"
 #include "libs/vectorize/sliding_window.h"
 
 namespace tessel::vectorize {
@@ -469,6 +470,7 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
   auto fill = TakeFill(module, loops);
   if (!fill.ok()) return fill.status();
   TileCode code;
+  code.step = TilePrefetches(module, stmt, loops, strategy);
   if (strategy.lowering == Lowering::kOuterProduct &&
       OuterProductTile(module, builder, stmt, plan, loops, strategy, *fill,
                        fma, code)) {

@@ -31,6 +31,9 @@ struct TileLoops {
   // of the rows' and lanes' trips just before `hoist`, or none: the
   // accumulators start from its value, and its loops are removed.
   ir::Node* fill = nullptr;
+  // The tensor of the panel whose lines each step prefetches ahead
+  // (prefetch.h), or none.
+  const ir::Node* prefetched = nullptr;
 };
 
 // Replaces the register tile of `stmt` (its rows and lanes loops) by

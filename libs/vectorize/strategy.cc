@@ -26,6 +26,7 @@ constexpr int64_t kMaxLanes = 64;
 constexpr int64_t kMaxTile = 64;
 constexpr int64_t kMaxDepth = int64_t{1} << 30;
 constexpr int64_t kMaxCache = int64_t{1} << 40;
+constexpr int64_t kMaxPrefetch = int64_t{1} << 20;
 
 absl::Status LineError(absl::string_view path, int line,
                        absl::string_view message) {
@@ -73,13 +74,19 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // the 32 zmm registers, A broadcast from memory inside each FMA (6
     // rows ran 3 % slower on a 64^3 matmul and 6 % on a stride-2
     // convolution, as fast on larger matmuls; docs/vectorize.md).
-    return Strategy{.width = 16, .vectors = 4, .rows = 7, .fit = true};
+    return Strategy{
+        .width = 16, .vectors = 4, .rows = 7, .fit = true, .prefetch = 448};
   }
   if (target == "avx2") {
     // 6 rows x 2 vectors of 8 lanes: 12 accumulators, 2 rows of B and a
     // broadcast of A in the 16 ymm registers.
     return Strategy{
-        .width = 8, .vectors = 2, .rows = 6, .registers = 16, .fit = true};
+        .width = 8,
+        .vectors = 2,
+        .rows = 6,
+        .registers = 16,
+        .fit = true,
+        .prefetch = 448};
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown target '", target, "' (targets: avx512, avx2)"));
@@ -181,6 +188,14 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto n = Positive(value, kMaxTile, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.window = *n;
+    } else if (key == "prefetch") {
+      int64_t n = 0;
+      if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxPrefetch) {
+        return LineError(path, line_number,
+                         absl::StrCat("'prefetch' takes an integer from 0 to ",
+                                      kMaxPrefetch, ", not '", value, "'"));
+      }
+      strategy.prefetch = n;
     } else if (key == "l2") {
       auto n = Positive(value, kMaxCache, key, path, line_number);
       if (!n.ok()) return n.status();
@@ -191,7 +206,7 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
           absl::StrCat("unknown key '", key,
                        "' (keys: width, vectors, rows, depth, "
                        "tail, contraction, lowering, tile, interchange, pack, "
-                       "window, l2)"));
+                       "window, l2, prefetch)"));
     }
   }
   return strategy;
@@ -221,7 +236,8 @@ std::string PrintStrategy(const Strategy& strategy) {
       strategy.pack == Pack::kAuto  ? "auto"
       : strategy.pack == Pack::kYes ? "yes"
                                     : "no",
-      "\nwindow ", strategy.window, "\nl2 ", strategy.l2, "\n");
+      "\nwindow ", strategy.window, "\nl2 ", strategy.l2, "\nprefetch ",
+      strategy.prefetch, "\n");
 }
 
 }  // namespace tessel::vectorize

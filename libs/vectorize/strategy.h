@@ -98,6 +98,13 @@ struct Strategy {
   // Bytes of one core's L2 cache, which the cache blocks are sized for
   // (cache_blocks.h): the development machine's 1 MiB.
   int64_t l2 = int64_t{1} << 20;
+  // How far ahead, in the register tile's fused multiply-adds (rows x
+  // vectors a step), each step prefetches the lines of the reads the rows
+  // share that it reads out of sequence (a filter's rows 2 KiB apart): the
+  // steps ahead are this over the tile's multiply-adds per step. 0 none.
+  // The distance covers a read from the L3, which the hardware prefetchers
+  // do not start for such strides (docs/vectorize.md, step 6).
+  int64_t prefetch = 0;
 };
 
 // The default strategy of a target: "avx512" or "avx2".

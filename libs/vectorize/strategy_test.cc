@@ -32,7 +32,7 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
             "width 8\nvectors 2\nrows 4\nregisters 16\nshape fit\n"
             "depth 1073741824\ntail peel\n"
             "contraction mul-add\nlowering outer-product\npack auto\nwindow 1\n"
-            "l2 1048576\n");
+            "l2 1048576\nprefetch 448\n");
 }
 
 TEST(StrategyTest, ReadsTheRegistersAndTheShape) {
@@ -76,6 +76,14 @@ TEST(StrategyTest, ErrorsNameTheLine) {
   EXPECT_EQ(ParseStrategy("l2 32768", "s", base)->l2, 32768);
   EXPECT_EQ(ParseStrategy("window 0", "s", base).status().message(),
             "s:1:1: error: 'window' takes an integer from 1 to 64, not '0'");
+  EXPECT_EQ(ParseStrategy("prefetch -1", "s", base).status().message(),
+            "s:1:1: error: 'prefetch' takes an integer from 0 to 1048576, "
+            "not '-1'");
+  // 0 turns prefetching off.
+  EXPECT_EQ(ParseStrategy("prefetch 0", "s", *DefaultStrategy("avx512"))
+                ->prefetch,
+            0);
+  EXPECT_EQ(DefaultStrategy("avx2")->prefetch, 448);
 }
 
 TEST(StrategyTest, WindowIsTheMostTapsUnrolled) {

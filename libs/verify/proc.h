@@ -125,6 +125,8 @@ class ProcVerifier {
   absl::Status CheckAssign(Node& stmt);
   absl::Status CheckLet(Node& stmt);
   absl::Status CheckWriteConfig(Node& stmt);
+  // A prefetch's tensor and indices: one integer per dimension, unbounded.
+  absl::Status CheckPrefetch(Node& stmt);
 
   // data.cc
   absl::StatusOr<ScalarType> InferData(Node& expr,

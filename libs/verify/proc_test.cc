@@ -215,6 +215,27 @@ TEST(LoopLevelTest, Ranks) {
             "2:10: error: 'x' has rank 2, but the window has 1 selectors");
 }
 
+TEST(LoopLevelTest, Prefetches) {
+  // Any integer index, inside the tensor or not: a hint is no access.
+  EXPECT_EQ(FirstError("(proc @p ((in x (f32 4 4)) (out y f32))\n  (for i 0 "
+                       "4 (prefetch x (+ i 8) -1)) (assign y 0.0))"),
+            "ok");
+  EXPECT_EQ(FirstError("(proc @p ((in x (f32 4 4)) (out y f32))\n  "
+                       "(prefetch x 0))"),
+            "2:3: error: 'x' has rank 2, but prefetch gives 1 index");
+  EXPECT_EQ(FirstError("(proc @p ((in x f32) (out y f32))\n  "
+                       "(prefetch x 0))"),
+            "2:13: error: 'x' is a scalar; prefetch needs a tensor or window");
+  EXPECT_EQ(FirstError("(proc @p ((in x (f32 4)) (out y f32))\n  "
+                       "(prefetch x 0.5))"),
+            "2:15: error: '0.5' is a float, but control expressions are "
+            "integers and conditions");
+  EXPECT_EQ(FirstError("(proc @p ((in x (f32 4)) (out y f32))\n  "
+                       "(prefetch (+ 1 2) 0))"),
+            "2:13: error: prefetch needs the name of a tensor or window, found "
+            "'(+ 1 2)'");
+}
+
 TEST(LoopLevelTest, DataTypes) {
   EXPECT_EQ(FirstError("(proc @p ((in x (i8 4)) (out y (f32 4)))\n  (for i "
                        "0 4 (assign (y i) (x i))))"),

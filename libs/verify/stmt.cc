@@ -2,6 +2,7 @@
 // and conditions bound the polyhedral domain of the statements they hold
 // (libs/poly/model.h).
 #include "absl/strings/str_cat.h"
+#include "libs/verify/common.h"
 #include "libs/verify/proc.h"
 #include "libs/support/source.h"
 
@@ -43,6 +44,8 @@ absl::Status ProcVerifier::CheckStmt(Node& stmt) {
       return CheckWriteConfig(stmt);
     case Op::kTransferWrite:
       return CheckTransferWrite(stmt);
+    case Op::kPrefetch:
+      return CheckPrefetch(stmt);
     case Op::kAssert:
       return ErrorAt(stmt.loc(),
                      "assert is a precondition: it must come "
@@ -155,6 +158,41 @@ absl::Status ProcVerifier::CheckWriteConfig(Node& stmt) {
                        : ControlInt(*stmt.operand(0));
   if (!value.ok()) return value.status();
   RememberConfig(*field, ConfigValue{.written = stmt.operand(0)});
+  return absl::OkStatus();
+}
+
+absl::Status ProcVerifier::CheckPrefetch(Node& stmt) {
+  Node& tensor = *stmt.operand(0);
+  absl::Span<Node* const> indices = stmt.operands().subspan(1);
+  if (!tensor.is(Op::kRef)) {
+    return ErrorAt(tensor.loc(),
+                   absl::StrCat("prefetch needs the name of a tensor or "
+                                "window, found '",
+                                Text(tensor), "'"));
+  }
+  auto data = FindData(tensor);
+  if (!data.ok()) return data.status();
+  const Type& type = (*data)->view.type;
+  if (type.is_vector() || type.rank() == 0) {
+    return ErrorAt(tensor.loc(),
+                   absl::StrCat("'", tensor.name(), "' is ",
+                                type.is_vector() ? "a vector" : "a scalar",
+                                "; prefetch needs a tensor or window"));
+  }
+  if (static_cast<int>(indices.size()) != type.rank()) {
+    return ErrorAt(stmt.loc(),
+                   absl::StrCat("'", tensor.name(), "' has rank ", type.rank(),
+                                ", but prefetch gives ", indices.size(),
+                                indices.size() == 1 ? " index" : " indices"));
+  }
+  if (auto status = CheckAddressable(tensor, **data); !status.ok()) {
+    return status;
+  }
+  // A hint of an address, not an access: indices outside the tensor are
+  // allowed (a loop's last steps prefetch past its end), so no bounds.
+  for (Node* index : indices) {
+    if (auto value = ControlInt(*index); !value.ok()) return value.status();
+  }
   return absl::OkStatus();
 }
 

@@ -1,0 +1,124 @@
+#include "libs/vectorize/prefetch.h"
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "libs/ir/build.h"
+#include "libs/ir/op.h"
+#include "libs/ir/types.h"
+#include "libs/ir/views.h"
+#include "libs/primitives/linear_form.h"
+#include "libs/vectorize/nest.h"
+#include "libs/vectorize/read_strides.h"
+
+namespace tessel::vectorize {
+namespace {
+
+using primitives::LinearForm;
+
+// The bytes of a cache line of the targets' cores.
+constexpr int64_t kLineBytes = 64;
+
+// The indices of `read` at the tile's first row, lane and tap, `ahead`
+// steps of `step` later; nullopt unless the lanes index its last dimension
+// alone, with coefficient 1, and the rows index none.
+std::optional<std::vector<LinearForm>> SharedRowAhead(ir::Node& read,
+                                                      const TileLoops& loops,
+                                                      const ir::Node& step,
+                                                      int64_t ahead) {
+  absl::Span<ir::Node* const> indices = ir::LoadView(read).indices();
+  std::vector<LinearForm> forms;
+  for (size_t d = 0; d < indices.size(); ++d) {
+    std::optional<LinearForm> form = AffineForm(*indices[d]);
+    if (!form.has_value()) return std::nullopt;
+    const bool last = d + 1 == indices.size();
+    if (form->coefficient(loops.lanes) != (last ? 1 : 0)) return std::nullopt;
+    for (ir::Node* loop : {loops.rows, loops.window}) {
+      if (loop == nullptr) continue;
+      if (loop == loops.rows && form->coefficient(loop) != 0) {
+        return std::nullopt;
+      }
+      form = form->Substituted(
+          loop, LinearForm::Constant(LiteralOf(*ir::ForView(*loop).lo())));
+    }
+    form = form->Substituted(
+        loops.lanes,
+        LinearForm::Constant(LiteralOf(*ir::ForView(*loops.lanes).lo())));
+    forms.push_back(form->Substituted(
+        &step, LinearForm::Of(&step).Plus(LinearForm::Constant(ahead))));
+  }
+  if (forms.empty()) return std::nullopt;
+  return forms;
+}
+
+// A name of the element `forms` index in `buffer`, equal for equal reads.
+std::string KeyOf(const ir::Node& buffer, const std::vector<LinearForm>& forms) {
+  std::string key = buffer.name();
+  for (const LinearForm& form : forms) {
+    absl::StrAppend(&key, " ", form.constant());
+    for (const auto& [var, coefficient] : form.terms()) {
+      absl::StrAppend(&key, "+", coefficient, "*",
+                      reinterpret_cast<uintptr_t>(var));
+    }
+  }
+  return key;
+}
+
+}  // namespace
+
+std::vector<ir::Node*> TilePrefetches(ir::Module& module, ir::Node& stmt,
+                                      const TileLoops& loops,
+                                      const Strategy& strategy) {
+  std::vector<ir::Node*> prefetches;
+  if (strategy.prefetch == 0 || loops.prefetched == nullptr ||
+      !stmt.is(ir::Op::kReduce)) {
+    return prefetches;
+  }
+  ir::Node& tile = loops.window != nullptr ? *loops.window
+                   : loops.rows != nullptr ? *loops.rows
+                                           : *loops.lanes;
+  ir::Node* step = tile.parent();
+  if (loops.hoist == &tile || step == nullptr || !step->is(ir::Op::kFor)) {
+    return prefetches;
+  }
+  const int64_t lanes = TripOf(*loops.lanes);
+  const int64_t per_step =
+      (loops.rows != nullptr ? TripOf(*loops.rows) : 1) *
+      ((lanes + strategy.width - 1) / strategy.width) *
+      (loops.window != nullptr ? TripOf(*loops.window) : 1);
+  const int64_t ahead = (strategy.prefetch + per_step - 1) / per_step;
+  if (TripOf(*step) <= ahead) return prefetches;
+  std::vector<ir::Node*> reads;
+  LoadsIn(*stmt.operand(1), reads);
+  std::set<std::string> seen;
+  for (ir::Node* read : reads) {
+    const ir::Node& buffer = *ir::LoadView(*read).buffer();
+    if (&buffer != loops.prefetched) continue;
+    const int64_t elem_bytes = ElemTypeBytes(buffer.declared_type().elem());
+    const int64_t row_bytes = lanes * elem_bytes;
+    std::optional<int64_t> stride = ReadStrideBytes(*read, *step);
+    if (!stride.has_value() || *stride <= row_bytes) continue;
+    auto forms = SharedRowAhead(*read, loops, *step, ahead);
+    if (!forms.has_value() || !seen.insert(KeyOf(buffer, *forms)).second) {
+      continue;
+    }
+    for (int64_t offset = 0; offset < row_bytes; offset += kLineBytes) {
+      std::vector<ir::Node*> indices;
+      for (size_t d = 0; d < forms->size(); ++d) {
+        LinearForm form = (*forms)[d];
+        if (d + 1 == forms->size()) {
+          form = form.Plus(LinearForm::Constant(offset / elem_bytes));
+        }
+        indices.push_back(form.Build(module));
+      }
+      prefetches.push_back(ir::Build::Prefetch(module, buffer, indices));
+    }
+  }
+  return prefetches;
+}
+
+}  // namespace tessel::vectorize
