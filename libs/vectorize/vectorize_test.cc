@@ -376,24 +376,24 @@ TEST(VectorizeTest, PrefetchesAPanelFewTilesRead) {
   // B (2 KiB) outgrows half of a 1 KiB L2 and its 2 tiles of 7 rows read
   // it in place; each step of k reads 8 of its 16 columns, rows 64 bytes
   // apart: its line 1 step (7 over 7 multiply-adds) ahead.
-  constexpr char kPanel[] = R"(
-(proc @matmul ((in A (f32 14 32)) (in B (f32 32 16)) (out C (f32 14 16)))
-  (for i 0 14
-    (for j 0 16
-      (assign (C i j) 0.0)
-      (for k 0 32 (reduce (C i j) (* (A i k) (B k j)))))))
-)";
+  const std::string panel = absl::StrReplaceAll(
+      kMatmul, {{"(f32 7 5)", "(f32 14 32)"},
+                {"(f32 5 20)", "(f32 32 16)"},
+                {"(f32 7 20)", "(f32 14 16)"},
+                {"(for i 0 7", "(for i 0 14"},
+                {"(for j 0 20", "(for j 0 16"},
+                {"(for k 0 5", "(for k 0 32"}});
   TensorMap inputs = {{"A", F32({14, 32}, Values(448, 1))},
                       {"B", F32({32, 16}, Values(512, 2))}};
   Strategy strategy{.width = 8, .vectors = 1, .rows = 7,
                     .contraction = Contraction::kMulAdd, .l2 = 1024,
                     .prefetch = 7};
-  BeforeAfter run = RunBoth(kPanel, inputs, strategy);
+  BeforeAfter run = RunBoth(panel, inputs, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("(prefetch B (+ (+ (* 16 ko) ki) 1) "
                                         "(* 8 jo_1))"));
   strategy.prefetch = 0;
-  EXPECT_THAT(RunBoth(kPanel, inputs, strategy).vectorized,
+  EXPECT_THAT(RunBoth(panel, inputs, strategy).vectorized,
               Not(HasSubstr("prefetch")));
 }
 
