@@ -233,15 +233,26 @@ TEST(VectorizeTest, SquareRowTilesEndInAMultiReduction) {
 )";
   TensorMap inputs = {{"A", F32({19, 21}, Values(399, 7))},
                       {"y", F32({19}, Values(19, 8))}};
-  BeforeAfter run =
-      RunBoth(kRowSums, inputs, Strategy{.width = 8, .vectors = 1, .rows = 8});
-  std::vector<float> before = Floats(run.before.at("y"));
-  std::vector<float> after = Floats(run.after.at("y"));
-  ASSERT_EQ(before.size(), after.size());
-  for (size_t i = 0; i < before.size(); ++i) {
-    EXPECT_NEAR(before[i], after[i], 1e-5) << i;
-  }
-  EXPECT_THAT(run.vectorized, HasSubstr("(multi-reduction add sums"));
+  auto vectorized = [&](const Strategy& strategy) {
+    BeforeAfter run = RunBoth(kRowSums, inputs, strategy);
+    std::vector<float> before = Floats(run.before.at("y"));
+    std::vector<float> after = Floats(run.after.at("y"));
+    EXPECT_EQ(before.size(), after.size());
+    for (size_t i = 0; i < before.size() && i < after.size(); ++i) {
+      EXPECT_NEAR(before[i], after[i], 1e-5) << i;
+    }
+    return run.vectorized;
+  };
+  EXPECT_THAT(vectorized(Strategy{.width = 8, .vectors = 1, .rows = 8}),
+              HasSubstr("(multi-reduction add sums"));
+  // Fitted, a tile of rows takes that shape, 8 rows of one vector, where
+  // A fits the L2; else the strategy's 3 x 2, a reduction per row.
+  Strategy fitted{.width = 8, .vectors = 2, .rows = 3, .fit = true};
+  EXPECT_THAT(vectorized(fitted), HasSubstr("(vector f32 8 8)"));
+  fitted.l2 = 1024;
+  const std::string rows_of_three = vectorized(fitted);
+  EXPECT_THAT(rows_of_three, Not(HasSubstr("multi-reduction")));
+  EXPECT_THAT(rows_of_three, HasSubstr("(reduce (y (+ (* 3 io) 2))"));
 }
 
 TEST(VectorizeTest, StrategyLoopChoicesUseThePrimitives) {
