@@ -62,7 +62,7 @@ TEST(VectorHelpersTest, OneDimensionalTransferCopiesTheRowWhole) {
   EXPECT_TRUE(
       absl::StrContains(read.definition,
                         "  if (i0 >= 0 && i0 <= n0 - 5 && s0 == 1) {\n"
-                        "    memcpy(lanes, &p[i0], 5 * sizeof(double));\n"
+                        "    memcpy((double *)&v, &p[i0], 5 * sizeof(double));\n"
                         "  } else {\n"))
       << read.definition;
   EXPECT_TRUE(read.needs.memcpy);
