@@ -1,5 +1,8 @@
 #include "libs/emitc/vector_helpers.h"
 
+#include <optional>
+#include <string>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/emitc/expr_emitter.h"
@@ -289,7 +292,8 @@ VectorHelper TransferRead(const VectorShape& shape) {
                   : LanesArray(shape, true),
       TransferBody(shape, /*read=*/true, /*rows_done=*/!rows.empty(),
                    /*masked=*/false, in_register ? "v" : "lanes"),
-      in_register ? "  *r = v;\n}\n" : "  memcpy(r, lanes, sizeof lanes);\n}\n");
+      in_register ? "  *r = v;\n}\n"
+                  : "  memcpy(r, lanes, sizeof lanes);\n}\n");
   return helper;
 }
 
@@ -478,15 +482,66 @@ VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape) {
   return helper;
 }
 
+namespace {
+
+// The x86 broadcast of a float register's lowest lane to a whole `type`
+// of 256 or 512 bits of f32 or f64 lanes, and the macro of the
+// instruction set that has it; nullopt for other types.
+struct NativeBroadcast {
+  std::string feature;
+  std::string call;  // of `x`
+};
+std::optional<NativeBroadcast> X86Broadcast(const VectorCType& type) {
+  if (type.kind != LaneKind::kFloat || (type.bits != 32 && type.bits != 64)) {
+    return std::nullopt;
+  }
+  const int bits = type.bits * type.lanes;
+  const std::string scalar =
+      type.bits == 32 ? "_mm_set_ss(x)" : "_mm_set_sd(x)";
+  const std::string suffix = type.bits == 32 ? "ss_ps" : "sd_pd";
+  if (bits == 512) {
+    return NativeBroadcast{"__AVX512F__",
+                           absl::StrCat("_mm512_broadcast", suffix, "(",
+                                        scalar, ")")};
+  }
+  if (bits == 256) {
+    return NativeBroadcast{"__AVX2__", absl::StrCat("_mm256_broadcast", suffix,
+                                                    "(", scalar, ")")};
+  }
+  // A 128-bit vector's loop, which the compiler folds into the fused
+  // multiply-add's broadcast operand, ran a matmul's 4-lane nests faster
+  // than the instruction (150^3: 102 against 84 GFLOP/s).
+  return std::nullopt;
+}
+
+}  // namespace
+
 VectorHelper Broadcast(const VectorCType& type) {
   VectorHelper helper;
   const std::string name = Use(helper, type);
   helper.name = absl::StrCat("tsl_vbroadcast_", name.substr(4));
+  const std::string lanes = absl::StrCat(
+      "  ", name, " v = {0};\n  for (int l = 0; l < ", type.lanes,
+      "; l++) v[l] = x;\n  *r = v;\n");
+  const std::optional<NativeBroadcast> native = X86Broadcast(type);
+  if (!native.has_value()) {
+    helper.definition = absl::StrCat(
+        "/* Every lane x (a loop that compilers make one broadcast). */\n",
+        kVectorHelperDecl, "void ", helper.name, "(", name, " *r, ",
+        LaneCType(type), " x) {\n", lanes, "}\n");
+    return helper;
+  }
+  // GCC 12 at -O3 makes the lanes of a broadcast of an element read into a
+  // whole vector read from that element on, then a shuffle: 64 bytes read
+  // across two lines for one value, a matmul's 7 x 16 tile at 69 GFLOP/s
+  // instead of 114. The instruction's builtin is opaque to that rewrite.
   helper.definition = absl::StrCat(
-      "/* Every lane x (a loop that compilers make one broadcast). */\n",
-      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, ", LaneCType(type),
-      " x) {\n  ", name, " v = {0};\n  for (int l = 0; l < ", type.lanes,
-      "; l++) v[l] = x;\n  *r = v;\n}\n");
+      "/* Every lane x: the instruction where the target has it, else a loop\n"
+      "   that compilers make one broadcast. */\n#if defined(",
+      native->feature, ")\n#include <immintrin.h>\n#endif\n",
+      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, ",
+      LaneCType(type), " x) {\n#if defined(", native->feature, ")\n  *r = (",
+      name, ")", native->call, ";\n#else\n", lanes, "#endif\n}\n");
   return helper;
 }
 

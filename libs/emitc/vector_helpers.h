@@ -79,7 +79,9 @@ VectorHelper Transpose(const VectorShape& shape);
 // op's definition), no lane-by-lane work.
 VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape);
 
-// tsl_vbroadcast_T(T *r, E x): every lane x.
+// tsl_vbroadcast_T(T *r, E x): every lane x; for 256- and 512-bit vectors
+// of f32 or f64, the x86 instruction where the compiler targets AVX2 or
+// AVX-512 (a loop otherwise).
 VectorHelper Broadcast(const VectorCType& type);
 // tsl_vfma_T(T *r, const T *a, const T *b, const T *c): a * b + c rounded
 // once per lane (f32 and f64).

@@ -62,7 +62,8 @@ TEST(VectorHelpersTest, OneDimensionalTransferCopiesTheRowWhole) {
   EXPECT_TRUE(
       absl::StrContains(read.definition,
                         "  if (i0 >= 0 && i0 <= n0 - 5 && s0 == 1) {\n"
-                        "    memcpy((double *)&v, &p[i0], 5 * sizeof(double));\n"
+                        "    memcpy((double *)&v, &p[i0], 5 * "
+                        "sizeof(double));\n"
                         "  } else {\n"))
       << read.definition;
   EXPECT_TRUE(read.needs.memcpy);
@@ -90,6 +91,29 @@ TEST(VectorHelpersTest, WideTransfersCopyRowsInPlace) {
   // 4 rows of 4 f32 fill one register: rows concatenated by shuffles.
   VectorHelper small = TransferRead(VectorShape{ElemType::kF32, {4, 4}});
   EXPECT_TRUE(absl::StrContains(small.definition, "__builtin_shufflevector"));
+}
+
+TEST(VectorHelpersTest, BroadcastsUseTheInstructionWhereTheTargetHasIt) {
+  VectorHelper zmm = Broadcast(VectorCType{LaneKind::kFloat, 32, 16});
+  EXPECT_TRUE(absl::StrContains(
+      zmm.definition,
+      "#if defined(__AVX512F__)\n"
+      "  *r = (tsl_f32x16)_mm512_broadcastss_ps(_mm_set_ss(x));\n"
+      "#else\n"
+      "  tsl_f32x16 v = {0};\n"
+      "  for (int l = 0; l < 16; l++) v[l] = x;\n"))
+      << zmm.definition;
+  EXPECT_TRUE(absl::StrContains(
+      Broadcast(VectorCType{LaneKind::kFloat, 64, 4}).definition,
+      "#if defined(__AVX2__)\n"
+      "  *r = (tsl_f64x4)_mm256_broadcastsd_pd(_mm_set_sd(x));\n"));
+  // 128 bits, f16 and integers: the loop alone.
+  for (const VectorCType& type : {VectorCType{LaneKind::kFloat, 32, 4},
+                                  VectorCType{LaneKind::kFloat, 16, 16},
+                                  VectorCType{LaneKind::kSigned, 32, 16}}) {
+    EXPECT_FALSE(absl::StrContains(Broadcast(type).definition, "#if"))
+        << Broadcast(type).definition;
+  }
 }
 
 TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {

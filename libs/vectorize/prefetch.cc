@@ -56,7 +56,8 @@ std::optional<std::vector<LinearForm>> SharedRowAhead(ir::Node& read,
 }
 
 // A name of the element `forms` index in `buffer`, equal for equal reads.
-std::string KeyOf(const ir::Node& buffer, const std::vector<LinearForm>& forms) {
+std::string KeyOf(const ir::Node& buffer,
+                  const std::vector<LinearForm>& forms) {
   std::string key = buffer.name();
   for (const LinearForm& form : forms) {
     absl::StrAppend(&key, " ", form.constant());
