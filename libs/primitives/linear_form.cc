@@ -109,6 +109,16 @@ int64_t LinearForm::coefficient(Var var) const {
   return 0;
 }
 
+bool operator==(const LinearForm& a, const LinearForm& b) {
+  if (a.constant_ != b.constant_ || a.terms_.size() != b.terms_.size()) {
+    return false;
+  }
+  for (const auto& [var, coefficient] : a.terms_) {
+    if (b.coefficient(var) != coefficient) return false;
+  }
+  return true;
+}
+
 Node* LinearForm::Build(ir::Module& module) const {
   return Build(module, [&](Var var) {
     return ir::Build::Ref(module, *static_cast<const Node*>(var));

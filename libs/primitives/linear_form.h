@@ -50,6 +50,9 @@ class LinearForm {
   // The variables with a nonzero coefficient, in the order they came.
   const std::vector<std::pair<Var, int64_t>>& terms() const { return terms_; }
   bool is_zero() const { return terms_.empty() && constant_ == 0; }
+  // The same form: the same constant and coefficient of every variable,
+  // in whatever order the terms came.
+  friend bool operator==(const LinearForm& a, const LinearForm& b);
 
   // The form as a control expression, each variable (a binder) a
   // reference to it: `(+ (* 16 io) 4)`, `(- n 1)`, `0`.

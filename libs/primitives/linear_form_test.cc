@@ -53,5 +53,12 @@ TEST_F(LinearFormTest, ConstantsAreLiterals) {
   EXPECT_EQ(Text(X(2).Plus(X(-2)).Plus(C(7))), "7");
 }
 
+TEST_F(LinearFormTest, EqualFormsHaveTheSameTermsInAnyOrder) {
+  EXPECT_EQ(X(2).Plus(Y(1)).Plus(C(3)), Y(1).Plus(C(3)).Plus(X(2)));
+  EXPECT_FALSE(X(2).Plus(C(3)) == X(2).Plus(C(4)));
+  EXPECT_FALSE(X(2) == X(2).Plus(Y(1)));
+  EXPECT_FALSE(X(2).Plus(Y(1)) == X(2).Plus(Y(-1)));
+}
+
 }  // namespace
 }  // namespace tessel::primitives

@@ -1,12 +1,11 @@
 #include "libs/vectorize/prefetch.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
-#include <set>
-#include <string>
+#include <utility>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "libs/ir/build.h"
 #include "libs/ir/op.h"
 #include "libs/ir/types.h"
@@ -55,20 +54,6 @@ std::optional<std::vector<LinearForm>> SharedRowAhead(ir::Node& read,
   return forms;
 }
 
-// A name of the element `forms` index in `buffer`, equal for equal reads.
-std::string KeyOf(const ir::Node& buffer,
-                  const std::vector<LinearForm>& forms) {
-  std::string key = buffer.name();
-  for (const LinearForm& form : forms) {
-    absl::StrAppend(&key, " ", form.constant());
-    for (const auto& [var, coefficient] : form.terms()) {
-      absl::StrAppend(&key, "+", coefficient, "*",
-                      reinterpret_cast<uintptr_t>(var));
-    }
-  }
-  return key;
-}
-
 }  // namespace
 
 std::vector<ir::Node*> TilePrefetches(ir::Module& module, ir::Node& stmt,
@@ -95,7 +80,9 @@ std::vector<ir::Node*> TilePrefetches(ir::Module& module, ir::Node& stmt,
   if (TripOf(*step) <= ahead) return prefetches;
   std::vector<ir::Node*> reads;
   LoadsIn(*stmt.operand(1), reads);
-  std::set<std::string> seen;
+  // The rows already prefetched, by tensor: a read repeated in the
+  // statement is prefetched once.
+  std::vector<std::pair<const ir::Node*, std::vector<LinearForm>>> seen;
   for (ir::Node* read : reads) {
     const ir::Node& buffer = *ir::LoadView(*read).buffer();
     if (&buffer != loops.prefetched) continue;
@@ -104,9 +91,12 @@ std::vector<ir::Node*> TilePrefetches(ir::Module& module, ir::Node& stmt,
     std::optional<int64_t> stride = ReadStrideBytes(*read, *step);
     if (!stride.has_value() || *stride <= row_bytes) continue;
     auto forms = SharedRowAhead(*read, loops, *step, ahead);
-    if (!forms.has_value() || !seen.insert(KeyOf(buffer, *forms)).second) {
+    if (!forms.has_value() ||
+        std::find(seen.begin(), seen.end(), std::pair{&buffer, *forms}) !=
+            seen.end()) {
       continue;
     }
+    seen.emplace_back(&buffer, *forms);
     for (int64_t offset = 0; offset < row_bytes; offset += kLineBytes) {
       std::vector<ir::Node*> indices;
       for (size_t d = 0; d < forms->size(); ++d) {
