@@ -273,7 +273,9 @@ class NestVectorizer {
       const int64_t taps = crowded != nullptr
                                ? std::numeric_limits<int64_t>::max()
                                : strategy_.window;
-      if (const ir::Node* loop = WindowLoop(*stmt.node(), row_loop, taps)) {
+      if (const ir::Node* loop = WindowLoop(*stmt.node(), row_loop, taps);
+          loop != nullptr &&
+          MayMoveReduction(*stmt.node(), *loop, /*outermost=*/false)) {
         window = loop->name();
       }
     }
@@ -521,6 +523,9 @@ class NestVectorizer {
       }
     }
     if (block.loop == nullptr) return block;
+    if (!MayMoveReduction(stmt, *block.loop, /*outermost=*/true)) {
+      return CacheBlock{};
+    }
     if (std::optional<int64_t> depth = StreamingDepth(
             tiled_lanes * elem_bytes, StepStrideBytes(stmt, *block.loop),
             tiled_lanes > 0, has_rows)) {
@@ -682,6 +687,25 @@ class NestVectorizer {
   static bool WritesIndexedBy(const ir::Node& stmt, const ir::Node& loop) {
     const ir::Node& lhs = *stmt.operand(0);
     return lhs.is(ir::Op::kLoad) && Indexes(lhs, loop);
+  }
+
+  // Whether the reduction loop `loop` of `stmt` may become the outermost
+  // (`outermost`) or the innermost of its reduction loops, which sums in
+  // another order where it is not already there: always with `contraction
+  // fma`; with `mul-add`, which promises the loops' bits (docs/vectorize.md,
+  // "Rounding"), only where it is there already (loops of one iteration,
+  // a 1 x 1 filter's, order nothing).
+  bool MayMoveReduction(const ir::Node& stmt, const ir::Node& loop,
+                        bool outermost) const {
+    if (strategy_.contraction != Contraction::kMulAdd) return true;
+    std::vector<const ir::Node*> reductions;
+    for (const ir::Node* around : LoopsOf(stmt)) {
+      if (!WritesIndexedBy(stmt, *around) &&
+          (around == &loop || TripOf(*around) > 1)) {
+        reductions.push_back(around);
+      }
+    }
+    return (outermost ? reductions.front() : reductions.back()) == &loop;
   }
 
   // The bytes per step of the cache block's loop `block` of the reads

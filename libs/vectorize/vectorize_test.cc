@@ -14,6 +14,7 @@
 namespace tessel::vectorize {
 namespace {
 
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
 using ::testing::Not;
 using testing_util::F32;
@@ -100,6 +101,35 @@ TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
   run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("packed")));
+}
+
+TEST(VectorizeTest, MulAddMovesNoLoopAcrossTheOtherReductions) {
+  // A 1-D convolution sums over kw, then c. A cache block of c (`depth`)
+  // would go outside kw, and a window of kw inside c: fma makes both,
+  // mul-add neither, and gives the loops' bits.
+  constexpr char kConv[] = R"(
+(proc @conv ((in x (f32 9 8)) (in w (f32 3 8 16)) (out y (f32 7 16)))
+  (for ow 0 7
+    (for f 0 16
+      (assign (y ow f) 0.0)
+      (for kw 0 3
+        (for c 0 8 (reduce (y ow f) (* (x (+ ow kw) c) (w kw c f))))))))
+)";
+  TensorMap inputs = {{"x", F32({9, 8}, Values(72, 1))},
+                      {"w", F32({3, 8, 16}, Values(384, 2))}};
+  const auto kw_then_c = ContainsRegex("\\(for kw 0 3[[:space:]]+\\(for c 0 8");
+  Strategy blocked{.width = 8, .vectors = 2, .rows = 7, .depth = 4};
+  EXPECT_THAT(RunBoth(kConv, inputs, blocked).vectorized,
+              HasSubstr("(for co 0 2"));
+  Strategy window{.width = 8, .vectors = 2, .rows = 7, .window = 3};
+  EXPECT_THAT(RunBoth(kConv, inputs, window).vectorized,
+              Not(HasSubstr("(for kw")));
+  for (Strategy strategy : {blocked, window}) {
+    strategy.contraction = Contraction::kMulAdd;
+    BeforeAfter run = RunBoth(kConv, inputs, strategy);
+    EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+    EXPECT_THAT(run.vectorized, kw_then_c);
+  }
 }
 
 TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
