@@ -31,6 +31,7 @@
 #include "libs/primitives/inline_assign.h"
 #include "libs/primitives/inline_window.h"
 #include "libs/primitives/insert_noop_call.h"
+#include "libs/primitives/insert_prefetch.h"
 #include "libs/primitives/join_loops.h"
 #include "libs/primitives/left_reassociate_expr.h"
 #include "libs/primitives/lift_alloc.h"
@@ -75,6 +76,7 @@ const Registry& Registry::Builtin() {
              &RenameSpec,
              &SimplifySpec,
              &InsertNoopCallSpec,
+             &InsertPrefetchSpec,
              &ReorderStmtsSpec,
              &CommuteExprSpec,
              &LeftReassociateExprSpec,
