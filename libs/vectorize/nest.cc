@@ -331,6 +331,12 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
                     "its bounds are not literals (give sizes with "
                     "`parse -D NAME=VALUE`)");
     }
+    // A statement that never runs has nothing to vectorize (and a tile of
+    // no lanes no vector type).
+    if (TripOf(*loop) <= 0) {
+      return Unsupported(*loop, absl::StrCat("its loop '", loop->name(),
+                                             "' runs no iteration"));
+    }
   }
   ir::Node& lhs = *stmt.operand(0);
   ir::Node& rhs = *stmt.operand(1);

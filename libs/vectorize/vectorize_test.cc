@@ -413,6 +413,30 @@ TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
   });
 }
 
+TEST(VectorizeTest, LeavesANestThatNeverRunsScalar) {
+  // A loop of no iterations (found by scripts/fuzz-inputs.sh): a
+  // transpose's tile of -8 lanes, a reduce's tile of no steps. The fill
+  // of the second is vectorized.
+  for (const char* text : {
+           R"((proc @t ((in A (f32 32 32)) (inout B (f32 32 32)))
+  (for i 0 32 (for j 40 32 (assign (B j i) (A i j))))))",
+           R"((proc @r ((in A (f32 17 21)) (out y (f32 17)))
+  (for i 0 17 (assign (y i) 0.0) (for j 0 0 (reduce (y i) (A i j))))))",
+       }) {
+    Runner runner(text);
+    ASSERT_TRUE(runner.compile_status().ok()) << runner.compile_status();
+    runner.Edit([&](ir::Module& module, ir::Node& entry) {
+      auto notes = VectorizeProc(module, entry, Strategy());
+      ASSERT_TRUE(notes.ok()) << notes.status();
+      ASSERT_EQ(notes->size(), 1u);
+      EXPECT_THAT((*notes)[0],
+                  HasSubstr("this nest stays scalar: its loop 'j' runs no "
+                            "iteration"));
+    });
+    EXPECT_TRUE(runner.compile_status().ok()) << runner.compile_status();
+  }
+}
+
 TEST(VectorizeTest, PrefetchesAPanelFewTilesRead) {
   // B (2 KiB) outgrows half of a 1 KiB L2 and its 2 tiles of 7 rows read
   // it in place; each step of k reads 8 of its 16 columns, rows 64 bytes
