@@ -39,8 +39,9 @@ SANITIZER = re.compile(
 # `FILE:LINE:COL: error:`, or `FILE: error:` for what concerns the whole
 # file (it is empty); not `TOOL: error:`, which is for the command line.
 LOCATED_ERROR = re.compile(r"^\S*[/.<]\S*?(:\d+:\d+)?: error: ", re.M)
-# run-sim's verdict on outputs that differ concerns no place in its input.
-COMPARISON = re.compile(r"^run-sim: error: \d+ of \d+ outputs differ", re.M)
+# run-sim's verdicts on two modules or their outputs concern no one place.
+COMPARISON = re.compile(r"^run-sim: error: (\d+ of \d+ outputs differ|"
+                        r"@\S+ writes \(.*\) but )", re.M)
 ANY_ERROR = re.compile(r"error:", re.M)
 # Sanitizers exit with these instead of 1, which the tools use for errors.
 SANITIZER_ENV = {
