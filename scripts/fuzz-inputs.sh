@@ -3,7 +3,8 @@
 # the inputs the golden tests give it (docs/testing.md, "Malformed input").
 #   fuzz-inputs.sh [--asan] [--corpus DIR] [SWEEP OPTION]...
 # Builds the tools (--asan: with AddressSanitizer and UBSan, --config=asan,
-# in an output base of its own so that the normal build stays cached), and,
+# in an output base of its own so that the normal build stays cached:
+# $FUZZ_INPUTS_ASAN_BASE, default ~/.cache/tessel/asan-output-base), and,
 # unless DIR/cases.txt exists, records every tool call of the golden suites
 # into DIR (default: a new temporary folder): its command line and copies of
 # its input files, intermediate files and stdin included. Then it runs each
@@ -15,7 +16,8 @@
 # (-D N=..., --seed ...), each with a timeout, and reports any run that
 # crashes, hangs, trips a sanitizer, exits other than 0, 1 or 2, exits 1
 # without an `error:` located in the input, or writes TIR that parse
-# rejects. SWEEP OPTIONs (scripts/fuzz_inputs.py sweep --help):
+# rejects or C that the C compiler rejects (where the unedited input's
+# output compiles). SWEEP OPTIONs (scripts/fuzz_inputs.py sweep --help):
 #   --seed N             the random edits (default 1)
 #   --mutations N        random edits of each call's main input (default 40)
 #   --cases-per-tool N   a sample of each tool's calls (default all)
@@ -39,7 +41,7 @@ done
 cd "$repo"
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/tessel"
 if [ "$asan" = 1 ]; then
-  bazel=(bazel "--output_base=$cache/asan-output-base")
+  bazel=(bazel "--output_base=${FUZZ_INPUTS_ASAN_BASE:-$cache/asan-output-base}")
   flags=(--config=asan --symlink_prefix=/ "--disk_cache=$cache/bazel-disk-cache")
 else
   bazel=(bazel)
@@ -47,12 +49,13 @@ else
 fi
 "${bazel[@]}" build "${flags[@]}" //tools/... >&2
 bin="$("${bazel[@]}" info "${flags[@]:0:1}" bazel-bin 2>/dev/null)"
-tools="$(mktemp -d)"
+corpus="${corpus:-$(mktemp -d)}"
+tools="$corpus/bin-$([ "$asan" = 1 ] && echo asan || echo normal)"
+mkdir -p "$tools"
 for tool in "$repo"/tools/*/; do
   name="$(basename "$tool")"
-  ln -s "$bin/tools/$name/$name" "$tools/$name"
+  ln -sfn "$bin/tools/$name/$name" "$tools/$name"
 done
-corpus="${corpus:-$(mktemp -d)}"
 if [ ! -f "$corpus/cases.txt" ]; then
   # The suites' slowest tests (whole kernel corpora, size sweeps, memory
   # limits) add time and few new calls.

@@ -386,8 +386,22 @@ def _is_tir(data):
     return False
 
 
-def reads_back(tools, data, timeout):
-    """Whether parse accepts what a tool wrote (TIR only)."""
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+C_TOOLS = ("emit-c", "emit-cs1")
+
+
+def reads_back(tools, tool, data, timeout):
+    """Whether what TOOL wrote reads back: its TIR in parse, its C in the C
+    compiler (as emit-c's and emit-cs1's users compile it)."""
+    if tool in C_TOOLS:
+        with tempfile.NamedTemporaryFile(suffix=".c") as f:
+            f.write(data)
+            f.flush()
+            code, _, err = run(
+                ["cc", "-std=c99", "-fsyntax-only", "-march=native",
+                 "-I" + os.path.join(REPO, "targets", "cs1"), f.name],
+                None, timeout, None)
+        return code == 0, err.decode(errors="replace")
     if not _is_tir(data):
         return True, ""
     with tempfile.NamedTemporaryFile(suffix=".tir") as f:
@@ -398,7 +412,7 @@ def reads_back(tools, data, timeout):
     return code == 0, err.decode(errors="replace")
 
 
-def judge(result, baseline_reads_back, tools, timeout, output,
+def judge(result, baseline_reads_back, tools, tool, timeout, output,
           located=True):
     """The problem with one run, or None. LOCATED: whether an input file
     was mutated, so that an error must say where in it."""
@@ -422,7 +436,7 @@ def judge(result, baseline_reads_back, tools, timeout, output,
         if output and os.path.exists(output):
             with open(output, "rb") as f:
                 data = f.read()
-        ok, why = reads_back(tools, data, timeout)
+        ok, why = reads_back(tools, tool, data, timeout)
         if not ok:
             return "output does not read back: " + why.strip().split("\n")[0]
     return None
@@ -491,10 +505,11 @@ def _sweep_case(case, tools, args, rng, out_dir):
             if output and os.path.exists(output):
                 with open(output, "rb") as f:
                     data = f.read()
-            baseline_ok = reads_back(tools, data, args.timeout)[0]
+            baseline_ok = reads_back(tools, case.tool, data, args.timeout)[0]
         # The golden tests' own errors without a location concern the
         # command line (--writable-args B): not the mutations' doing.
-        problem = judge(baseline, False, tools, args.timeout, output)
+        problem = judge(baseline, False, tools, case.tool, args.timeout,
+                        output)
         unlocated = problem == "error without location"
         if problem and not unlocated:
             findings.append(_record(out_dir, case, None, "unmutated", "",
@@ -516,8 +531,8 @@ def _sweep_case(case, tools, args, rng, out_dir):
                     os.remove(output)
                 result = run(argv, stdin, args.timeout, scratch)
                 ran += 1
-                problem = judge(result, baseline_ok, tools, args.timeout,
-                                output, located=not unlocated)
+                problem = judge(result, baseline_ok, tools, case.tool,
+                                args.timeout, output, located=not unlocated)
                 if problem:
                     findings.append(_record(out_dir, case, name, description,
                                             mutated, problem, result, argv,
@@ -535,8 +550,8 @@ def _sweep_case(case, tools, args, rng, out_dir):
                                                    (index, edited))
                 result = run(argv, stdin, args.timeout, scratch)
                 ran += 1
-                problem = judge(result, baseline_ok, tools, args.timeout,
-                                output, located=False)
+                problem = judge(result, baseline_ok, tools, case.tool,
+                                args.timeout, output, located=False)
                 if problem:
                     findings.append(_record(
                         out_dir, case, None, "argument %r as %r" %
