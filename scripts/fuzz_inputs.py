@@ -474,10 +474,14 @@ def sweep(args):
         futures = [pool.submit(_sweep_case, case, tools, args,
                                random.Random(rng.random()), out_dir)
                    for case in jobs]
-        for future in concurrent.futures.as_completed(futures):
-            tool, ran, found = future.result()
-            counts[tool] = counts.get(tool, 0) + ran
-            findings.extend(found)
+        # OUT/progress.txt tells how far a long sweep has come.
+        with open(os.path.join(out_dir, "progress.txt"), "a") as progress:
+            for future in concurrent.futures.as_completed(futures):
+                tool, ran, found = future.result()
+                counts[tool] = counts.get(tool, 0) + ran
+                findings.extend(found)
+                progress.write("%s %d %d\n" % (tool, ran, len(found)))
+                progress.flush()
     for tool in sorted(counts):
         print("%s: %d runs" % (tool, counts[tool]))
     kinds = {}
