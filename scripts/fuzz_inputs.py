@@ -159,8 +159,9 @@ def _dedup(path):
 
 # -------------------------------------------------------------- mutation --
 
-NUMBER = re.compile(r"(?<![A-Za-z_@%$])-?\d+(\.\d+)?([eE][-+]?\d+)?")
+NUMBER = re.compile(r"(?<![A-Za-z0-9_@%$.])-?\d+(\.\d+)?([eE][-+]?\d+)?")
 WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+STRING = re.compile(r"\"[^\"\n]*\"")
 TOKEN = re.compile(r"\s+|[A-Za-z_@%$][A-Za-z0-9_.]*|-?\d+(\.\d+)?([eE][-+]?\d+)?"
                    r"|\"[^\"\n]*\"|.")
 # A TIR type (f32 8 4) or a kernel type f32[8, 4]: its dimensions.
@@ -260,8 +261,17 @@ def _swap_tokens(text, rng):
             text[:a] + text[c:d] + text[b:c] + text[a:b] + text[d:])
 
 
+def _outside_strings(text, matches):
+    """The matches outside string literals: those hold C (instrs' templates)
+    that the tools copy, so that an edit there is the C compiler's to
+    reject, not the tool's."""
+    strings = [m.span() for m in STRING.finditer(text)]
+    return [m for m in matches
+            if not any(a <= m.start() < b for a, b in strings)]
+
+
 def _replace_number(text, rng):
-    found = list(NUMBER.finditer(text))
+    found = _outside_strings(text, NUMBER.finditer(text))
     if not found:
         return None
     m = rng.choice(found)
@@ -271,7 +281,7 @@ def _replace_number(text, rng):
 
 
 def _rename(text, rng):
-    found = list(WORD.finditer(text))
+    found = _outside_strings(text, WORD.finditer(text))
     if not found:
         return None
     m = rng.choice(found)
@@ -518,6 +528,10 @@ def _sweep_case(case, tools, args, rng, out_dir):
         if problem and not unlocated:
             findings.append(_record(out_dir, case, None, "unmutated", "",
                                     problem, baseline, argv, stdin))
+        if problem == "timeout":
+            # Too slow to sweep here (a sanitized build, a loaded machine):
+            # reported once, not once per edit.
+            return case.tool, ran, findings
         for index in case.inputs:
             with open(case.input_path(index), "rb") as f:
                 text = f.read().decode(errors="replace")
