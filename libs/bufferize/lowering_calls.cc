@@ -15,10 +15,12 @@ namespace tessel::bufferize::lowering {
 absl::StatusOr<std::string> Lowering::ScalarName(const Value& value,
                                                  ElemType elem) {
   // A data argument is a name: a parameter's or a scalar of the rewrite's
-  // (a literal or an expression is computed into one).
+  // (a literal or an expression is computed into one). `inf` and `nan` are
+  // float literals that look like names.
   const std::string& expr = value.expr;
   if (!expr.empty() && (absl::ascii_isalpha(expr[0]) || expr[0] == '_') &&
-      expr.find_first_of(" ()") == std::string::npos) {
+      expr.find_first_of(" ()") == std::string::npos && expr != "inf" &&
+      expr != "nan") {
     return expr;
   }
   std::string name = Fresh("s");

@@ -81,7 +81,8 @@ struct KernelTensor {
   isl::set elements;   // named after the tensor
 };
 
-// Checks that `placement` places `statements` and the tensors: every
+// Checks that `placement` places `statements` (each with instances: a
+// statement is never empty) and the tensors: every
 // instance on exactly one PE of the grid and no statement that the kernel
 // lacks; every input and output with a clause (and no other tensor); every
 // element of an input arriving from PEs adjacent to the grid with index

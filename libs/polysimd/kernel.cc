@@ -161,6 +161,15 @@ class Reader {
     statement.model = &model;
     auto domain = model.Domain(update);
     if (!domain.ok()) return domain.status();
+    // Kernels have positive extents (formats/kernel/README.md); placing a
+    // statement that never runs means nothing, and the placement checks
+    // take instances to place.
+    if (domain->is_empty()) {
+      return ErrorAt(update.loc(),
+                     absl::StrCat("statement '", name,
+                                  "' has no instance: a loop around it "
+                                  "runs no iteration"));
+    }
     statement.instances = isl::manage(
         isl_set_set_tuple_name(domain->copy(), name.c_str()));
     auto access = [&](const Node& node) -> absl::StatusOr<Access> {

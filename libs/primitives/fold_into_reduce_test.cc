@@ -32,6 +32,21 @@ TEST(FoldIntoReduce, RejectsAnotherElement) {
             "assigned location '(x i 1)'");
 }
 
+// A left operand that is no location (a sum, a literal) names no buffer
+// (found by scripts/fuzz-inputs.sh: UBSan saw a null reference).
+TEST(FoldIntoReduce, RejectsALeftOperandThatIsNoLocation) {
+  EXPECT_EQ(Folded("(proc @f ((inout x (f32 4)) (in s f32))\n"
+                   "  (for i 0 4 (assign (x i) (+ (+ s (x i)) s))))\n",
+                   {0, 0}),
+            "fold_into_reduce: the sum's left operand '(+ s (x i))' is not "
+            "the assigned location '(x i)'");
+  EXPECT_EQ(Folded("(proc @f ((inout x (f32 4)))\n"
+                   "  (for i 0 4 (assign (x i) (+ 1.0 (x i)))))\n",
+                   {0, 0}),
+            "fold_into_reduce: the sum's left operand '1.0' is not the "
+            "assigned location '(x i)'");
+}
+
 TEST(FoldIntoReduce, RejectsAReduction) {
   EXPECT_EQ(Folded("(proc @f ((inout x f32))\n  (reduce x (+ x 1.0)))\n", {0}),
             "fold_into_reduce expects an assignment of a sum (x = x + e), not "

@@ -10,10 +10,18 @@ namespace tessel::primitives {
 using ir::Node;
 using ir::Op;
 
-const Node& BufferOf(const Node& location) {
-  const Node& ref = location.is(Op::kLoad) ? *location.operand(0) : location;
-  return *ref.def();
+namespace {
+
+// The buffer `expr` names if it is a location (a scalar's Ref or an
+// element's Load), else null.
+const Node* NamedBuffer(const Node& expr) {
+  const Node& ref = expr.is(Op::kLoad) ? *expr.operand(0) : expr;
+  return ref.def();
 }
+
+}  // namespace
+
+const Node& BufferOf(const Node& location) { return *NamedBuffer(location); }
 
 const Node& RootOf(const Node& buffer) {
   const Node* root = &buffer;
@@ -27,7 +35,7 @@ const Node& RootOf(const Node& buffer) {
 }
 
 bool SameLocation(const Node& a, const Node& b) {
-  return &BufferOf(a) == &BufferOf(b) && NodeText(a) == NodeText(b);
+  return &BufferOf(a) == NamedBuffer(b) && NodeText(a) == NodeText(b);
 }
 
 const Node* ReadOf(const Node& expr, const Node& buffer) {

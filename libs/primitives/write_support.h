@@ -23,8 +23,9 @@ const ir::Node& BufferOf(const ir::Node& location);
 // name one element.
 const ir::Node& RootOf(const ir::Node& buffer);
 
-// Whether two locations of statements in one scope name the same element
-// at every instance: the same buffer at the same index expressions, as
+// Whether the location `a` and the expression `b` (a sum's left operand,
+// any expression) of statements in one scope name the same element at
+// every instance: the same buffer at the same index expressions, as
 // written (sound, not complete: `A[i + 1]` and `A[1 + i]` are different).
 bool SameLocation(const ir::Node& a, const ir::Node& b);
 

@@ -7,6 +7,7 @@
 #include "absl/strings/str_join.h"
 #include "libs/npy/npy.h"
 #include "libs/runsim/seeded_inputs.h"
+#include "libs/support/source.h"
 
 namespace tessel::runsim {
 
@@ -39,8 +40,10 @@ absl::StatusOr<HostTensor> InputSource::Generate(
     const DataPort& port, std::vector<int64_t> shape) const {
   auto tensor = SeededTensor(seed_, port.name, port.elem, std::move(shape));
   if (!tensor.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("input '", port.name, "': ", tensor.status().message()));
+    // The parameter's type asks for the tensor (a shape beyond the limit on
+    // tensors): the error is there.
+    return ErrorAt(port.decl->loc(), absl::StrCat("input '", port.name, "': ",
+                                                  tensor.status().message()));
   }
   return tensor;
 }

@@ -78,5 +78,18 @@ TEST_F(BindInputsTest, GeneratesFromASeed) {
   EXPECT_FALSE(BindInputs(*program_, source, {{"n", -1}, {"k", 5}}).ok());
 }
 
+// A generated input beyond the limit on tensors is an error at its
+// parameter (found by scripts/fuzz-inputs.sh: it had no location).
+TEST_F(BindInputsTest, GeneratedInputTooLargeIsAnErrorAtItsParameter) {
+  InputSource source = InputSource::FromSeed(3);
+  auto bound = BindInputs(*program_, source, {{"n", 1 << 20}, {"k", 1 << 20}});
+  ASSERT_FALSE(bound.ok());
+  const std::string expected =
+      "m.tir:1:33: error: input 'A': a float32 tensor of shape "
+      "(1048576, 1048576) exceeds the limit";
+  EXPECT_EQ(std::string(bound.status().message()).substr(0, expected.size()),
+            expected);
+}
+
 }  // namespace
 }  // namespace tessel::runsim
