@@ -65,19 +65,24 @@ size_t PeakLive(
 
 }  // namespace
 
-ir::Node* WindowLoop(ir::Node& stmt, const ir::Node& rows, int64_t max_taps) {
+ir::Node* WindowLoop(ir::Node& stmt, const ir::Node& rows, int64_t max_taps,
+                     bool keep_order) {
   std::vector<ir::Node*> reads;
   LoadsIn(*stmt.operand(1), reads);
   std::vector<ir::Node*> loops = LoopsOf(stmt);
   for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
     ir::Node& loop = **it;
     if (&loop == &rows || Indexes(*stmt.operand(0), loop) ||
-        TripOf(loop) < 2 || TripOf(loop) > max_taps) {
+        TripOf(loop) < 2) {
       continue;
     }
-    for (ir::Node* read : reads) {
-      if (SharesADimension(*read, rows, loop)) return &loop;
+    if (TripOf(loop) <= max_taps) {
+      for (ir::Node* read : reads) {
+        if (SharesADimension(*read, rows, loop)) return &loop;
+      }
     }
+    // A window outside this reduction loop would go inside it.
+    if (keep_order) return nullptr;
   }
   return nullptr;
 }

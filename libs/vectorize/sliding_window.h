@@ -18,8 +18,13 @@ namespace tessel::vectorize {
 // loop around `stmt` that does not index the written element, has 2 to
 // `max_taps` iterations, and indexes some read in a dimension that `rows`
 // indexes too (a convolution's `kw`, beside `ow` in `x[S ow + D kw]`).
-// Null when none does.
-ir::Node* WindowLoop(ir::Node& stmt, const ir::Node& rows, int64_t max_taps);
+// Null when none does. With `keep_order` (`contraction mul-add`, which
+// promises the loops' roundings), only a loop with no reduction loop of 2
+// or more iterations inside it: the window goes inside the other
+// reduction loops, which would otherwise sum each element in another
+// order.
+ir::Node* WindowLoop(ir::Node& stmt, const ir::Node& rows, int64_t max_taps,
+                     bool keep_order);
 
 // One iteration of a register tile: its tap of the window loop, its row
 // and its vector.

@@ -27,15 +27,27 @@ constexpr char kNoWindow[] = R"(
       (for kw 0 3
         (reduce (y ow c) (* (x ow c) (w kw c)))))))
 )";
+// A 2-D box filter: the window loop `kh`, beside `ow`, has the reduction
+// loop `kw` inside it.
+constexpr char kStencil[] = R"(
+(proc @stencil ((in x (f32 10 18)) (inout y (f32 8 16)))
+  (for ow 0 8
+    (for c 0 16
+      (for kh 0 3
+        (for kw 0 3
+          (reduce (y ow c) (* 0.5 (x (+ ow kh) (+ c kw)))))))))
+)";
 
 // The name of WindowLoop's loop for `text`'s statement, rows `ow`.
-std::string WindowOf(const char* text, int64_t max_taps) {
+std::string WindowOf(const char* text, int64_t max_taps,
+                     bool keep_order = false) {
   testing_util::Runner runner(text);
   EXPECT_TRUE(runner.compile_status().ok()) << runner.compile_status();
   std::string name = "none";
   runner.Edit([&](ir::Module&, ir::Node& entry) {
     ir::Node& stmt = *NestStatements(entry).at(0);
-    ir::Node* window = WindowLoop(stmt, *LoopsOf(stmt).at(0), max_taps);
+    ir::Node* window =
+        WindowLoop(stmt, *LoopsOf(stmt).at(0), max_taps, keep_order);
     if (window != nullptr) name = window->name();
   });
   return name;
@@ -47,6 +59,15 @@ TEST(SlidingWindowTest, FilterLoopBesideTheRowsIsTheWindow) {
   // indexes beside the rows: none.
   EXPECT_EQ(WindowOf(kConv, 2), "none");
   EXPECT_EQ(WindowOf(kNoWindow, 8), "none");
+}
+
+TEST(SlidingWindowTest, KeepingTheOrderTakesNoWindowOutsideAReductionLoop) {
+  EXPECT_EQ(WindowOf(kStencil, 8), "kh");
+  // Unrolled into the tile, `kh` would go inside `kw`: each element
+  // summed kw-major, not in the loops' order (contraction mul-add).
+  EXPECT_EQ(WindowOf(kStencil, 8, /*keep_order=*/true), "none");
+  // The innermost reduction loop keeps the order as a window.
+  EXPECT_EQ(WindowOf(kConv, 8, /*keep_order=*/true), "kw");
 }
 
 // Reads of a depthwise tile: x at input position row + tap, the filter at

@@ -273,7 +273,9 @@ class NestVectorizer {
       const int64_t taps = crowded != nullptr
                                ? std::numeric_limits<int64_t>::max()
                                : strategy_.window;
-      if (const ir::Node* loop = WindowLoop(*stmt.node(), row_loop, taps)) {
+      if (const ir::Node* loop =
+              WindowLoop(*stmt.node(), row_loop, taps,
+                         strategy_.contraction == Contraction::kMulAdd)) {
         window = loop->name();
       }
     }
