@@ -865,7 +865,8 @@ class NestVectorizer {
     ir::Node& read = const_cast<ir::Node&>(panel);
     const ir::Node& buffer = *ir::LoadView(read).buffer();
     ir::Node* window =
-        BoxOf(module_, read, std::vector<ir::Node*>(inside, loops.end()));
+        BoxOf(module_, read, std::vector<ir::Node*>(inside, loops.end()),
+              *stmt.node()->operand(1));
     std::string name = ir::FreshName(module_, proc_,
                                      absl::StrCat(buffer.name(), "_packed"));
     if (absl::Status status = primitives::StageMem(
