@@ -15,6 +15,7 @@
 #     run-sim computes within run-sim's tolerance (OpenBLAS sums in its own
 #     order).
 #   fuzz-blas.sh FIRST_SEED COUNT [WORK_DIR]
+# (each seed works in WORK_DIR/seedN, which it empties first)
 # Prints one line per failure and a closing "N passed, N failed (N with
 # BLAS calls)". The tools come from PATH.
 set -uo pipefail
@@ -59,7 +60,9 @@ check() {
 passed=0 failed=0 calls=0
 for ((seed = first; seed < first + count; seed++)); do
   dir="$work/seed$seed"
-  mkdir -p "$dir"
+  # A seed's folder is the fuzzer's own: emptied, so that no file of an
+  # earlier run (another kernel's outputs) is taken for this one's.
+  rm -rf "$dir" && mkdir -p "$dir"
   defines=()
   if [ $((seed % 2)) -eq 0 ]; then
     kernel="$dir/kernel.tk"

@@ -18,6 +18,7 @@
 #   - scripts/check-c.sh: emit-c --harness's C, at -O2 and at -O3
 #     -march=native, computes run-sim's bytes.
 #   fuzz-vectorize.sh FIRST_SEED COUNT [WORK_DIR]
+# (each seed works in WORK_DIR/seedN, which it empties first)
 # Prints one line per failing case and per rejection, and a closing
 # "N passed, N rejected, N failed" (cases: a seed and a target). The tools
 # come from PATH.
@@ -78,7 +79,9 @@ check() {
 passed=0 rejected=0 failed=0
 for ((seed = first; seed < first + count; seed++)); do
   dir="$work/seed$seed"
-  mkdir -p "$dir"
+  # A seed's folder is the fuzzer's own: emptied, so that no file of an
+  # earlier run (another kernel's outputs) is taken for this one's.
+  rm -rf "$dir" && mkdir -p "$dir"
   { read -r kernel; read -r -a defines; } < <(
     /usr/bin/python3 "$here/random_strategy.py" kernel "$seed" "${kernels[@]}")
   if [ "$kernel" = random ]; then
