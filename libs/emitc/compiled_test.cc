@@ -494,6 +494,30 @@ TEST(CompiledTest, VectorLanesAreExactAsInRunSim) {
                                             -0.0f, 2.5f})}}});
 }
 
+// A vector written in one iteration and read back, shifted by one lane,
+// in the next (vectorize's `y[a + b + c] += x[a, b]`, lanes c): GCC 12's
+// predictive commoning at -O3 took the written vector for the read one
+// (3 of 10 elements wrong) until emit-c turned it off for vector code.
+TEST(CompiledTest, OverlappingVectorsOfConsecutiveIterations) {
+  ExpectSameAsRunSim(Kernel{
+      "overlap",
+      R"(
+(proc @overlap ((in x (f64 12)) (out y (f64 10)))
+  (alloc zero (vector f64 8))
+  (assign zero (broadcast (vector f64 8) 0.0))
+  (transfer-write zero y 0)
+  (transfer-write zero y 2)
+  (for a 0 4
+    (for b 0 3
+      (alloc acc (vector f64 4))
+      (assign acc (transfer-read (vector f64 4) y (+ a b) 0.0))
+      (assign acc (+ acc (broadcast (vector f64 4) (x (+ (* 3 a) b)))))
+      (transfer-write acc y (+ a b)))))
+)",
+      {{"x", FloatTensor(ElemType::kF64, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                          12})}}});
+}
+
 // Windows of one tensor passed to distinct parameters must be disjoint
 // where one is written; the C (with `restrict`) then agrees with run-sim.
 TEST(CompiledTest, DisjointWindowsOfOneTensor) {

@@ -6,6 +6,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "libs/emitc/c_template.h"
 #include "libs/emitc/expr_emitter.h"
 #include "libs/emitc/globals.h"
@@ -80,6 +81,20 @@ std::string ConfigDefinition(const ir::Node& config,
   return absl::StrCat(text, "};\nstatic struct ", name, " ", name, ";\n");
 }
 
+// GCC 12.2's predictive commoning (-O3) miscompiles a vector that one
+// iteration writes and the next reads back shifted by fewer lanes than it
+// has (a transfer-write at y + i, a transfer-read at y + i + 1: vectorize
+// makes them where a loop and the lanes index one dimension, `y[a + b +
+// c]` with lanes `c`): it takes the written vector for the read one. Off
+// for the vector level's functions (the headers' keep it); it leaves a
+// matmul's and a convolution's code the same instructions.
+constexpr absl::string_view kNoPredictiveCommoning =
+    "/* GCC 12's predictive commoning (-O3) takes a vector written in one\n"
+    "   iteration for an overlapping one read in the next. */\n"
+    "#if defined(__GNUC__) && !defined(__clang__)\n"
+    "#pragma GCC optimize(\"no-predictive-commoning\")\n"
+    "#endif\n";
+
 // Everything before the functions: the includes, window types,
 // configurations, runtime functions and helpers the output needs. The
 // output depends on the module alone, not on where its file lies.
@@ -108,7 +123,9 @@ std::string FileScope(const ir::Module& module, const GlobalNames& globals,
   for (const WindowType& type : needs.windows) {
     out += WindowTypeDefinition(type);
   }
-  if (!needs.vector_types.empty()) out += "\n";
+  if (!needs.vector_types.empty()) {
+    absl::StrAppend(&out, "\n", kNoPredictiveCommoning);
+  }
   for (const VectorCType& type : needs.vector_types) {
     out += VectorTypeDefinition(type);
   }

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -100,11 +101,11 @@ absl::Status Rejected(const ir::Node& stmt, const ir::Node& buffer,
                                "' for the lanes: ", status.message())));
 }
 
-}  // namespace
-
-ir::Node* BoxOf(ir::Module& module, ir::Node& read,
-                const std::vector<ir::Node*>& loops) {
-  std::vector<ir::Node*> selectors;
+// The interval `read` touches in each of its dimensions over `loops`, the
+// last bound excluded.
+std::vector<std::pair<LinearForm, LinearForm>> IntervalsOf(
+    ir::Node& read, const std::vector<ir::Node*>& loops) {
+  std::vector<std::pair<LinearForm, LinearForm>> intervals;
   for (const ir::Node* index : ir::LoadView(read).indices()) {
     LinearForm lo = *AffineForm(*index);
     LinearForm hi = lo;
@@ -117,7 +118,44 @@ ir::Node* BoxOf(ir::Module& module, ir::Node& read,
       lo = lo.Substituted(loop, c > 0 ? first : last);
       hi = hi.Substituted(loop, c > 0 ? last : first);
     }
-    hi = hi.Plus(LinearForm::Constant(1));
+    intervals.emplace_back(lo, hi.Plus(LinearForm::Constant(1)));
+  }
+  return intervals;
+}
+
+// `a - b` when it is a constant.
+std::optional<int64_t> ConstantDifference(const LinearForm& a,
+                                          const LinearForm& b) {
+  LinearForm difference = a.Plus(b.Times(-1));
+  if (!difference.terms().empty()) return std::nullopt;
+  return difference.constant();
+}
+
+}  // namespace
+
+ir::Node* BoxOf(ir::Module& module, ir::Node& read,
+                const std::vector<ir::Node*>& loops, ir::Node& value) {
+  const ir::Node* buffer = ir::LoadView(read).buffer();
+  std::vector<std::pair<LinearForm, LinearForm>> box = IntervalsOf(read, loops);
+  // stage_mem redirects every access of the tensor inside the loops: the
+  // box holds the other reads of it as well, where the bounds compare.
+  std::vector<ir::Node*> reads;
+  LoadsIn(value, reads);
+  for (ir::Node* other : reads) {
+    if (other == &read || ir::LoadView(*other).buffer() != buffer) continue;
+    std::vector<std::pair<LinearForm, LinearForm>> more =
+        IntervalsOf(*other, loops);
+    for (size_t d = 0; d < box.size() && d < more.size(); ++d) {
+      std::optional<int64_t> below =
+          ConstantDifference(more[d].first, box[d].first);
+      std::optional<int64_t> above =
+          ConstantDifference(more[d].second, box[d].second);
+      if (below.has_value() && *below < 0) box[d].first = more[d].first;
+      if (above.has_value() && *above > 0) box[d].second = more[d].second;
+    }
+  }
+  std::vector<ir::Node*> selectors;
+  for (const auto& [lo, hi] : box) {
     selectors.push_back(
         ir::Build::Interval(module, lo.Build(module), hi.Build(module)));
   }
@@ -158,7 +196,7 @@ absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
     const size_t rank = ir::LoadView(*read).indices().size();
     std::string name =
         ir::FreshName(module, proc, absl::StrCat(buffer.name(), "_lanes"));
-    ir::Node* window = BoxOf(module, *read, loops);
+    ir::Node* window = BoxOf(module, *read, loops, *stmt.operand(1));
     if (absl::Status status = primitives::StageMem(
             module, ir::Cursor(module, loops.front()).as_block(), *window,
             name);

@@ -33,9 +33,11 @@ absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
 
 // The box of elements `read` touches over `loops` (literal bounds), as a
 // window of its tensor, an interval in every dimension: what stage_mem
-// copies for them.
+// copies for them. The box also holds what the other reads of that tensor
+// in `value` (the statement's value) touch, where their bounds differ from
+// its by constants: stage_mem redirects them all to the copy.
 ir::Node* BoxOf(ir::Module& module, ir::Node& read,
-                const std::vector<ir::Node*>& loops);
+                const std::vector<ir::Node*>& loops, ir::Node& value);
 
 // The alloc of `proc` named `name`; null when there is none.
 ir::Node* AllocNamed(ir::Node& proc, const std::string& name);

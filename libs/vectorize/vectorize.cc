@@ -693,11 +693,16 @@ class NestVectorizer {
   // (`outermost`) or the innermost of its reduction loops, which sums in
   // another order where it is not already there: always with `contraction
   // fma`; with `mul-add`, which promises the loops' bits (docs/vectorize.md,
-  // "Rounding"), only where it is there already (loops of one iteration,
-  // a 1 x 1 filter's, order nothing).
+  // "Rounding"), and for f16, which keeps its two roundings whatever the
+  // contraction (its ulp makes another order a visible difference), only
+  // where it is there already (loops of one iteration, a 1 x 1 filter's,
+  // order nothing).
   bool MayMoveReduction(const ir::Node& stmt, const ir::Node& loop,
                         bool outermost) const {
-    if (strategy_.contraction != Contraction::kMulAdd) return true;
+    if (strategy_.contraction != Contraction::kMulAdd &&
+        stmt.operand(0)->type().elem() != ElemType::kF16) {
+      return true;
+    }
     std::vector<const ir::Node*> reductions;
     for (const ir::Node* around : LoopsOf(stmt)) {
       if (!WritesIndexedBy(stmt, *around) &&
@@ -887,7 +892,8 @@ class NestVectorizer {
     ir::Node& read = const_cast<ir::Node&>(panel);
     const ir::Node& buffer = *ir::LoadView(read).buffer();
     ir::Node* window =
-        BoxOf(module_, read, std::vector<ir::Node*>(inside, loops.end()));
+        BoxOf(module_, read, std::vector<ir::Node*>(inside, loops.end()),
+              *stmt.node()->operand(1));
     std::string name = ir::FreshName(module_, proc_,
                                      absl::StrCat(buffer.name(), "_packed"));
     if (absl::Status status = primitives::StageMem(

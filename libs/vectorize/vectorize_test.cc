@@ -206,6 +206,25 @@ TEST(VectorizeTest, BStoredTransposedIsCopiedForTheLanes) {
   EXPECT_THAT(run.vectorized, Not(HasSubstr("(reduction")));
 }
 
+TEST(VectorizeTest, ACopyForTheLanesHoldsTheTensorsOtherReads) {
+  // y[i, j] += t[j, 1] * t[b, 1]: t is copied for the lanes j, and
+  // stage_mem redirects both reads to the copy, so it holds the rows b
+  // reads too (it held only t[j, 1]'s, and vectorize rejected the nest).
+  constexpr char kTwoReads[] = R"(
+(proc @two_reads ((in t (f32 2 3)) (out y (f32 6 1)))
+  (for i0 0 6 (for i1 0 1 (assign (y i0 i1) 0.0)))
+  (for i 0 6
+    (for b 0 2
+      (for j 0 1 (reduce (y i j) (* (t j 1) (t b 1)))))))
+)";
+  Strategy strategy{.width = 8, .vectors = 1, .rows = 3,
+                    .contraction = Contraction::kMulAdd};
+  BeforeAfter run =
+      RunBoth(kTwoReads, {{"t", F32({2, 3}, Values(6, 5))}}, strategy);
+  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  EXPECT_THAT(run.vectorized, HasSubstr("(alloc t_lanes (f32 1 2))"));
+}
+
 TEST(VectorizeTest, ARowReadOnceIsNotCopied) {
   // y[i] += A[i, k] * x[k]: every loop indexes A, which a copy would read
   // once more for nothing; the lanes take k.
