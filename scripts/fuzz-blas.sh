@@ -20,10 +20,7 @@
 # BLAS calls)". The tools come from PATH.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-# The kernels drawn besides random ones: the examples, and the benchmarks'
-# and vectorize goldens' kernels (convolutions, transposes, reductions).
-kernels=("$here/../testdata/kernels" "$here/bench/conv" "$here/bench/matmul"
-         "$here/../testdata/vectorize/Inputs")
+. "$here/fuzz_kernel_draw.sh"
 first="$1" count="$2"
 work="${3:-$(mktemp -d)}"
 mkdir -p "$work"
@@ -68,12 +65,7 @@ for ((seed = first; seed < first + count; seed++)); do
     kernel="$dir/kernel.tk"
     /usr/bin/python3 "$here/random_linalg_kernel.py" "$seed" > "$kernel"
   else
-    { read -r kernel; read -r -a defines; } < <(
-      /usr/bin/python3 "$here/random_strategy.py" kernel "$seed" "${kernels[@]}")
-    if [ "$kernel" = random ]; then
-      kernel="$dir/kernel.tk"
-      /usr/bin/python3 "$here/random_kernel.py" "$seed" > "$kernel"
-    fi
+    draw_kernel "$seed" "$dir"
   fi
   echo "$kernel ${defines[*]}" > "$dir/kernel"
   ok=true

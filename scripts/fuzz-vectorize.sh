@@ -24,10 +24,7 @@
 # come from PATH.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-# The kernels drawn besides random ones: the examples, and the benchmarks'
-# and vectorize goldens' kernels (convolutions, transposes, reductions).
-kernels=("$here/../testdata/kernels" "$here/bench/conv" "$here/bench/matmul"
-         "$here/../testdata/vectorize/Inputs")
+. "$here/fuzz_kernel_draw.sh"
 first="$1" count="$2"
 work="${3:-$(mktemp -d)}"
 mkdir -p "$work"
@@ -82,12 +79,7 @@ for ((seed = first; seed < first + count; seed++)); do
   # A seed's folder is the fuzzer's own: emptied, so that no file of an
   # earlier run (another kernel's outputs) is taken for this one's.
   rm -rf "$dir" && mkdir -p "$dir"
-  { read -r kernel; read -r -a defines; } < <(
-    /usr/bin/python3 "$here/random_strategy.py" kernel "$seed" "${kernels[@]}")
-  if [ "$kernel" = random ]; then
-    kernel="$dir/kernel.tk"
-    /usr/bin/python3 "$here/random_kernel.py" "$seed" > "$kernel"
-  fi
+  draw_kernel "$seed" "$dir"
   echo "$kernel ${defines[*]}" > "$dir/kernel"
   if ! parse "$kernel" ${defines[@]+"${defines[@]}"} -o "$dir/loops.tir" \
       2> "$dir/parse.err" ||
