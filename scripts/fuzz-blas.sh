@@ -20,10 +20,7 @@
 # BLAS calls)". The tools come from PATH.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-. "$here/fuzz_kernel_draw.sh"
-first="$1" count="$2"
-work="${3:-$(mktemp -d)}"
-mkdir -p "$work"
+. "$here/fuzz_seeds.sh"
 export OPENBLAS_NUM_THREADS=1
 
 # fail STEP LOG: reports the seed's failure at STEP with LOG's first line.
@@ -56,16 +53,13 @@ check() {
 
 passed=0 failed=0 calls=0
 for ((seed = first; seed < first + count; seed++)); do
-  dir="$work/seed$seed"
-  # A seed's folder is the fuzzer's own: emptied, so that no file of an
-  # earlier run (another kernel's outputs) is taken for this one's.
-  rm -rf "$dir" && mkdir -p "$dir"
+  seed_dir "$seed"
   defines=()
   if [ $((seed % 2)) -eq 0 ]; then
     kernel="$dir/kernel.tk"
     /usr/bin/python3 "$here/random_linalg_kernel.py" "$seed" > "$kernel"
   else
-    draw_kernel "$seed" "$dir"
+    draw_kernel "$seed"
   fi
   echo "$kernel ${defines[*]}" > "$dir/kernel"
   ok=true

@@ -24,10 +24,7 @@
 # come from PATH.
 set -uo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-. "$here/fuzz_kernel_draw.sh"
-first="$1" count="$2"
-work="${3:-$(mktemp -d)}"
-mkdir -p "$work"
+. "$here/fuzz_seeds.sh"
 
 # check TARGET: vectorizes $dir/loops.tir with a random strategy and checks
 # the result. Status 0 passed, 1 failed, 2 rejected cleanly.
@@ -75,11 +72,8 @@ check() {
 
 passed=0 rejected=0 failed=0
 for ((seed = first; seed < first + count; seed++)); do
-  dir="$work/seed$seed"
-  # A seed's folder is the fuzzer's own: emptied, so that no file of an
-  # earlier run (another kernel's outputs) is taken for this one's.
-  rm -rf "$dir" && mkdir -p "$dir"
-  draw_kernel "$seed" "$dir"
+  seed_dir "$seed"
+  draw_kernel "$seed"
   echo "$kernel ${defines[*]}" > "$dir/kernel"
   if ! parse "$kernel" ${defines[@]+"${defines[@]}"} -o "$dir/loops.tir" \
       2> "$dir/parse.err" ||
