@@ -37,8 +37,10 @@ struct TileLoops {
 };
 
 // Replaces the register tile of `stmt` (its rows and lanes loops) by
-// vector operations of `strategy.width` lanes: ceil(lanes' trip / width)
-// vectors per row, the last padded where the plan allows it. The
+// vector operations: per row, the vectors LaneVectors(lanes' trip,
+// `strategy.width`) gives (whole ones of the width, then narrower ones),
+// or one partial vector, padded or masked, for a loop of fewer lanes than
+// the narrowest vector. The
 // accumulators start from the fill's value (TileLoops::fill), else from
 // the elements they reduce into.
 absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,

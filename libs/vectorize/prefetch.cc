@@ -11,6 +11,7 @@
 #include "libs/ir/types.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/linear_form.h"
+#include "libs/vectorize/lane_vectors.h"
 #include "libs/vectorize/nest.h"
 #include "libs/vectorize/read_strides.h"
 
@@ -74,7 +75,7 @@ std::vector<ir::Node*> TilePrefetches(ir::Module& module, ir::Node& stmt,
   const int64_t lanes = TripOf(*loops.lanes);
   const int64_t per_step =
       (loops.rows != nullptr ? TripOf(*loops.rows) : 1) *
-      ((lanes + strategy.width - 1) / strategy.width) *
+      static_cast<int64_t>(LaneVectors(lanes, strategy.width).size()) *
       (loops.window != nullptr ? TripOf(*loops.window) : 1);
   const int64_t ahead = (strategy.prefetch + per_step - 1) / per_step;
   if (TripOf(*step) <= ahead) return prefetches;

@@ -36,9 +36,13 @@ struct TileShape {
 int64_t TileRegisters(const TileReads& reads, int64_t rows, int64_t vectors);
 
 // The tile of a nest whose row loop runs `row_trip` iterations (0: no row
-// loop) and whose reads are `reads`:
+// loop), whose lane loop is `lane_vectors` vectors (LaneVectors) and whose
+// reads are `reads`:
 //  - vectors: the most, up to the strategy's, whose tile of the strategy's
-//    rows fits the strategy's registers (at least 1);
+//    rows fits the strategy's registers (at least 1); or all the lane
+//    loop's where it is one vector more than those and a tile of all of
+//    them still holds kLeastWideRows rows, which are then the strategy's
+//    rows for what follows;
 //  - rows: the row loop's trip where it is shorter than the strategy's
 //    rows; else the strategy's rows, or more, up to what the registers
 //    hold, where those cover the row loop with tiles that cost at least
@@ -47,7 +51,7 @@ int64_t TileRegisters(const TileReads& reads, int64_t rows, int64_t vectors);
 //    the least cost, the fewest rows among equal costs.
 // With `strategy.fit` false, the strategy's rows and vectors.
 TileShape ChooseTileShape(const Strategy& strategy, const TileReads& reads,
-                          int64_t row_trip);
+                          int64_t lane_vectors, int64_t row_trip);
 
 }  // namespace tessel::vectorize
 

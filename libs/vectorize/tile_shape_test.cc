@@ -20,6 +20,8 @@ Strategy SixRows() {
 constexpr TileReads kMatmul{.shared = 1, .own = 0};
 // A depthwise convolution: its filter shared, each row's input its own.
 constexpr TileReads kDepthwise{.shared = 1, .own = 1};
+// A lane loop of many vectors (1024 lanes of AVX-512).
+constexpr int64_t kLongLanes = 64;
 
 TEST(TileShapeTest, CountsAccumulatorsAndReadVectors) {
   EXPECT_EQ(TileRegisters(kMatmul, 6, 4), 28);
@@ -28,63 +30,84 @@ TEST(TileShapeTest, CountsAccumulatorsAndReadVectors) {
 
 TEST(TileShapeTest, LongRowLoopsKeepTheStrategysTile) {
   for (int64_t trip : {7, 56, 64, 100, 256, 512, 1024, 2048}) {
-    TileShape shape = ChooseTileShape(Avx512(), kMatmul, trip);
+    TileShape shape = ChooseTileShape(Avx512(), kMatmul, kLongLanes, trip);
     EXPECT_EQ(shape.rows, 7) << trip;
     EXPECT_EQ(shape.vectors, 4) << trip;
   }
   for (int64_t trip : {6, 56, 64, 100, 256, 512, 1024, 2048}) {
-    EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, trip).rows, 6) << trip;
+    EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, kLongLanes, trip).rows, 6)
+        << trip;
   }
 }
 
 TEST(TileShapeTest, ShortRowLoopsGetBalancedTiles) {
   // 7 rows as one tile of 7 (28 accumulators and 4 vectors of B), not 6 + 1.
-  EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, 7).rows, 7);
-  EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, 14).rows, 7);
+  EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, kLongLanes, 7).rows, 7);
+  EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, kLongLanes, 14).rows, 7);
   // 28 rows: 4 tiles of 7 save nothing.
-  EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, 28).rows, 6);
+  EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, kLongLanes, 28).rows, 6);
   // A loop shorter than a tile is one tile.
-  EXPECT_EQ(ChooseTileShape(Avx512(), kMatmul, 4).rows, 4);
-  EXPECT_EQ(ChooseTileShape(Avx512(), kMatmul, 1).rows, 1);
+  EXPECT_EQ(ChooseTileShape(Avx512(), kMatmul, kLongLanes, 4).rows, 4);
+  EXPECT_EQ(ChooseTileShape(Avx512(), kMatmul, kLongLanes, 1).rows, 1);
 }
 
 TEST(TileShapeTest, NeverExceedsTheRegisters) {
   for (const TileReads& reads : {kMatmul, kDepthwise}) {
-    for (int64_t trip = 1; trip <= 300; ++trip) {
-      TileShape shape = ChooseTileShape(Avx512(), reads, trip);
-      EXPECT_LE(TileRegisters(reads, shape.rows, shape.vectors), 32) << trip;
-      EXPECT_LE(shape.rows, trip);
+    for (int64_t lanes :
+         {int64_t{1}, int64_t{4}, int64_t{5}, int64_t{6}, kLongLanes}) {
+      for (int64_t trip = 1; trip <= 300; ++trip) {
+        TileShape shape = ChooseTileShape(Avx512(), reads, lanes, trip);
+        EXPECT_LE(TileRegisters(reads, shape.rows, shape.vectors), 32) << trip;
+        EXPECT_LE(shape.rows, trip);
+      }
     }
   }
 }
 
+TEST(TileShapeTest, ALaneLoopOneVectorLongerIsOneTileOfFiveRows) {
+  // 80 lanes: 5 x 5 (30 registers), not 7 x 4 and 7 x 1.
+  TileShape shape = ChooseTileShape(Avx512(), kMatmul, 5, 80);
+  EXPECT_EQ(shape.vectors, 5);
+  EXPECT_EQ(shape.rows, 5);
+  EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, 5, 80).rows, 5);
+  EXPECT_EQ(ChooseTileShape(Avx512(), kMatmul, 5, 3).rows, 3);
+  // 100 lanes are 7 vectors: a tile of 7 would hold 3 rows.
+  EXPECT_EQ(ChooseTileShape(Avx512(), kMatmul, 7, 100).vectors, 4);
+  // As many vectors as the strategy's: its tile.
+  EXPECT_EQ(ChooseTileShape(Avx512(), kMatmul, 4, 100).rows, 7);
+  // Rows reading their own vectors, or AVX-2's 16 registers, hold too few.
+  EXPECT_EQ(ChooseTileShape(Avx512(), kDepthwise, 3, 80).vectors, 2);
+  EXPECT_EQ(ChooseTileShape(*DefaultStrategy("avx2"), kMatmul, 3, 80).vectors,
+            2);
+}
+
 TEST(TileShapeTest, RowsReadingTheirOwnVectorsTakeFewerVectors) {
   // 6 x 4 would need 24 accumulators, 24 input vectors and 4 of the filter.
-  TileShape shape = ChooseTileShape(Avx512(), kDepthwise, 14);
+  TileShape shape = ChooseTileShape(Avx512(), kDepthwise, kLongLanes, 14);
   EXPECT_EQ(shape.vectors, 2);
   EXPECT_EQ(shape.rows, 7);
 }
 
 TEST(TileShapeTest, Avx2HasHalfTheRegisters) {
   Strategy avx2 = *DefaultStrategy("avx2");
-  TileShape shape = ChooseTileShape(avx2, kMatmul, 512);
+  TileShape shape = ChooseTileShape(avx2, kMatmul, kLongLanes, 512);
   EXPECT_EQ(shape.rows, 6);
   EXPECT_EQ(shape.vectors, 2);
-  EXPECT_EQ(ChooseTileShape(avx2, kMatmul, 7).rows, 7);
-  EXPECT_EQ(ChooseTileShape(avx2, kDepthwise, 14).vectors, 1);
+  EXPECT_EQ(ChooseTileShape(avx2, kMatmul, kLongLanes, 7).rows, 7);
+  EXPECT_EQ(ChooseTileShape(avx2, kDepthwise, kLongLanes, 14).vectors, 1);
 }
 
 TEST(TileShapeTest, FixedShapeIsTheStrategys) {
   Strategy strategy = Avx512();
   strategy.fit = false;
   strategy.rows = 8;
-  TileShape shape = ChooseTileShape(strategy, kDepthwise, 7);
+  TileShape shape = ChooseTileShape(strategy, kDepthwise, kLongLanes, 7);
   EXPECT_EQ(shape.rows, 8);
   EXPECT_EQ(shape.vectors, 4);
 }
 
 TEST(TileShapeTest, NoRowLoopKeepsTheFittedVectors) {
-  TileShape shape = ChooseTileShape(Avx512(), kDepthwise, 0);
+  TileShape shape = ChooseTileShape(Avx512(), kDepthwise, kLongLanes, 0);
   EXPECT_EQ(shape.vectors, 2);
 }
 

@@ -1,7 +1,6 @@
 #include "libs/vectorize/vectorize.h"
 
 #include <algorithm>
-#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -33,6 +32,7 @@
 #include "libs/vectorize/cache_blocks.h"
 #include "libs/vectorize/fill.h"
 #include "libs/vectorize/kernel.h"
+#include "libs/vectorize/lane_vectors.h"
 #include "libs/vectorize/layout.h"
 #include "libs/vectorize/nest.h"
 #include "libs/vectorize/read_strides.h"
@@ -100,15 +100,6 @@ bool RowsCrowdL1Sets(ir::Node& read, const ir::Node& rows) {
 // fast either way, by 170 at 1024 2.5 % faster packed, by 341 at 2048
 // 1.9x (docs/vectorize.md, step 6).
 constexpr int64_t kLeastPackedReads = 64;
-
-// The lanes of the vectors of a lane loop of `trip` iterations shorter
-// than the strategy's vector: the widest power of two it fills (its rest
-// then a nest of its own, narrowed again: 12 lanes are a vector of 8 and
-// one of 4), at least 4 (an SSE register), which a loop of fewer lanes
-// fills in part.
-int64_t NarrowWidth(int64_t trip) {
-  return std::max<int64_t>(4, std::bit_floor(static_cast<uint64_t>(trip)));
-}
 
 class NestVectorizer {
  public:
@@ -215,15 +206,25 @@ class NestVectorizer {
       rows_outer = names->first;
       rows = names->second;
     }
-    // The lanes' tile; a loop shorter than one tile is tiled by its whole
-    // vectors, the rest a nest of its own in narrower vectors (Run).
-    // A partial vector (of a loop shorter than the narrowest): padded, or
-    // masked to the loop's lanes.
+    // The lanes' tile. A lane loop whose whole vectors, narrower ones
+    // included (LaneVectors), are no more than the tile's is one tile of
+    // them: 36 lanes are two vectors of 16 and one of 4, which share the
+    // tile's broadcasts (100^3's last 4 columns, a nest of 7 x 4 lanes of
+    // their own, ran at 80 % of a half vector's rate). The lanes past its
+    // whole vectors, and those of a reduction loop past its vectors of
+    // the full width (whose partial sums are added lane by lane), are a
+    // nest of their own (Run narrows it). A partial vector (of a loop
+    // shorter than the narrowest): padded, or masked to the loop's lanes.
     bool pad = (plan->paddable && strategy_.tail == Tail::kPad) ||
                (plan->maskable && strategy_.tail == Tail::kMask);
     int64_t trip = TripOf(*LoopNamed(*stmt.node(), lanes));
     int64_t tile = strategy_.width * shape.vectors;
-    if (trip <= tile && trip > strategy_.width) {
+    if (plan->mode == Mode::kLanes &&
+        static_cast<int64_t>(LaneVectors(trip, strategy_.width).size()) <=
+            shape.vectors &&
+        trip >= kNarrowestVector) {
+      tile = WholeLanes(trip, strategy_.width);
+    } else if (trip <= tile && trip > strategy_.width) {
       tile = trip - trip % strategy_.width;
     }
     if (trip > tile) {
@@ -253,8 +254,8 @@ class NestVectorizer {
       }
     }
     // Partial vectors need padding; without it, this nest stays scalar.
-    if (TripOf(*LoopNamed(*stmt.node(), lanes)) % strategy_.width != 0 &&
-        !pad) {
+    if (const int64_t lanes_trip = TripOf(*LoopNamed(*stmt.node(), lanes));
+        WholeLanes(lanes_trip, strategy_.width) != lanes_trip && !pad) {
       return absl::OkStatus();
     }
     // The window loop of a lane-vectorized reduce, unrolled into the tile
@@ -616,7 +617,10 @@ class NestVectorizer {
       if (by_lanes && !by_rows) ++reads.shared;
     }
     return ChooseTileShape(
-        strategy_, reads, plan.row_loop == nullptr ? 0 : TripOf(*plan.row_loop));
+        strategy_, reads,
+        static_cast<int64_t>(
+            LaneVectors(TripOf(*plan.vector_loop), strategy_.width).size()),
+        plan.row_loop == nullptr ? 0 : TripOf(*plan.row_loop));
   }
 
   // Whether, with `shape fit`, the tile of a reduce whose lanes are a
