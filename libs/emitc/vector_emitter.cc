@@ -377,6 +377,10 @@ absl::StatusOr<CExpr> VectorEmitter::Cast(const ir::Node& e,
     return EmitCall(type, CheckedCast(shape.elem, *from), {AddressOf(*v)},
                     dest);
   }
+  if (from->elem == ElemType::kF32 && shape.elem == ElemType::kF64) {
+    return EmitCall(type, WideningCast(shape.elem, *from), {AddressOf(*v)},
+                    dest);
+  }
   CExpr converted = Typed(Primary(ConvertVector(v->text, type)), type);
   converted.uses.Merge(v->uses);
   return Emit(type, converted, dest);

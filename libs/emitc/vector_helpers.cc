@@ -580,23 +580,44 @@ VectorHelper Divide(const VectorShape& shape) {
   return helper;
 }
 
-VectorHelper CheckedCast(ElemType to, const VectorShape& from) {
+namespace {
+
+// tsl_vcast_TO_FROM_L: the lanes of `from` cast to `to` one by one, each as
+// `lane` (an expression of x[l]) computes it; `what` says why.
+VectorHelper LaneLoopCast(ElemType to, const VectorShape& from,
+                          const CExpr& lane, absl::string_view what) {
   VectorHelper helper;
   helper.name = absl::StrCat("tsl_vcast_", ElemTypeName(to), "_",
                              ElemTypeName(from.elem), "_", from.lanes());
   const std::string source = Use(helper, DataType(from));
   const std::string target = Use(helper, DataType(to, from.padded()));
-  CExpr lane = CallHelper(Helper::CastTo(to, from.elem), {Primary("x[l]")});
   helper.needs.Merge(lane.uses.needs);
   helper.definition = absl::StrCat(
       "/* TIR's (cast ", ElemTypeName(to), " V) of the ", from.lanes(), " ",
       ElemTypeName(from.elem),
-      " lanes of a vector, each as the scalar one: a\n   value ",
-      ElemTypeName(to), " cannot hold is an error. */\n", kVectorHelperDecl, "void ",
-      helper.name, "(", target, " *r, const ", source, " *a) {\n  ", source,
-      " x = *a;\n  ", target, " y = {0};\n", "  for (int l = 0; l < ",
-      from.lanes(), "; l++) y[l] = ", lane.text, ";\n  *r = y;\n}\n");
+      " lanes of a vector, each as the scalar one:\n   ", what, " */\n",
+      kVectorHelperDecl, "void ", helper.name, "(", target, " *r, const ",
+      source, " *a) {\n  ", source, " x = *a;\n  ", target, " y = {0};\n",
+      "  for (int l = 0; l < ", from.lanes(), "; l++) y[l] = ", lane.text,
+      ";\n  *r = y;\n}\n");
   return helper;
+}
+
+}  // namespace
+
+VectorHelper CheckedCast(ElemType to, const VectorShape& from) {
+  return LaneLoopCast(
+      to, from, CallHelper(Helper::CastTo(to, from.elem), {Primary("x[l]")}),
+      absl::StrCat("a value ", ElemTypeName(to), " cannot hold is an error."));
+}
+
+VectorHelper WideningCast(ElemType to, const VectorShape& from) {
+  return LaneLoopCast(
+      to, from, Primary(absl::StrCat("(", ElemTypeCName(to), ")x[l]")),
+      "a loop, which GCC turns into the same conversion instructions as\n"
+      "   __builtin_convertvector (vcvtps2pd), for GCC 12 stops with an "
+      "internal\n   error on a converted f32x4 whose lanes are then "
+      "compared, compiled\n   without AVX.");
 }
 
 VectorHelper Reduction(ir::ReductionKind kind, const VectorShape& shape) {

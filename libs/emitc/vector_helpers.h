@@ -92,6 +92,10 @@ VectorHelper Divide(const VectorShape& shape);
 // tsl_vcast_TO_FROM_L(VTO *r, const VFROM *a): float lanes cast to an
 // integer type, a value it cannot hold an error.
 VectorHelper CheckedCast(ElemType to, const VectorShape& from);
+// tsl_vcast_TO_FROM_L(VTO *r, const VFROM *a): f32 lanes widened to f64, in
+// a loop over the lanes where __builtin_convertvector would do (GCC 12 fails
+// on that builtin in some code compiled without AVX; docs/emit-c.md).
+VectorHelper WideningCast(ElemType to, const VectorShape& from);
 // tsl_vreduce_KIND_E_L(const V *v): the lanes combined from lane 0.
 VectorHelper Reduction(ir::ReductionKind kind, const VectorShape& shape);
 

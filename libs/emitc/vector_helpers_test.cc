@@ -173,6 +173,18 @@ TEST(VectorHelpersTest, DivisionAndCastsCheckOnlyTheRealLanes) {
       << cast.definition;
 }
 
+TEST(VectorHelpersTest, F32WidenedToF64LaneByLane) {
+  // A loop, not __builtin_convertvector, which GCC 12 fails on
+  // (docs/emit-c.md).
+  VectorHelper cast = WideningCast(ElemType::kF64, {ElemType::kF32, {4}});
+  EXPECT_EQ(cast.name, "tsl_vcast_f64_f32_4");
+  EXPECT_TRUE(absl::StrContains(
+      cast.definition, "for (int l = 0; l < 4; l++) y[l] = (double)x[l];"))
+      << cast.definition;
+  EXPECT_FALSE(absl::StrContains(cast.definition, "convertvector(x"))
+      << cast.definition;
+}
+
 TEST(VectorHelpersTest, ArithmeticWrapsIntegersAndRoundsF16Once) {
   CExpr a = Primary("a"), b = Primary("b");
   EXPECT_EQ(VectorArithmetic(ir::Op::kAdd, a, b, ElemType::kF32, 8).text,
