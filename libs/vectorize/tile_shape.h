@@ -30,6 +30,11 @@ struct TileReads {
 struct TileShape {
   int64_t rows = 1;
   int64_t vectors = 1;
+  // Where tiles of two sizes cover the row loop: the rows its first tiles,
+  // of `rows` each, cover (more than half of the loop, so that divide_loop
+  // cuts them off with one tile); the rest is a nest of its own, whose
+  // tiles have a row more or fewer. 0: tiles of `rows` cover the loop.
+  int64_t row_block = 0;
 };
 
 // The registers a tile of `rows` x `vectors` needs.
@@ -48,7 +53,11 @@ int64_t TileRegisters(const TileReads& reads, int64_t rows, int64_t vectors);
 //    hold, where those cover the row loop with tiles that cost at least
 //    5 % less, a tile of r rows costing as much as max(r, 3) (a short
 //    tile waits on its fused multiply-adds' latency and on its loads):
-//    the least cost, the fewest rows among equal costs.
+//    the least cost, the fewest rows among equal costs;
+//  - where those rows leave a last tile shorter than 3 rows, tiles of
+//    them and of one row fewer that cover the loop exactly, as many of
+//    the first as can be (100 rows: 10 tiles of 7 and 5 of 6, not 14 of
+//    7 and one of 2), the larger block first (`row_block`).
 // With `strategy.fit` false, the strategy's rows and vectors.
 TileShape ChooseTileShape(const Strategy& strategy, const TileReads& reads,
                           int64_t lane_vectors, int64_t row_trip);

@@ -1,5 +1,8 @@
 #include "libs/vectorize/tile_shape.h"
 
+#include <algorithm>
+#include <cstdint>
+
 #include "gtest/gtest.h"
 #include "libs/vectorize/strategy.h"
 
@@ -29,14 +32,60 @@ TEST(TileShapeTest, CountsAccumulatorsAndReadVectors) {
 }
 
 TEST(TileShapeTest, LongRowLoopsKeepTheStrategysTile) {
-  for (int64_t trip : {7, 56, 64, 100, 256, 512, 1024, 2048}) {
+  for (int64_t trip : {7, 56, 256, 2048}) {
     TileShape shape = ChooseTileShape(Avx512(), kMatmul, kLongLanes, trip);
     EXPECT_EQ(shape.rows, 7) << trip;
     EXPECT_EQ(shape.vectors, 4) << trip;
+    EXPECT_EQ(shape.row_block, 0) << trip;
   }
-  for (int64_t trip : {6, 56, 64, 100, 256, 512, 1024, 2048}) {
-    EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, kLongLanes, trip).rows, 6)
-        << trip;
+  for (int64_t trip : {6, 64, 100, 256, 1024}) {
+    TileShape shape = ChooseTileShape(SixRows(), kMatmul, kLongLanes, trip);
+    EXPECT_EQ(shape.rows, 6) << trip;
+    EXPECT_EQ(shape.row_block, 0) << trip;
+  }
+}
+
+TEST(TileShapeTest, AShortLastTileBecomesTilesOfOneRowFewer) {
+  // 100 rows: 10 tiles of 7, then a nest of 30 rows, 5 tiles of 6.
+  TileShape hundred = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 100);
+  EXPECT_EQ(hundred.rows, 7);
+  EXPECT_EQ(hundred.row_block, 70);
+  TileShape thirty = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 30);
+  EXPECT_EQ(thirty.rows, 6);
+  EXPECT_EQ(thirty.row_block, 0);
+  // 64 rows: the larger block first, 6 tiles of 6, then 4 of 7.
+  TileShape sixty_four = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 64);
+  EXPECT_EQ(sixty_four.rows, 6);
+  EXPECT_EQ(sixty_four.row_block, 36);
+  // 9 rows have no such tiles: 7 and 2.
+  TileShape nine = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 9);
+  EXPECT_EQ(nine.rows, 7);
+  EXPECT_EQ(nine.row_block, 0);
+}
+
+// What vectorize does with a shape: a block of `row_block` rows in tiles of
+// `rows`, the rest a nest of its own with a shape of its own; returns the
+// smallest tile.
+int64_t SmallestTile(const Strategy& strategy, int64_t trip) {
+  TileShape shape = ChooseTileShape(strategy, kMatmul, kLongLanes, trip);
+  if (shape.row_block == 0) {
+    return trip % shape.rows == 0 ? std::min(shape.rows, trip)
+                                  : trip % shape.rows;
+  }
+  EXPECT_EQ(shape.row_block % shape.rows, 0) << trip;
+  EXPECT_GT(2 * shape.row_block, trip) << trip;
+  return std::min(shape.rows, SmallestTile(strategy, trip - shape.row_block));
+}
+
+TEST(TileShapeTest, TilesOfTwoSizesLeaveNoShortTile) {
+  for (const Strategy& strategy : {Avx512(), SixRows()}) {
+    for (int64_t trip = 3; trip <= 3000; ++trip) {
+      int64_t smallest = SmallestTile(strategy, trip);
+      // Only loops no sum of the two tile sizes covers keep a short one.
+      if (trip >= strategy.rows * (strategy.rows - 1)) {
+        EXPECT_GE(smallest, 3) << strategy.rows << " rows, trip " << trip;
+      }
+    }
   }
 }
 

@@ -201,6 +201,13 @@ class NestVectorizer {
                            : std::string();
     std::string rows_outer, lanes_outer;
     if (!rows.empty() && TripOf(*plan->row_loop) > shape.rows) {
+      // Tiles of two sizes (TileShape::row_block): the first block's rows
+      // are cut off (one tile, unrolled), the others a nest of their own.
+      if (shape.row_block != 0) {
+        auto block = Divide(stmt, rows, shape.row_block, pending);
+        if (!block.ok()) return block.status();
+        rows = block->second;
+      }
       auto names = Divide(stmt, rows, shape.rows, pending);
       if (!names.ok()) return names.status();
       rows_outer = names->first;
