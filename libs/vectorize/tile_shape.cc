@@ -31,11 +31,14 @@ constexpr int64_t kLeastWideRows = 5;
 // shorter than kShortTile: a 2-row tile's steps load each shared vector
 // for two multiply-adds, and GCC reads them as memory operands (2 x 100 x
 // 100 of matmul at 67 GFLOP/s against 110 for 98 x 100 x 100; 100^3 as
-// tiles of 7 and 6 ran 1.8 % faster than as 14 of 7 and one of 2,
-// docs/vectorize.md "Performance").
+// tiles of 7 and 6 ran 1.5 % faster than as 14 of 7 and one of 2,
+// docs/vectorize.md "Performance"). Tiles of fewer than kLeastWideRows
+// rows are bound by those loads as well: a tile of 5 rows keeps its
+// short last tile.
 void AvoidShortLastTile(int64_t trip, TileShape& shape) {
   const int64_t rows = shape.rows;
-  if (trip % rows == 0 || trip % rows >= kShortTile || rows - 1 < kShortTile) {
+  if (trip % rows == 0 || trip % rows >= kShortTile ||
+      rows - 1 < kLeastWideRows) {
     return;
   }
   for (int64_t whole = trip / rows; whole >= 0; --whole) {

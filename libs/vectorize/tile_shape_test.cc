@@ -61,6 +61,12 @@ TEST(TileShapeTest, AShortLastTileBecomesTilesOfOneRowFewer) {
   TileShape nine = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 9);
   EXPECT_EQ(nine.rows, 7);
   EXPECT_EQ(nine.row_block, 0);
+  // Tiles of 4 rows would be load-bound: a tile widened to 5 vectors of 5
+  // rows (81 x 80) keeps its last row a tile of its own.
+  TileShape wide = ChooseTileShape(Avx512(), kMatmul, 5, 81);
+  EXPECT_EQ(wide.vectors, 5);
+  EXPECT_EQ(wide.rows, 5);
+  EXPECT_EQ(wide.row_block, 0);
 }
 
 // What vectorize does with a shape: a block of `row_block` rows in tiles of
