@@ -46,21 +46,25 @@ TEST(TileShapeTest, LongRowLoopsKeepTheStrategysTile) {
 }
 
 TEST(TileShapeTest, AShortLastTileBecomesTilesOfOneRowFewer) {
-  // 100 rows: 10 tiles of 7, then a nest of 30 rows, 5 tiles of 6.
-  TileShape hundred = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 100);
-  EXPECT_EQ(hundred.rows, 7);
-  EXPECT_EQ(hundred.row_block, 70);
-  TileShape thirty = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 30);
-  EXPECT_EQ(thirty.rows, 6);
-  EXPECT_EQ(thirty.row_block, 0);
-  // 64 rows: the larger block first, 6 tiles of 6, then 4 of 7.
-  TileShape sixty_four = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 64);
-  EXPECT_EQ(sixty_four.rows, 6);
-  EXPECT_EQ(sixty_four.row_block, 36);
-  // 9 rows have no such tiles: 7 and 2.
-  TileShape nine = ChooseTileShape(Avx512(), kMatmul, kLongLanes, 9);
-  EXPECT_EQ(nine.rows, 7);
-  EXPECT_EQ(nine.row_block, 0);
+  struct Case {
+    int64_t trip;
+    int64_t rows;
+    int64_t row_block;
+  };
+  const Case cases[] = {
+      // 10 tiles of 7, then a nest of 30 rows: 5 tiles of 6.
+      {100, 7, 70},
+      {30, 6, 0},
+      // The larger block first: 6 tiles of 6, then 4 of 7.
+      {64, 6, 36},
+      // No such tiles: 7 and 2.
+      {9, 7, 0},
+  };
+  for (const Case& c : cases) {
+    TileShape shape = ChooseTileShape(Avx512(), kMatmul, kLongLanes, c.trip);
+    EXPECT_EQ(shape.rows, c.rows) << c.trip;
+    EXPECT_EQ(shape.row_block, c.row_block) << c.trip;
+  }
   // Tiles of 4 rows would be load-bound: a tile widened to 5 vectors of 5
   // rows (81 x 80) keeps its last row a tile of its own.
   TileShape wide = ChooseTileShape(Avx512(), kMatmul, 5, 81);
