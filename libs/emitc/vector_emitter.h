@@ -24,6 +24,7 @@
 #include "libs/emitc/vector_helpers.h"
 #include "libs/emitc/vector_types.h"
 #include "libs/ir/node.h"
+#include "libs/ir/vector_lanes.h"
 
 namespace tessel::emitc {
 
@@ -100,12 +101,13 @@ class VectorEmitter {
   CExpr SelectLanes(const CExpr& mask, const CExpr& if_set,
                     const CExpr& otherwise, const VectorCType& type);
 
-  // The helper arguments of a transfer on `view` at `indices` (its
-  // pointer, the indices, extents and strides of the lane dimensions).
-  // `lane_dims`: the view dimension each lane dimension runs along.
+  // The helper arguments of the transfer `parts` of a vector of `shape`
+  // on `view` (its pointer, the indices, extents and strides of the lane
+  // dimensions). A lane dimension declared in bounds (in-bounds 1, which
+  // the verifier proves) moves the pointer instead and takes index 0 and
+  // extent its lanes, so that the helper's bounds tests are constants.
   absl::StatusOr<std::vector<CExpr>> TransferArguments(
-      View view, absl::Span<ir::Node* const> indices,
-      const std::vector<int64_t>& lane_dims);
+      View view, const ir::TransferParts& parts, const VectorShape& shape);
 
   // `dest = value;`, or `T t = value;` for a new temporary t.
   CExpr Emit(const VectorCType& type, const CExpr& value, const CExpr* dest);

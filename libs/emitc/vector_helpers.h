@@ -78,6 +78,15 @@ VectorHelper Transpose(const VectorShape& shape);
 // whole rows into acc (lane r meets v[r, 0], v[r, 1], ... in order, as the
 // op's definition), no lane-by-lane work.
 VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape);
+// tsl_vrowhalve_KIND_E_DxD(R *r, const V *v, const R *acc): the same with
+// (order halving), reducing while it transposes: at each of log2(D) stages
+// pairs of rows combine, each row's lanes halved (the upper half of every
+// segment onto the lower), so that the D rows' partial sums share fewer
+// registers stage by stage; 2(D-1) shuffles and D-1 combinations of whole
+// registers, then one shuffle that puts row r's sum in lane r and its
+// combination into acc.
+VectorHelper HalvingRowReduction(ir::ReductionKind kind,
+                                 const VectorShape& shape);
 
 // tsl_vbroadcast_T(T *r, E x): every lane x; for 256- and 512-bit vectors
 // of f32 or f64, the x86 instruction where the compiler targets AVX2 or

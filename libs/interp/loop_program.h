@@ -74,7 +74,8 @@ enum class ExprOp : uint8_t {
   kShuffle,        // lane l is lane ints[l] of args[0]
   kInsertSlice,    // args[1], with lane ints[l] of args[0] where >= 0
   kMultiReduction,  // args[1] combined by `arith` with args[0]'s lanes
-                    // `maps` (one table per step)
+                    // `maps` (one table per step), in order or (`value`
+                    // 1) halving
   // Lane masks, the conditions of a select of vectors.
   kMaskCompare,  // compare on the vectors args[0], args[1]
   kMaskAnd,

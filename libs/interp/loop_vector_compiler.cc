@@ -134,6 +134,8 @@ absl::StatusOr<Expr> ProcCompiler::Vector(const ir::Node& e) {
       if (!kind) return NotVerified(e, "an unknown reduction");
       expr.op = ExprOp::kMultiReduction;
       expr.arith = ReductionArith(*kind);
+      expr.value =
+          ir::MultiReductionOrder(e) == ir::ReductionOrder::kHalving ? 1 : 0;
       for (const std::vector<int64_t>& step : ir::MultiReductionLanes(
                ShapeOf(e.operand(0)->type()), ir::ListValues(*e.operand(2)))) {
         expr.maps.emplace_back(step.begin(), step.end());

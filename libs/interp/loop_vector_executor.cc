@@ -493,7 +493,8 @@ const void* Executor::Vector(const Expr& e, Frame& frame) {
     case ExprOp::kMultiReduction: {
       const void* v = Vector(e.args[0], frame);
       const void* acc = Vector(e.args[1], frame);
-      MultiReduceColumn(e.type, e.arith, v, acc, e.maps, lanes, out);
+      MultiReduceColumn(e.type, e.arith, v, acc, e.maps, e.value != 0, lanes,
+                        out);
       return out;
     }
     case ExprOp::kExtractVector: {

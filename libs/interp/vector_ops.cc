@@ -117,7 +117,7 @@ void ContractColumn(ElemType type, ArithOp combine, VectorOperand a,
 
 void MultiReduceColumn(ElemType type, ArithOp op, const void* v,
                        const void* acc,
-                       const std::vector<std::vector<int>>& steps,
+                       const std::vector<std::vector<int>>& steps, bool halving,
                        int64_t lanes, void* out) {
   element::WithElemType(type, [&]<ElemType E>() {
     element::WithArithOp(op, [&]<ArithOp Op>() {
@@ -125,10 +125,23 @@ void MultiReduceColumn(ElemType type, ArithOp op, const void* v,
       auto* result = static_cast<Repr<E>*>(out);
       std::copy_n(static_cast<const Repr<E>*>(acc), lanes, result);
       // add, mul, max and min cannot fail.
-      for (const std::vector<int>& step : steps) {
-        for (int64_t l = 0; l < lanes; ++l) {
-          element::Arith<E, Op>(result[l], x[step[l]], result[l]);
+      if (!halving) {
+        for (const std::vector<int>& step : steps) {
+          for (int64_t l = 0; l < lanes; ++l) {
+            element::Arith<E, Op>(result[l], x[step[l]], result[l]);
+          }
         }
+        return;
+      }
+      std::vector<Repr<E>> partial(steps.size());
+      for (int64_t l = 0; l < lanes; ++l) {
+        for (size_t s = 0; s < steps.size(); ++s) partial[s] = x[steps[s][l]];
+        for (size_t half = steps.size() / 2; half >= 1; half /= 2) {
+          for (size_t s = 0; s < half; ++s) {
+            element::Arith<E, Op>(partial[s], partial[s + half], partial[s]);
+          }
+        }
+        element::Arith<E, Op>(result[l], partial[0], result[l]);
       }
     });
   });

@@ -37,9 +37,11 @@ void ContractColumn(ElemType type, ArithOp combine, VectorOperand a,
 
 // out = acc, then per step, out[l] = out[l] op v[steps[r][l]]: a
 // multi-reduction's lanes (ir::MultiReductionLanes), `lanes` of them.
+// `halving` (ir::ReductionOrder::kHalving): the steps combined pairwise,
+// step s with step s + half, until one is left, then out[l] = acc[l] op it.
 void MultiReduceColumn(ElemType type, ArithOp op, const void* v,
                        const void* acc,
-                       const std::vector<std::vector<int>>& steps,
+                       const std::vector<std::vector<int>>& steps, bool halving,
                        int64_t lanes, void* out);
 
 // Lane l of out is lane lanes[l] of v (`bytes` a lane).

@@ -96,13 +96,28 @@ TEST(VectorOpsTest, MultiReductionAndShuffles) {
   const float acc[] = {10, 20};
   float rows[2];
   MultiReduceColumn(ElemType::kF32, ArithOp::kAdd, v, acc,
-                    {{0, 3}, {1, 4}, {2, 5}}, 2, rows);
+                    {{0, 3}, {1, 4}, {2, 5}}, /*halving=*/false, 2, rows);
   EXPECT_EQ(rows[0], 16);
   EXPECT_EQ(rows[1], 35);
   float t[6];
   ShuffleColumn(sizeof(float), v, {0, 3, 1, 4, 2, 5}, t);
   EXPECT_EQ(std::vector<float>(t, t + 6),
             (std::vector<float>{1, 4, 2, 5, 3, 6}));
+}
+
+TEST(VectorOpsTest, HalvingMultiReductionPairsTheUpperHalfOntoTheLower) {
+  // Four steps whose sum rounds differently in order and halving: in
+  // order, ((1e8 + 1) - 1e8) + 1 = 1 in f32 (1e8 + 1 rounds to 1e8);
+  // halving, (1e8 - 1e8) + (1 + 1) = 2.
+  const float v[] = {1e8f, 1, -1e8f, 1};
+  const float acc[] = {0};
+  float sum = 0;
+  MultiReduceColumn(ElemType::kF32, ArithOp::kAdd, v, acc, {{0}, {1}, {2}, {3}},
+                    /*halving=*/false, 1, &sum);
+  EXPECT_EQ(sum, 1);
+  MultiReduceColumn(ElemType::kF32, ArithOp::kAdd, v, acc, {{0}, {1}, {2}, {3}},
+                    /*halving=*/true, 1, &sum);
+  EXPECT_EQ(sum, 2);
 }
 
 TEST(VectorExecutionTest, TransfersPadAndMask) {

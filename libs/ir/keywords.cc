@@ -12,6 +12,7 @@ struct Keyword {
 #define TIR_KEYWORD(set, id, spelling) TIR_KEYWORD_##set(id, spelling)
 #define TIR_KEYWORD_ComputeOp(id, spelling) {ComputeOp::k##id, spelling},
 #define TIR_KEYWORD_ReductionKind(id, spelling)
+#define TIR_KEYWORD_ReductionOrder(id, spelling)
 constexpr Keyword<ComputeOp> kComputeOps[] = {
 #include "libs/ir/keywords.def"
 };
@@ -23,6 +24,15 @@ constexpr Keyword<ComputeOp> kComputeOps[] = {
 constexpr Keyword<ReductionKind> kReductionKinds[] = {
 #include "libs/ir/keywords.def"
 };
+#undef TIR_KEYWORD_ReductionKind
+#undef TIR_KEYWORD_ReductionOrder
+#define TIR_KEYWORD_ReductionKind(id, spelling)
+#define TIR_KEYWORD_ReductionOrder(id, spelling) \
+  {ReductionOrder::k##id, spelling},
+constexpr Keyword<ReductionOrder> kReductionOrders[] = {
+#include "libs/ir/keywords.def"
+};
+#undef TIR_KEYWORD_ReductionOrder
 #undef TIR_KEYWORD_ReductionKind
 #undef TIR_KEYWORD_ComputeOp
 #undef TIR_KEYWORD
@@ -46,6 +56,10 @@ std::optional<ReductionKind> FindReductionKind(absl::string_view word) {
   return Find(kReductionKinds, word);
 }
 
+std::optional<ReductionOrder> FindReductionOrder(absl::string_view word) {
+  return Find(kReductionOrders, word);
+}
+
 // The tables list each set in enumerator order.
 absl::string_view Spelling(ComputeOp op) {
   return kComputeOps[static_cast<size_t>(op)].spelling;
@@ -53,6 +67,10 @@ absl::string_view Spelling(ComputeOp op) {
 
 absl::string_view Spelling(ReductionKind kind) {
   return kReductionKinds[static_cast<size_t>(kind)].spelling;
+}
+
+absl::string_view Spelling(ReductionOrder order) {
+  return kReductionOrders[static_cast<size_t>(order)].spelling;
 }
 
 bool Reduces(ComputeOp op) {

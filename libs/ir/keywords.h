@@ -15,7 +15,9 @@ enum class ComputeOp : uint8_t {
 #define TIR_KEYWORD(set, id, spelling) TIR_KEYWORD_##set(id)
 #define TIR_KEYWORD_ComputeOp(id) k##id,
 #define TIR_KEYWORD_ReductionKind(id)
+#define TIR_KEYWORD_ReductionOrder(id)
 #include "libs/ir/keywords.def"
+#undef TIR_KEYWORD_ReductionOrder
 #undef TIR_KEYWORD_ReductionKind
 #undef TIR_KEYWORD_ComputeOp
 #undef TIR_KEYWORD
@@ -25,7 +27,22 @@ enum class ReductionKind : uint8_t {
 #define TIR_KEYWORD(set, id, spelling) TIR_KEYWORD_##set(id)
 #define TIR_KEYWORD_ComputeOp(id)
 #define TIR_KEYWORD_ReductionKind(id) k##id,
+#define TIR_KEYWORD_ReductionOrder(id)
 #include "libs/ir/keywords.def"
+#undef TIR_KEYWORD_ReductionOrder
+#undef TIR_KEYWORD_ReductionKind
+#undef TIR_KEYWORD_ComputeOp
+#undef TIR_KEYWORD
+};
+
+// The order in which a multi-reduction combines its reduced positions.
+enum class ReductionOrder : uint8_t {
+#define TIR_KEYWORD(set, id, spelling) TIR_KEYWORD_##set(id)
+#define TIR_KEYWORD_ComputeOp(id)
+#define TIR_KEYWORD_ReductionKind(id)
+#define TIR_KEYWORD_ReductionOrder(id) k##id,
+#include "libs/ir/keywords.def"
+#undef TIR_KEYWORD_ReductionOrder
 #undef TIR_KEYWORD_ReductionKind
 #undef TIR_KEYWORD_ComputeOp
 #undef TIR_KEYWORD
@@ -34,9 +51,11 @@ enum class ReductionKind : uint8_t {
 // The enumerator spelled `word`, if any.
 std::optional<ComputeOp> FindComputeOp(absl::string_view word);
 std::optional<ReductionKind> FindReductionKind(absl::string_view word);
+std::optional<ReductionOrder> FindReductionOrder(absl::string_view word);
 
 absl::string_view Spelling(ComputeOp op);
 absl::string_view Spelling(ReductionKind kind);
+absl::string_view Spelling(ReductionOrder order);
 
 // Whether a compute operator reduces its compute dimensions to a scalar
 // (reduceSum, reduceMax, dotProd) and whether it takes a leading tuple

@@ -142,6 +142,12 @@ std::vector<std::vector<int64_t>> MultiReductionLanes(
   return steps;
 }
 
+ReductionOrder MultiReductionOrder(const Node& multi_reduction) {
+  if (multi_reduction.num_operands() < 4) return ReductionOrder::kSequential;
+  return FindReductionOrder(multi_reduction.operand(3)->name())
+      .value_or(ReductionOrder::kSequential);
+}
+
 std::vector<int64_t> ListValues(const Node& list) {
   std::vector<int64_t> values;
   for (const Node* value : list.operands()) values.push_back(value->int_value());

@@ -49,6 +49,11 @@ std::vector<int64_t> InsertedSliceLanes(absl::Span<const int64_t> x_shape,
 // steps[r][l].
 std::vector<std::vector<int64_t>> MultiReductionLanes(
     absl::Span<const int64_t> shape, absl::Span<const int64_t> reduced);
+// The order a multi-reduction combines its steps in: its (reduction-order ...)
+// clause's, else sequential. With `halving` (a power of two of steps), the
+// upper half of the steps is combined onto the lower half, step s with
+// step s + half, until one is left, which is then combined into ACC.
+ReductionOrder MultiReductionOrder(const Node& multi_reduction);
 // The shape a multi-reduction of `shape` over `reduced` leaves.
 std::vector<int64_t> ReducedShape(absl::Span<const int64_t> shape,
                                   absl::Span<const int64_t> reduced);

@@ -235,6 +235,10 @@ class ProcVerifier {
   absl::StatusOr<Type> InferStridedSlice(Node& expr);
   absl::StatusOr<Type> InferInsertStridedSlice(Node& expr);
   absl::StatusOr<Type> InferMultiReduction(Node& expr);
+  // A multi-reduction's optional (reduction-order ...) clause, for the
+  // `reduced` dimensions of a vector of `shape`.
+  absl::Status CheckReductionOrder(Node& expr, absl::Span<const int64_t> shape,
+                                   absl::Span<const int64_t> reduced);
   absl::Status CheckCreateMask(Node& mask, const Type& type);
   absl::Status CheckContractKind(Node& expr);
   // A (list ...) operand of `expr` with `count` integers (any count when

@@ -5,6 +5,7 @@
 // vector_lanes.h's; here, what makes them well typed.
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -12,9 +13,9 @@
 #include "libs/ir/keywords.h"
 #include "libs/ir/op.h"
 #include "libs/ir/vector_lanes.h"
+#include "libs/support/source.h"
 #include "libs/verify/common.h"
 #include "libs/verify/proc.h"
-#include "libs/support/source.h"
 
 namespace tessel::ir {
 
@@ -222,6 +223,10 @@ absl::StatusOr<Type> ProcVerifier::InferMultiReduction(Node& expr) {
                                 " reduces distinct dimensions and keeps one at "
                                 "least (all of them: reduction)"));
   }
+  if (absl::Status status = CheckReductionOrder(expr, shape, *reduced);
+      !status.ok()) {
+    return status;
+  }
   Type result = Type::Vector(vector->elem(), ReducedShape(shape, *reduced));
   auto acc = InferVector(*expr.operand(1));
   if (!acc.ok()) return acc.status();
@@ -231,6 +236,35 @@ absl::StatusOr<Type> ProcVerifier::InferMultiReduction(Node& expr) {
                                 TypeText(result), ", found ", TypeText(*acc)));
   }
   return result;
+}
+
+absl::Status ProcVerifier::CheckReductionOrder(
+    Node& expr, absl::Span<const int64_t> shape,
+    absl::Span<const int64_t> reduced) {
+  if (expr.num_operands() == 3) return absl::OkStatus();
+  Node& order = *expr.operand(3);
+  if (expr.num_operands() > 4 || !order.is(Op::kReductionOrderClause)) {
+    return ErrorAt(order.loc(),
+                   absl::StrCat("after its list, a multi-reduction takes only "
+                                "(reduction-order sequential|halving), found '",
+                                Text(order), "'"));
+  }
+  std::optional<ReductionOrder> known = FindReductionOrder(order.name());
+  if (!known) {
+    return ErrorAt(order.loc(), absl::StrCat("unknown order '", order.name(),
+                                             "'; expected sequential or "
+                                             "halving"));
+  }
+  int64_t steps = 1;
+  for (int64_t d : reduced) steps *= shape[d];
+  if (*known == ReductionOrder::kHalving && (steps & (steps - 1)) != 0) {
+    return ErrorAt(
+        order.loc(),
+        absl::StrCat("(reduction-order halving) combines a power of two of "
+                     "positions; this multi-reduction combines ",
+                     steps));
+  }
+  return absl::OkStatus();
 }
 
 absl::Status ProcVerifier::CheckCreateMask(Node& mask, const Type& type) {
