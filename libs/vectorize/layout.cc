@@ -192,37 +192,51 @@ absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
       }
     }
     if (read == nullptr) return copied;
-    const ir::Node& buffer = *ir::LoadView(*read).buffer();
-    const size_t rank = ir::LoadView(*read).indices().size();
-    std::string name =
-        ir::FreshName(module, proc, absl::StrCat(buffer.name(), "_lanes"));
-    ir::Node* window = BoxOf(module, *read, loops, *stmt.operand(1));
-    if (absl::Status status = primitives::StageMem(
-            module, ir::Cursor(module, loops.front()).as_block(), *window,
-            name);
-        !status.ok()) {
-      return Rejected(stmt, buffer, status);
-    }
-    ir::Node* alloc = AllocNamed(proc, name);
-    if (alloc == nullptr) {
-      return absl::InternalError(
-          absl::StrCat("vectorize: stage_mem made no '", name, "'"));
-    }
-    std::vector<int64_t> order;
-    for (size_t d = 0; d < rank; ++d) {
-      if (d != *dim) order.push_back(static_cast<int64_t>(d));
-    }
-    order.push_back(static_cast<int64_t>(*dim));
     if (absl::Status status =
-            primitives::RearrangeDim(module, ir::Cursor(module, alloc), order);
+            CopyWithDimLast(module, proc, stmt, *read,
+                            static_cast<int64_t>(*dim), "_lanes", pending);
         !status.ok()) {
-      return Rejected(stmt, buffer, status);
-    }
-    if (ir::Node* copy = AssignTo(proc, *alloc)) {
-      pending.emplace_back(module, copy);
+      return status;
     }
     copied = true;
   }
+}
+
+absl::Status CopyWithDimLast(ir::Module& module, ir::Node& proc, ir::Node& stmt,
+                             ir::Node& read, int64_t dim,
+                             absl::string_view suffix,
+                             std::vector<ir::Cursor>& pending) {
+  std::vector<ir::Node*> loops = LoopsOf(stmt);
+  const ir::Node& buffer = *ir::LoadView(read).buffer();
+  const int64_t rank =
+      static_cast<int64_t>(ir::LoadView(read).indices().size());
+  std::string name =
+      ir::FreshName(module, proc, absl::StrCat(buffer.name(), suffix));
+  ir::Node* window = BoxOf(module, read, loops, *stmt.operand(1));
+  if (absl::Status status = primitives::StageMem(
+          module, ir::Cursor(module, loops.front()).as_block(), *window, name);
+      !status.ok()) {
+    return Rejected(stmt, buffer, status);
+  }
+  ir::Node* alloc = AllocNamed(proc, name);
+  if (alloc == nullptr) {
+    return absl::InternalError(
+        absl::StrCat("vectorize: stage_mem made no '", name, "'"));
+  }
+  std::vector<int64_t> order;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d != dim) order.push_back(d);
+  }
+  order.push_back(dim);
+  if (absl::Status status =
+          primitives::RearrangeDim(module, ir::Cursor(module, alloc), order);
+      !status.ok()) {
+    return Rejected(stmt, buffer, status);
+  }
+  if (ir::Node* copy = AssignTo(proc, *alloc)) {
+    pending.emplace_back(module, copy);
+  }
+  return absl::OkStatus();
 }
 
 absl::Status LayOutByTiles(ir::Module& module, ir::Node& proc, ir::Node& alloc,

@@ -12,6 +12,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/node.h"
 
@@ -30,6 +31,16 @@ namespace tessel::vectorize {
 absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
                                        ir::Node& stmt,
                                        std::vector<ir::Cursor>& pending);
+
+// Stages the tensor of `read` (a read of `stmt`) over the whole nest of
+// `stmt` (stage_mem: the box BoxOf gives) into a copy named after it with
+// `suffix`, whose dimension `dim` is rearranged to be the last
+// (rearrange_dim); the copy's statement is added to `pending`. A
+// primitive's rejection is an error at `stmt`.
+absl::Status CopyWithDimLast(ir::Module& module, ir::Node& proc, ir::Node& stmt,
+                             ir::Node& read, int64_t dim,
+                             absl::string_view suffix,
+                             std::vector<ir::Cursor>& pending);
 
 // The box of elements `read` touches over `loops` (literal bounds), as a
 // window of its tensor, an interval in every dimension: what stage_mem

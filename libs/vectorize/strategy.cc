@@ -74,19 +74,23 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // the 32 zmm registers, A broadcast from memory inside each FMA (6
     // rows ran 3 % slower on a 64^3 matmul and 6 % on a stride-2
     // convolution, as fast on larger matmuls; docs/vectorize.md).
-    return Strategy{
-        .width = 16, .vectors = 4, .rows = 7, .fit = true, .prefetch = 448};
+    return Strategy{.width = 16,
+                    .vectors = 4,
+                    .rows = 7,
+                    .fit = true,
+                    .prefetch = 448,
+                    .dot = 4};
   }
   if (target == "avx2") {
     // 6 rows x 2 vectors of 8 lanes: 12 accumulators, 2 rows of B and a
     // broadcast of A in the 16 ymm registers.
-    return Strategy{
-        .width = 8,
-        .vectors = 2,
-        .rows = 6,
-        .registers = 16,
-        .fit = true,
-        .prefetch = 448};
+    return Strategy{.width = 8,
+                    .vectors = 2,
+                    .rows = 6,
+                    .registers = 16,
+                    .fit = true,
+                    .prefetch = 448,
+                    .dot = 2};
   }
   return absl::InvalidArgumentError(
       absl::StrCat("unknown target '", target, "' (targets: avx512, avx2)"));
@@ -196,6 +200,15 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
                                       kMaxPrefetch, ", not '", value, "'"));
       }
       strategy.prefetch = n;
+    } else if (key == "dot") {
+      int64_t n = 0;
+      if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxTile ||
+          (n & (n - 1)) != 0) {
+        return LineError(path, line_number,
+                         absl::StrCat("'dot' takes 0 or a power of two up to ",
+                                      kMaxTile, ", not '", value, "'"));
+      }
+      strategy.dot = n;
     } else if (key == "l2") {
       auto n = Positive(value, kMaxCache, key, path, line_number);
       if (!n.ok()) return n.status();
@@ -206,7 +219,7 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
           absl::StrCat("unknown key '", key,
                        "' (keys: width, vectors, rows, depth, "
                        "tail, contraction, lowering, tile, interchange, pack, "
-                       "window, l2, prefetch)"));
+                       "window, l2, prefetch, dot)"));
     }
   }
   return strategy;
@@ -237,7 +250,7 @@ std::string PrintStrategy(const Strategy& strategy) {
       : strategy.pack == Pack::kYes ? "yes"
                                     : "no",
       "\nwindow ", strategy.window, "\nl2 ", strategy.l2, "\nprefetch ",
-      strategy.prefetch, "\n");
+      strategy.prefetch, "\ndot ", strategy.dot, "\n");
 }
 
 }  // namespace tessel::vectorize

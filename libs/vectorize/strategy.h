@@ -105,6 +105,13 @@ struct Strategy {
   // The distance covers a read from the L3, which the hardware prefetchers
   // do not start for such strides (docs/vectorize.md, step 6).
   int64_t prefetch = 0;
+  // The most columns of a dot tile (dot_tile.h): a contraction's lane loop
+  // of at most this many lanes (the columns past a matmul's last whole
+  // vector) becomes dot products along its reduction loop, whose vectors
+  // run at the full width, instead of vectors of its few lanes. A power of
+  // two; a tile takes at most a quarter of the width in columns. 0, the
+  // default, none.
+  int64_t dot = 0;
 };
 
 // The default strategy of a target: "avx512" or "avx2".

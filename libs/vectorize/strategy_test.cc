@@ -3,10 +3,13 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace tessel::vectorize {
 namespace {
+
+using ::testing::HasSubstr;
 
 TEST(StrategyTest, TargetsHaveTheirWidths) {
   EXPECT_EQ(DefaultStrategy("avx512")->width, 16);
@@ -32,7 +35,18 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
             "width 8\nvectors 2\nrows 4\nregisters 16\nshape fit\n"
             "depth 1073741824\ntail peel\n"
             "contraction mul-add\nlowering outer-product\npack auto\nwindow 1\n"
-            "l2 1048576\nprefetch 448\n");
+            "l2 1048576\nprefetch 448\ndot 2\n");
+}
+
+TEST(StrategyTest, DotTakesZeroOrAPowerOfTwo) {
+  auto strategy = ParseStrategy("dot 0\n", "s", *DefaultStrategy("avx512"));
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->dot, 0);
+  EXPECT_EQ(DefaultStrategy("avx512")->dot, 4);
+  auto three = ParseStrategy("dot 3\n", "s", *DefaultStrategy("avx512"));
+  EXPECT_THAT(
+      three.status().message(),
+      HasSubstr("s:1:1: error: 'dot' takes 0 or a power of two up to 64"));
 }
 
 TEST(StrategyTest, ReadsTheRegistersAndTheShape) {

@@ -18,7 +18,6 @@
 #include "libs/ir/build.h"
 #include "libs/ir/cursor.h"
 #include "libs/ir/edit.h"
-#include "libs/verify/verifier.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/eliminate_dead_code.h"
@@ -30,6 +29,7 @@
 #include "libs/primitives/unroll_loop.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/cache_blocks.h"
+#include "libs/vectorize/dot_tile.h"
 #include "libs/vectorize/fill.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/lane_vectors.h"
@@ -39,6 +39,7 @@
 #include "libs/vectorize/sliding_window.h"
 #include "libs/vectorize/tile_shape.h"
 #include "libs/vectorize/transpose.h"
+#include "libs/verify/verifier.h"
 
 namespace tessel::vectorize {
 namespace {
@@ -122,6 +123,16 @@ class NestVectorizer {
     if (absl::Status status = ApplyLoopChoices(stmt, pending); !status.ok()) {
       return status;
     }
+    // A nest of dot tiles, before the copies for the lanes, which would
+    // move the columns' dimension of its column read last again.
+    if (std::optional<DotNest> dot = DotNestOf(*stmt.node(), strategy_)) {
+      auto plan = PlanNest(proc_, *stmt.node());
+      if (!plan.ok() &&
+          plan.status().code() != absl::StatusCode::kUnimplemented) {
+        return plan.status();
+      }
+      if (plan.ok()) return Dot(stmt, *dot, pending);
+    }
     auto copied = CopyReadsForLanes(module_, proc_, *stmt.node(), pending);
     if (!copied.ok()) return copied.status();
     if (*copied) {
@@ -132,6 +143,20 @@ class NestVectorizer {
     auto plan = PlanNest(proc_, *stmt.node());
     if (!plan.ok() && plan.status().code() != absl::StatusCode::kUnimplemented) {
       return plan.status();
+    }
+    // The lanes past the last whole vector, where they can be dot tiles
+    // (dot_tile.h), are cut off into a nest of their own first, whose tiles
+    // then take rows of their own; this nest is planned again.
+    if (plan.ok() && plan->mode == Mode::kLanes) {
+      const int64_t trip = TripOf(*plan->vector_loop);
+      const int64_t past = trip % strategy_.width;
+      if (past != 0 && trip > strategy_.width &&
+          DotNestOf(*stmt.node(), strategy_, past).has_value()) {
+        auto names =
+            Divide(stmt, plan->vector_loop->name(), trip - past, pending);
+        if (!names.ok()) return names.status();
+        return Run(stmt, pending, notes);
+      }
     }
     // A lane loop shorter than one vector (the remainder of the lanes'
     // tiles: 200 columns are 3 tiles of 64 and one of 8) takes narrower
@@ -421,6 +446,56 @@ class NestVectorizer {
     }
     if (absl::Status status =
             EmitKernel(module_, proc_, *stmt.node(), *plan, loops, strategy_);
+        !status.ok()) {
+      return status;
+    }
+    return Reverify(module_, proc_);
+  }
+
+  // The nest of dot tiles `nest` of `stmt` (dot_tile.h): its fill split
+  // off, its rows tiled by the tile's (the rest a nest of its own), its
+  // column read copied with the reduction's dimension last, and the rows,
+  // columns and reduction loops innermost, in that order, made a tile.
+  absl::Status Dot(ir::Cursor& stmt, const DotNest& nest,
+                   std::vector<ir::Cursor>& pending) {
+    if (ir::Node* fill = FillOf(*stmt.node());
+        fill != nullptr && !DotKeepsFill(*fill)) {
+      return SplitFillOff(*fill, stmt, pending);
+    }
+    const int64_t rows = DotRows(TripOf(*nest.columns), strategy_);
+    if (TripOf(*nest.rows) > rows) {
+      auto names = Divide(stmt, nest.rows->name(), rows, pending);
+      if (!names.ok()) return names.status();
+    }
+    std::optional<DotNest> tiled = DotNestOf(*stmt.node(), strategy_);
+    if (!tiled.has_value()) {
+      return absl::InternalError("vectorize lost a dot nest (a bug)");
+    }
+    if (tiled->column_read_dim + 1 !=
+        static_cast<int64_t>(
+            ir::LoadView(*tiled->column_read).indices().size())) {
+      if (absl::Status status =
+              CopyWithDimLast(module_, proc_, *stmt.node(), *tiled->column_read,
+                              tiled->column_read_dim, "_dot", pending);
+          !status.ok()) {
+        return status;
+      }
+      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+        return status;
+      }
+    }
+    // Rows, columns, then the reduction innermost; the other loops keep
+    // their order outside them.
+    const ir::Node* inner[] = {tiled->rows, tiled->columns, tiled->reduction};
+    auto rank = [&](const ir::Node& loop) {
+      const auto* at = std::find(std::begin(inner), std::end(inner), &loop);
+      return at == std::end(inner) ? 0 : 1 + (at - std::begin(inner));
+    };
+    if (absl::Status status = Interchange(stmt, rank); !status.ok()) {
+      return status;
+    }
+    if (absl::Status status =
+            EmitDotTile(module_, proc_, *stmt.node(), strategy_);
         !status.ok()) {
       return status;
     }

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -406,6 +407,61 @@ TEST(VectorizeTest, LanesPastTheLastVectorTakeNarrowerVectors) {
   EXPECT_THAT(run.vectorized,
               HasSubstr("(transfer-read (vector f32 4) x 12 0.0)"));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("(vector f32 16)")));
+}
+
+// `before` and `after` within `tolerance` of each other, element by element.
+void ExpectNear(const TensorMap& before, const TensorMap& after,
+                const std::string& name, float tolerance) {
+  const std::vector<float> want = Floats(before.at(name));
+  const std::vector<float> got = Floats(after.at(name));
+  ASSERT_EQ(want.size(), got.size());
+  for (size_t e = 0; e < want.size(); ++e) {
+    EXPECT_NEAR(want[e], got[e], tolerance) << name << "[" << e << "]";
+  }
+}
+
+// C (8 x 20) = A (8 x 37) B (37 x 20).
+std::string DotMatmul(int columns) {
+  return absl::StrReplaceAll(
+      kMatmul, {{"(f32 7 5)", "(f32 8 37)"},
+                {"(f32 5 20)", absl::StrCat("(f32 37 ", columns, ")")},
+                {"(f32 7 20)", absl::StrCat("(f32 8 ", columns, ")")},
+                {"(for i 0 7", "(for i 0 8"},
+                {"(for j 0 20", absl::StrCat("(for j 0 ", columns)},
+                {"(for k 0 5", "(for k 0 37"}});
+}
+
+TEST(VectorizeTest, NarrowColumnsBecomeDotTilesAlongK) {
+  // 20 columns: 16 in a vector, 4 in dot tiles of 4 rows whose lanes run
+  // along k (B's 4 columns copied with k last), summed by one halving
+  // multi-reduction per tile.
+  const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
+  BeforeAfter run = RunBoth(DotMatmul(20),
+                            {{"A", F32({8, 37}, Values(296, 1))},
+                             {"B", F32({37, 20}, Values(740, 2))}},
+                            strategy);
+  ExpectNear(run.before, run.after, "C", 1e-5f);
+  EXPECT_THAT(run.vectorized, HasSubstr("(alloc B_dot (f32 4 37))"));
+  EXPECT_THAT(run.vectorized, HasSubstr("(reduction-order halving)"));
+  EXPECT_THAT(run.vectorized, HasSubstr("(vector f32 4 4)"));
+}
+
+TEST(VectorizeTest, DotTilesTakeAPowerOfTwoOfColumnsUpToTheStrategys) {
+  // 19 columns leave 3; with `dot 2`, 20 leave 4, too many: no dot tile.
+  const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
+  BeforeAfter three = RunBoth(DotMatmul(19),
+                              {{"A", F32({8, 37}, Values(296, 1))},
+                               {"B", F32({37, 19}, Values(703, 2))}},
+                              strategy);
+  ExpectNear(three.before, three.after, "C", 1e-5f);
+  EXPECT_THAT(three.vectorized, Not(HasSubstr("multi-reduction")));
+  Strategy two = strategy;
+  two.dot = 2;
+  BeforeAfter four = RunBoth(DotMatmul(20),
+                             {{"A", F32({8, 37}, Values(296, 1))},
+                              {"B", F32({37, 20}, Values(740, 2))}},
+                             two);
+  EXPECT_THAT(four.vectorized, Not(HasSubstr("multi-reduction")));
 }
 
 TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
