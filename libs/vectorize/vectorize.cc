@@ -146,14 +146,21 @@ class NestVectorizer {
     }
     // The lanes past the last whole vector, where they can be dot tiles
     // (dot_tile.h), are cut off into a nest of their own first, whose tiles
-    // then take rows of their own; this nest is planned again.
+    // then take rows of their own; a nest of fewer lanes than a vector,
+    // not a power of two, is divided into dot tiles of the most columns
+    // and the rest (6 columns: 4, then 2). Either is planned again.
     if (plan.ok() && plan->mode == Mode::kLanes) {
+      const std::string lanes = plan->vector_loop->name();
       const int64_t trip = TripOf(*plan->vector_loop);
       const int64_t past = trip % strategy_.width;
-      if (past != 0 && trip > strategy_.width &&
-          DotNestOf(*stmt.node(), strategy_, past).has_value()) {
-        auto names =
-            Divide(stmt, plan->vector_loop->name(), trip - past, pending);
+      const int64_t columns = DotColumns(*stmt.node(), past);
+      if (columns != 0 && trip > strategy_.width) {
+        auto names = Divide(stmt, lanes, trip - past, pending);
+        if (!names.ok()) return names.status();
+        return Run(stmt, pending, notes);
+      }
+      if (columns != 0 && columns < trip) {
+        auto names = Divide(stmt, lanes, columns, pending);
         if (!names.ok()) return names.status();
         return Run(stmt, pending, notes);
       }
@@ -450,6 +457,17 @@ class NestVectorizer {
       return status;
     }
     return Reverify(module_, proc_);
+  }
+
+  // The most columns, a power of two at most `lanes`, that make the nest
+  // of `stmt` a nest of dot tiles (DotNestOf); 0 for none.
+  int64_t DotColumns(ir::Node& stmt, int64_t lanes) const {
+    int64_t columns = 1;
+    while (columns * 2 <= std::min(lanes, strategy_.dot)) columns *= 2;
+    for (; columns >= 1 && columns <= lanes; columns /= 2) {
+      if (DotNestOf(stmt, strategy_, columns).has_value()) return columns;
+    }
+    return 0;
   }
 
   // The nest of dot tiles `nest` of `stmt` (dot_tile.h): its fill split

@@ -447,21 +447,28 @@ TEST(VectorizeTest, NarrowColumnsBecomeDotTilesAlongK) {
 }
 
 TEST(VectorizeTest, DotTilesTakeAPowerOfTwoOfColumnsUpToTheStrategys) {
-  // 19 columns leave 3; with `dot 2`, 20 leave 4, too many: no dot tile.
+  // 19 columns leave 3: a dot tile of 8 rows x 2 columns, then 1 column,
+  // whose tile of 16 rows the 8 rows do not fill: a vector of its own.
   const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
   BeforeAfter three = RunBoth(DotMatmul(19),
                               {{"A", F32({8, 37}, Values(296, 1))},
                                {"B", F32({37, 19}, Values(703, 2))}},
                               strategy);
   ExpectNear(three.before, three.after, "C", 1e-5f);
-  EXPECT_THAT(three.vectorized, Not(HasSubstr("multi-reduction")));
+  EXPECT_THAT(three.vectorized, HasSubstr("(alloc B_dot (f32 2 37))"));
+  EXPECT_THAT(three.vectorized, HasSubstr("(vector f32 8 2)"));
+  EXPECT_THAT(three.vectorized, Not(HasSubstr("(vector f32 16 1)")));
+  // With `dot 2`, the 4 columns past 16 are two tiles of 2.
   Strategy two = strategy;
   two.dot = 2;
   BeforeAfter four = RunBoth(DotMatmul(20),
                              {{"A", F32({8, 37}, Values(296, 1))},
                               {"B", F32({37, 20}, Values(740, 2))}},
                              two);
-  EXPECT_THAT(four.vectorized, Not(HasSubstr("multi-reduction")));
+  ExpectNear(four.before, four.after, "C", 1e-5f);
+  EXPECT_THAT(four.vectorized, HasSubstr("(alloc B_dot (f32 4 37))"));
+  EXPECT_THAT(four.vectorized, HasSubstr("(vector f32 8 2)"));
+  EXPECT_THAT(four.vectorized, Not(HasSubstr("(vector f32 4 4)")));
 }
 
 TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
