@@ -18,11 +18,11 @@ namespace tessel::vectorize {
 namespace {
 
 using ir::Build;
+using primitives::LinearForm;
 
 // The fewest rows of a dot tile: with fewer, each step reads a vector per
 // two multiply-adds or fewer, and the loads bound it.
 constexpr int64_t kLeastDotRows = 4;
-using primitives::LinearForm;
 
 // The dimension of `load` that `loop` indexes, when it indexes exactly one,
 // with coefficient 1; -1 when it indexes none; nullopt otherwise.
@@ -60,7 +60,8 @@ class DotTileBuilder {
     fill_ = FillOf(stmt);
   }
 
-  absl::Status Emit() {
+  // Replaces the tile's loops by its code.
+  void Emit() {
     const int64_t rows = TripOf(*rows_);
     const int64_t columns = TripOf(*columns_);
     const int64_t trip = TripOf(*reduction_);
@@ -101,7 +102,6 @@ class DotTileBuilder {
     for (size_t s = 0; s < code.size(); ++s) {
       module_.Insert(parent, position + s, code[s]);
     }
-    return absl::OkStatus();
   }
 
  private:
@@ -162,9 +162,10 @@ class DotTileBuilder {
       form = form.Substituted(
           reduction_,
           LinearForm::Constant(LiteralOf(*ir::ForView(*reduction_).hi())));
-      const ir::Dim& dim = load.buffer()->declared_type().dims()[d];
-      return form.terms().empty() && dim.is_constant() &&
-             form.constant() == dim.value;
+      // A tensor's or window's declared dimension (a `let`'s has none).
+      const std::vector<ir::Dim>& dims = load.buffer()->declared_type().dims();
+      return d < dims.size() && dims[d].is_constant() &&
+             form.terms().empty() && form.constant() == dims[d].value;
     }
     return false;
   }
@@ -346,7 +347,10 @@ std::optional<DotNest> DotNestOf(ir::Node& stmt, const Strategy& strategy,
   nest.reduction = reductions[0];
   const int64_t columns =
       columns_trip > 0 ? columns_trip : TripOf(*nest.columns);
+  // The tile's accumulators are the rows of a square multi-reduction,
+  // halving: a power of two of lanes.
   if (columns > strategy.dot || (columns & (columns - 1)) != 0 ||
+      (strategy.width & (strategy.width - 1)) != 0 ||
       columns * kLeastDotRows > strategy.width ||
       TripOf(*nest.rows) < DotRows(columns, strategy)) {
     return std::nullopt;
@@ -382,7 +386,8 @@ absl::Status EmitDotTile(ir::Module& module, ir::Node& proc, ir::Node& stmt,
     return absl::InternalError(
         "vectorize: a dot tile without its loops (a bug)");
   }
-  return DotTileBuilder(module, proc, stmt, strategy.width).Emit();
+  DotTileBuilder(module, proc, stmt, strategy.width).Emit();
+  return absl::OkStatus();
 }
 
 }  // namespace tessel::vectorize
