@@ -159,6 +159,12 @@ absl::StatusOr<CExpr> VectorEmitter::Compute(const ir::Node& e,
         if (!v.ok()) return v.status();
         return EmitCall(type, emitc::Transpose(*from), {AddressOf(*v)}, dest);
       }
+      if (TransposesByRegisters(*from) && permutation[0] == 1) {
+        auto v = Vector(*e.operand(0));
+        if (!v.ok()) return v.status();
+        return EmitCall(type, TransposeByRegisters(*from), {AddressOf(*v)},
+                        dest);
+      }
       return ShuffleOf(
           *e.operand(0),
           ir::TransposeLanes(from->dims, permutation), *shape, dest);

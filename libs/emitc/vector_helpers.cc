@@ -1,12 +1,16 @@
 #include "libs/emitc/vector_helpers.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/emitc/expr_emitter.h"
 #include "libs/ir/op.h"
+#include "libs/ir/vector_lanes.h"
 
 namespace tessel::emitc {
 namespace {
@@ -496,6 +500,91 @@ VectorHelper Transpose(const VectorShape& shape) {
       kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", name,
       " *v) {\n", network, "  memcpy(r, ", last, ", sizeof ", last,
       ");\n}\n");
+  return helper;
+}
+
+bool TransposesByRegisters(const VectorShape& shape) {
+  const int64_t bytes = shape.lanes() * ElemTypeBytes(shape.elem);
+  return shape.dims.size() == 2 && shape.dims[0] != shape.dims[1] &&
+         shape.lanes() == shape.padded() && bytes > kRegisterBytes &&
+         bytes % kRegisterBytes == 0;
+}
+
+VectorHelper TransposeByRegisters(const VectorShape& shape) {
+  VectorHelper helper = Named("transpose", shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const int64_t width = kRegisterBytes / ElemTypeBytes(shape.elem);
+  const int64_t registers = shape.lanes() / width;
+  const std::string name = Use(helper, DataType(shape));
+  const std::string reg = Use(helper, DataType(shape.elem, width));
+  const std::vector<int64_t> lanes = ir::TransposeLanes(shape.dims, {1, 0});
+  std::string text =
+      absl::StrCat("  ", reg, " a[", registers, "];\n  memcpy(a, v, sizeof a);\n",
+                   "  ", reg, " o[", registers, "];\n");
+  int temporaries = 0;
+  for (int64_t q = 0; q < registers; ++q) {
+    // Each operand of the tree: a register's text and, per lane of o[q],
+    // the lane of it that holds the source lane, or -1.
+    struct Part {
+      std::string text;
+      std::vector<int64_t> at;
+    };
+    std::vector<Part> parts;
+    for (int64_t source = 0; source < registers; ++source) {
+      Part part{absl::StrCat("a[", source, "]"),
+                std::vector<int64_t>(width, -1)};
+      bool used = false;
+      for (int64_t l = 0; l < width; ++l) {
+        const int64_t from = lanes[q * width + l];
+        if (from / width == source) {
+          part.at[l] = from % width;
+          used = true;
+        }
+      }
+      if (used) parts.push_back(std::move(part));
+    }
+    // Pairs combined until one is left: lane l of the pair's register is
+    // the left's lane holding it, or the right's (offset by the width).
+    while (parts.size() > 1) {
+      std::vector<Part> next;
+      for (size_t p = 0; p + 1 < parts.size(); p += 2) {
+        Part pair{absl::StrCat("t", temporaries++),
+                  std::vector<int64_t>(width, -1)};
+        std::vector<int64_t> indices(width, 0);
+        for (int64_t l = 0; l < width; ++l) {
+          if (parts[p].at[l] >= 0) {
+            indices[l] = parts[p].at[l];
+          } else if (parts[p + 1].at[l] >= 0) {
+            indices[l] = width + parts[p + 1].at[l];
+          } else {
+            continue;
+          }
+          pair.at[l] = l;
+        }
+        absl::StrAppend(&text, "  ", reg, " ", pair.text,
+                        " = __builtin_shufflevector(", parts[p].text, ", ",
+                        parts[p + 1].text, ", ", absl::StrJoin(indices, ", "),
+                        ");\n");
+        next.push_back(std::move(pair));
+      }
+      if (parts.size() % 2 == 1) next.push_back(std::move(parts.back()));
+      parts = std::move(next);
+    }
+    // One register left: its lanes in place (a source register whole
+    // needs a shuffle of its own).
+    std::vector<int64_t> indices(width, 0);
+    for (int64_t l = 0; l < width; ++l) indices[l] = std::max<int64_t>(0, parts[0].at[l]);
+    absl::StrAppend(&text, "  o[", q, "] = __builtin_shufflevector(",
+                    parts[0].text, ", ", parts[0].text, ", ",
+                    absl::StrJoin(indices, ", "), ");\n");
+  }
+  helper.definition = absl::StrCat(
+      "/* TIR's (transpose V (list 1 0)) of a ", TirType(shape),
+      ", by registers: each\n   register of the result gathered from the "
+      "registers of V it takes lanes\n   of, by a tree of two-source "
+      "shuffles. */\n",
+      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", name,
+      " *v) {\n", text, "  memcpy(r, o, sizeof o);\n}\n");
   return helper;
 }
 

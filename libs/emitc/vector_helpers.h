@@ -72,6 +72,17 @@ bool TransposesByRows(const VectorShape& shape);
 // the same bit of the lane index, D log2(D) shuffles of a register in all
 // (compilers move the lanes of one D*D-lane shuffle one by one).
 VectorHelper Transpose(const VectorShape& shape);
+// Whether (transpose V (list 1 0)) of `shape` is TransposeByRegisters's:
+// two dimensions, not square (TransposesByRows takes those), filling two
+// registers or more, each of whole lanes.
+bool TransposesByRegisters(const VectorShape& shape);
+// tsl_vtranspose_E_RxC(V *r, const V *v): (transpose v (list 1 0)) on v as
+// an array of registers, each register of the result gathered from the
+// registers it takes lanes of by a tree of two-source shuffles (pairs of
+// them, then pairs of the pairs': 3 shuffles per register of a 16 x 4
+// f32 tile), where one shuffle of all the lanes is lowered lane by lane
+// (GCC 12: two moves through memory per lane).
+VectorHelper TransposeByRegisters(const VectorShape& shape);
 // tsl_vrowreduce_KIND_E_DxD(R *r, const V *v, const R *acc): (multi-reduction
 // KIND v acc (list 1)) of a shape TransposesByRows takes, progressively
 // lowered as MLIR lowers it: Transpose's network, then D combinations of

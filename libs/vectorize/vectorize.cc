@@ -460,8 +460,11 @@ class NestVectorizer {
   }
 
   // The most columns, a power of two at most `lanes`, that make the nest
-  // of `stmt` a nest of dot tiles (DotNestOf); 0 for none.
+  // of `stmt` a nest of dot tiles (DotNestOf); 0 for none, and for `lanes`
+  // of half a vector or more, which a vector of half the width runs at
+  // half the FMA unit's rate or better.
   int64_t DotColumns(ir::Node& stmt, int64_t lanes) const {
+    if (lanes * 2 >= strategy_.width) return 0;
     int64_t columns = 1;
     while (columns * 2 <= std::min(lanes, strategy_.dot)) columns *= 2;
     for (; columns >= 1 && columns <= lanes; columns /= 2) {
