@@ -382,9 +382,15 @@ std::optional<DotNest> DotNestOf(ir::Node& stmt, const Strategy& strategy,
 
 absl::Status EmitDotTile(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                          const Strategy& strategy) {
-  if (LoopsOf(stmt).size() < 3) {
+  const std::vector<ir::Node*> loops = LoopsOf(stmt);
+  const std::optional<DotNest> nest = DotNestOf(stmt, strategy);
+  if (loops.size() < 3 || !nest.has_value() ||
+      nest->rows != loops[loops.size() - 3] ||
+      nest->columns != loops[loops.size() - 2] ||
+      nest->reduction != loops[loops.size() - 1]) {
     return absl::InternalError(
-        "vectorize: a dot tile without its loops (a bug)");
+        "vectorize: a dot tile's loops are not its rows, columns and "
+        "reduction, innermost (a bug)");
   }
   DotTileBuilder(module, proc, stmt, strategy.width).Emit();
   return absl::OkStatus();

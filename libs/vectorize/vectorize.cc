@@ -504,12 +504,19 @@ class NestVectorizer {
       if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
         return status;
       }
+      tiled = DotNestOf(*stmt.node(), strategy_);
+      if (!tiled.has_value()) {
+        return absl::InternalError("vectorize lost a dot nest (a bug)");
+      }
     }
     // Rows, columns, then the reduction innermost; the other loops keep
-    // their order outside them.
-    const ir::Node* inner[] = {tiled->rows, tiled->columns, tiled->reduction};
+    // their order outside them. (By name: reorder_loops rebuilds the loops
+    // it swaps.)
+    const std::string inner[] = {tiled->rows->name(), tiled->columns->name(),
+                                 tiled->reduction->name()};
     auto rank = [&](const ir::Node& loop) {
-      const auto* at = std::find(std::begin(inner), std::end(inner), &loop);
+      const auto* at =
+          std::find(std::begin(inner), std::end(inner), loop.name());
       return at == std::end(inner) ? 0 : 1 + (at - std::begin(inner));
     };
     if (absl::Status status = Interchange(stmt, rank); !status.ok()) {

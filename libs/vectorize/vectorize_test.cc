@@ -420,15 +420,23 @@ void ExpectNear(const TensorMap& before, const TensorMap& after,
   }
 }
 
-// C (8 x 20) = A (8 x 37) B (37 x 20).
-std::string DotMatmul(int columns) {
-  return absl::StrReplaceAll(
+// C (8 x columns) = A (8 x 37) B (37 x columns), vectorized with
+// `strategy`; C before and after within rounding.
+BeforeAfter RunDotMatmul(int columns, const Strategy& strategy) {
+  const std::string text = absl::StrReplaceAll(
       kMatmul, {{"(f32 7 5)", "(f32 8 37)"},
                 {"(f32 5 20)", absl::StrCat("(f32 37 ", columns, ")")},
                 {"(f32 7 20)", absl::StrCat("(f32 8 ", columns, ")")},
                 {"(for i 0 7", "(for i 0 8"},
                 {"(for j 0 20", absl::StrCat("(for j 0 ", columns)},
                 {"(for k 0 5", "(for k 0 37"}});
+  BeforeAfter run =
+      RunBoth(text,
+              {{"A", F32({8, 37}, Values(296, 1))},
+               {"B", F32({37, columns}, Values(37 * columns, 2))}},
+              strategy);
+  ExpectNear(run.before, run.after, "C", 1e-5f);
+  return run;
 }
 
 TEST(VectorizeTest, NarrowColumnsBecomeDotTilesAlongK) {
@@ -436,11 +444,7 @@ TEST(VectorizeTest, NarrowColumnsBecomeDotTilesAlongK) {
   // along k (B's 4 columns copied with k last), summed by one halving
   // multi-reduction per tile.
   const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
-  BeforeAfter run = RunBoth(DotMatmul(20),
-                            {{"A", F32({8, 37}, Values(296, 1))},
-                             {"B", F32({37, 20}, Values(740, 2))}},
-                            strategy);
-  ExpectNear(run.before, run.after, "C", 1e-5f);
+  BeforeAfter run = RunDotMatmul(20, strategy);
   EXPECT_THAT(run.vectorized, HasSubstr("(alloc B_dot (f32 4 37))"));
   EXPECT_THAT(run.vectorized, HasSubstr("(reduction-order halving)"));
   EXPECT_THAT(run.vectorized, HasSubstr("(vector f32 4 4)"));
@@ -450,22 +454,14 @@ TEST(VectorizeTest, DotTilesTakeAPowerOfTwoOfColumnsUpToTheStrategys) {
   // 19 columns leave 3: a dot tile of 8 rows x 2 columns, then 1 column,
   // whose tile of 16 rows the 8 rows do not fill: a vector of its own.
   const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
-  BeforeAfter three = RunBoth(DotMatmul(19),
-                              {{"A", F32({8, 37}, Values(296, 1))},
-                               {"B", F32({37, 19}, Values(703, 2))}},
-                              strategy);
-  ExpectNear(three.before, three.after, "C", 1e-5f);
+  BeforeAfter three = RunDotMatmul(19, strategy);
   EXPECT_THAT(three.vectorized, HasSubstr("(alloc B_dot (f32 2 37))"));
   EXPECT_THAT(three.vectorized, HasSubstr("(vector f32 8 2)"));
   EXPECT_THAT(three.vectorized, Not(HasSubstr("(vector f32 16 1)")));
   // With `dot 2`, the 4 columns past 16 are two tiles of 2.
   Strategy two = strategy;
   two.dot = 2;
-  BeforeAfter four = RunBoth(DotMatmul(20),
-                             {{"A", F32({8, 37}, Values(296, 1))},
-                              {"B", F32({37, 20}, Values(740, 2))}},
-                             two);
-  ExpectNear(four.before, four.after, "C", 1e-5f);
+  BeforeAfter four = RunDotMatmul(20, two);
   EXPECT_THAT(four.vectorized, HasSubstr("(alloc B_dot (f32 4 37))"));
   EXPECT_THAT(four.vectorized, HasSubstr("(vector f32 8 2)"));
   EXPECT_THAT(four.vectorized, Not(HasSubstr("(vector f32 4 4)")));
