@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -610,13 +611,45 @@ VectorHelper TransposeByRegisters(const VectorShape& shape) {
   return helper;
 }
 
+namespace {
+
+// The helper of a multi-reduction of the rows of a square tile `shape`
+// into one row, `stem_KIND_E_DxD`, and its C types: the tile's and a row's.
+struct RowReductionHelper {
+  VectorHelper helper;
+  std::string tile, row;
+};
+RowReductionHelper StartRowReduction(absl::string_view stem,
+                                     ir::ReductionKind kind,
+                                     const VectorShape& shape) {
+  RowReductionHelper start;
+  start.helper = Named(absl::StrCat(stem, "_", ir::Spelling(kind)), shape.elem,
+                       shape.Name());
+  start.helper.needs.memcpy = true;
+  start.tile = Use(start.helper, DataType(shape));
+  start.row = Use(start.helper, DataType(shape.elem, shape.dims[0]));
+  return start;
+}
+
+// `start`'s helper, defined as `comment` then `void NAME(R *r, const V *v,
+// const R *acc) {BODY}`.
+VectorHelper FinishRowReduction(RowReductionHelper start,
+                                absl::string_view comment,
+                                absl::string_view body) {
+  start.helper.definition =
+      absl::StrCat(comment, kVectorHelperDecl, "void ", start.helper.name, "(",
+                   start.row, " *r, const ", start.tile, " *v, const ",
+                   start.row, " *acc) {\n", body, "}\n");
+  return start.helper;
+}
+
+}  // namespace
+
 VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape) {
-  VectorHelper helper = Named(absl::StrCat("rowreduce_", ir::Spelling(kind)),
-                              shape.elem, shape.Name());
-  helper.needs.memcpy = true;
+  RowReductionHelper start = StartRowReduction("rowreduce", kind, shape);
+  VectorHelper& helper = start.helper;
   const int64_t d = shape.dims[0];
-  const std::string name = Use(helper, DataType(shape));
-  const std::string row = Use(helper, DataType(shape.elem, d));
+  const std::string& row = start.row;
   std::string last;
   std::string text = TransposeNetwork(shape, helper, last);
   absl::StrAppend(&text, "  ", row, " s = *acc;\n");
@@ -627,25 +660,24 @@ VectorHelper RowReduction(ir::ReductionKind kind, const VectorShape& shape) {
     helper.needs.Merge(step.uses.needs);
     absl::StrAppend(&text, "  s = ", step.text, ";\n");
   }
-  helper.definition = absl::StrCat(
-      "/* TIR's (multi-reduction ", ir::Spelling(kind), " V ACC (list 1)) of a ",
-      TirType(shape),
-      ", lowered as\n   MLIR lowers it to 1-D ops: V transposed on its rows, "
-      "then each of its\n   columns combined into ACC, lane r of the sum "
-      "taking V[r, 0], V[r, 1], ...\n   in order. */\n",
-      kVectorHelperDecl, "void ", helper.name, "(", row, " *r, const ", name,
-      " *v, const ", row, " *acc) {\n", text, "  *r = s;\n}\n");
-  return helper;
+  absl::StrAppend(&text, "  *r = s;\n");
+  return FinishRowReduction(
+      std::move(start),
+      absl::StrCat(
+          "/* TIR's (multi-reduction ", ir::Spelling(kind),
+          " V ACC (list 1)) of a ", TirType(shape),
+          ", lowered as\n   MLIR lowers it to 1-D ops: V transposed on its "
+          "rows, then each of its\n   columns combined into ACC, lane r of the "
+          "sum taking V[r, 0], V[r, 1], ...\n   in order. */\n"),
+      text);
 }
 
 VectorHelper HalvingRowReduction(ir::ReductionKind kind,
                                  const VectorShape& shape) {
-  VectorHelper helper = Named(absl::StrCat("rowhalve_", ir::Spelling(kind)),
-                              shape.elem, shape.Name());
-  helper.needs.memcpy = true;
+  RowReductionHelper start = StartRowReduction("rowhalve", kind, shape);
+  VectorHelper& helper = start.helper;
   const int64_t d = shape.dims[0];
-  const std::string name = Use(helper, DataType(shape));
-  const std::string row = Use(helper, DataType(shape.elem, d));
+  const std::string& row = start.row;
   std::string text = absl::StrCat("  ", row, " a0[", d, "];\n",
                                   "  memcpy(a0, v, sizeof a0);\n");
   // Register q of a stage holds segments of `segment` lanes, one per row
@@ -695,15 +727,17 @@ VectorHelper HalvingRowReduction(ir::ReductionKind kind,
                            "[0], ", absl::StrJoin(order, ", "), ")")),
       shape.elem, static_cast<int>(d));
   helper.needs.Merge(sum.uses.needs);
-  helper.definition = absl::StrCat(
-      "/* TIR's (multi-reduction ", ir::Spelling(kind),
-      " V ACC (list 1) (reduction-order halving)) of a ", TirType(shape),
-      ": at each stage, registers q and q + n/2\n   side by side, the lower "
-      "half of each row's segment combined with its upper\n   half; then "
-      "row r's sum moved to lane r and combined into ACC. */\n",
-      kVectorHelperDecl, "void ", helper.name, "(", row, " *r, const ", name,
-      " *v, const ", row, " *acc) {\n", text, "  *r = ", sum.text, ";\n}\n");
-  return helper;
+  absl::StrAppend(&text, "  *r = ", sum.text, ";\n");
+  return FinishRowReduction(
+      std::move(start),
+      absl::StrCat("/* TIR's (multi-reduction ", ir::Spelling(kind),
+                   " V ACC (list 1) (reduction-order halving)) of a ",
+                   TirType(shape),
+                   ": at each stage, registers q and q + n/2\n   side by "
+                   "side, the lower half of each row's segment combined with "
+                   "its upper\n   half; then row r's sum moved to lane r and "
+                   "combined into ACC. */\n"),
+      text);
 }
 
 namespace {

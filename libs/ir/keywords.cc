@@ -9,33 +9,22 @@ struct Keyword {
   absl::string_view spelling;
 };
 
-#define TIR_KEYWORD(set, id, spelling) TIR_KEYWORD_##set(id, spelling)
-#define TIR_KEYWORD_ComputeOp(id, spelling) {ComputeOp::k##id, spelling},
-#define TIR_KEYWORD_ReductionKind(id, spelling)
-#define TIR_KEYWORD_ReductionOrder(id, spelling)
 constexpr Keyword<ComputeOp> kComputeOps[] = {
+#define TIR_KEYWORD_ComputeOp(id, spelling) {ComputeOp::k##id, spelling},
 #include "libs/ir/keywords.def"
 };
-#undef TIR_KEYWORD_ReductionKind
-#undef TIR_KEYWORD_ComputeOp
-#define TIR_KEYWORD_ComputeOp(id, spelling)
+
+constexpr Keyword<ReductionKind> kReductionKinds[] = {
 #define TIR_KEYWORD_ReductionKind(id, spelling) \
   {ReductionKind::k##id, spelling},
-constexpr Keyword<ReductionKind> kReductionKinds[] = {
 #include "libs/ir/keywords.def"
 };
-#undef TIR_KEYWORD_ReductionKind
-#undef TIR_KEYWORD_ReductionOrder
-#define TIR_KEYWORD_ReductionKind(id, spelling)
+
+constexpr Keyword<ReductionOrder> kReductionOrders[] = {
 #define TIR_KEYWORD_ReductionOrder(id, spelling) \
   {ReductionOrder::k##id, spelling},
-constexpr Keyword<ReductionOrder> kReductionOrders[] = {
 #include "libs/ir/keywords.def"
 };
-#undef TIR_KEYWORD_ReductionOrder
-#undef TIR_KEYWORD_ReductionKind
-#undef TIR_KEYWORD_ComputeOp
-#undef TIR_KEYWORD
 
 template <typename Enum, size_t N>
 std::optional<Enum> Find(const Keyword<Enum> (&table)[N],

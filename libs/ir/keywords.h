@@ -12,40 +12,19 @@
 namespace tessel::ir {
 
 enum class ComputeOp : uint8_t {
-#define TIR_KEYWORD(set, id, spelling) TIR_KEYWORD_##set(id)
-#define TIR_KEYWORD_ComputeOp(id) k##id,
-#define TIR_KEYWORD_ReductionKind(id)
-#define TIR_KEYWORD_ReductionOrder(id)
+#define TIR_KEYWORD_ComputeOp(id, spelling) k##id,
 #include "libs/ir/keywords.def"
-#undef TIR_KEYWORD_ReductionOrder
-#undef TIR_KEYWORD_ReductionKind
-#undef TIR_KEYWORD_ComputeOp
-#undef TIR_KEYWORD
 };
 
 enum class ReductionKind : uint8_t {
-#define TIR_KEYWORD(set, id, spelling) TIR_KEYWORD_##set(id)
-#define TIR_KEYWORD_ComputeOp(id)
-#define TIR_KEYWORD_ReductionKind(id) k##id,
-#define TIR_KEYWORD_ReductionOrder(id)
+#define TIR_KEYWORD_ReductionKind(id, spelling) k##id,
 #include "libs/ir/keywords.def"
-#undef TIR_KEYWORD_ReductionOrder
-#undef TIR_KEYWORD_ReductionKind
-#undef TIR_KEYWORD_ComputeOp
-#undef TIR_KEYWORD
 };
 
 // The order in which a multi-reduction combines its reduced positions.
 enum class ReductionOrder : uint8_t {
-#define TIR_KEYWORD(set, id, spelling) TIR_KEYWORD_##set(id)
-#define TIR_KEYWORD_ComputeOp(id)
-#define TIR_KEYWORD_ReductionKind(id)
-#define TIR_KEYWORD_ReductionOrder(id) k##id,
+#define TIR_KEYWORD_ReductionOrder(id, spelling) k##id,
 #include "libs/ir/keywords.def"
-#undef TIR_KEYWORD_ReductionOrder
-#undef TIR_KEYWORD_ReductionKind
-#undef TIR_KEYWORD_ComputeOp
-#undef TIR_KEYWORD
 };
 
 // The enumerator spelled `word`, if any.
