@@ -18,22 +18,26 @@ namespace tessel::bufferize {
 
 namespace {
 
-// The tensor arguments of `func` that `options` marks writable; `named`
+// The tensor arguments of `func` that `options` marks writable, in the
+// order they are listed (`all` lists the rest in the func's order): the
+// order in which a build prefers them as its destination. `named`
 // collects the names it finds.
-absl::flat_hash_set<std::string> WritableArgs(
-    const ir::Node& func, const Options& options,
-    absl::flat_hash_set<std::string>& named) {
-  absl::flat_hash_set<std::string> writable;
-  for (const ir::Node* decl : func.operands()) {
-    if (!decl->is(ir::Op::kValue) ||
-        decl->param_kind() == ir::ParamKind::kOut ||
-        decl->declared_type().is_elem()) {
-      continue;
-    }
-    for (const std::string& name : options.writable_args) {
-      if (name == "all" || name == decl->name()) {
-        writable.insert(decl->name());
-        named.insert(name);
+std::vector<std::string> WritableArgs(const ir::Node& func,
+                                      const Options& options,
+                                      absl::flat_hash_set<std::string>& named) {
+  std::vector<std::string> writable;
+  for (const std::string& name : options.writable_args) {
+    for (const ir::Node* decl : func.operands()) {
+      if (!decl->is(ir::Op::kValue) ||
+          decl->param_kind() == ir::ParamKind::kOut ||
+          decl->declared_type().is_elem() ||
+          (name != "all" && name != decl->name())) {
+        continue;
+      }
+      named.insert(name);
+      if (std::find(writable.begin(), writable.end(), decl->name()) ==
+          writable.end()) {
+        writable.push_back(decl->name());
       }
     }
   }

@@ -27,8 +27,10 @@ struct Bufferized {
 
 struct Options {
   // The funcs' tensor arguments that may be written in place (MLIR's
-  // writable function arguments), by name; "all" for every one. A
-  // written argument is an `inout` parameter of the proc.
+  // writable function arguments), by name; "all" for every one not named
+  // before it. A written argument is an `inout` parameter of the proc.
+  // The order steers the analysis: a build that could write into several
+  // takes the first listed (after the values of its own binders).
   std::vector<std::string> writable_args;
 };
 

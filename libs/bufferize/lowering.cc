@@ -1,5 +1,7 @@
 #include "libs/bufferize/lowering.h"
 
+#include <algorithm>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/bufferize/lowering_state.h"
@@ -211,7 +213,8 @@ absl::StatusOr<LoweredFunc> Lowering::Run() {
     } else {
       Buffer& buffer = buffers_[decl->name()];
       buffer.binders.push_back(decl);
-      buffer.writable = writable_args_.contains(decl->name());
+      buffer.writable = std::find(writable_args_.begin(), writable_args_.end(),
+                                  decl->name()) != writable_args_.end();
       params_[decl] = Value::Tensor(view);
     }
   }
@@ -247,8 +250,7 @@ absl::StatusOr<LoweredFunc> Lowering::Run() {
 }  // namespace lowering
 
 absl::StatusOr<LoweredFunc> LowerFunc(
-    const ir::Node& func,
-    const absl::flat_hash_set<std::string>& writable_args) {
+    const ir::Node& func, const std::vector<std::string>& writable_args) {
   return lowering::Lowering(func, writable_args).Run();
 }
 

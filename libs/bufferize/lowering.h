@@ -11,7 +11,6 @@
 #include <string>
 #include <vector>
 
-#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "libs/bufferize/stats.h"
 #include "libs/ir/node.h"
@@ -36,9 +35,10 @@ struct LoweredFunc {
 // `func` is a verified Func whose named calls all have instrs
 // (lib_call.h): the others are expanded first.
 // The tensor arguments named in `writable_args` may be written in place
-// (the proc takes them `inout` if it does); the others are never written.
+// (the proc takes them `inout` if it does), preferred in that order; the
+// others are never written.
 absl::StatusOr<LoweredFunc> LowerFunc(
-    const ir::Node& func, const absl::flat_hash_set<std::string>& writable_args);
+    const ir::Node& func, const std::vector<std::string>& writable_args);
 
 }  // namespace tessel::bufferize
 

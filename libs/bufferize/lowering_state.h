@@ -77,7 +77,7 @@ std::string Where(const Node* node);
 
 class Lowering {
  public:
-  Lowering(const Node& func, const absl::flat_hash_set<std::string>& writable)
+  Lowering(const Node& func, const std::vector<std::string>& writable)
       : func_(func), order_(func), writable_args_(writable) {}
 
   absl::StatusOr<LoweredFunc> Run();
@@ -141,7 +141,7 @@ class Lowering {
 
   const Node& func_;
   EvalOrder order_;
-  const absl::flat_hash_set<std::string>& writable_args_;
+  const std::vector<std::string>& writable_args_;  // in preference order
   Tracker tracker_;
   Block* block_ = nullptr;
   int loop_depth_ = 0;

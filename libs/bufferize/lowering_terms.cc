@@ -208,11 +208,14 @@ absl::StatusOr<Value> Lowering::Materialize(const Node& term) {
   }
   if (term.is(Op::kBuild)) {
     // Candidates: the values the build reads, innermost binder first, then
-    // the arguments (writable ones only pass Candidate).
+    // the writable arguments in the order they were listed.
     std::vector<Value> candidates(env_.rbegin(), env_.rend());
-    for (const Node* decl : func_.operands()) {
-      auto it = params_.find(decl);
-      if (it != params_.end()) candidates.push_back(it->second);
+    for (const std::string& name : writable_args_) {
+      for (const Node* decl : func_.operands()) {
+        if (decl->is(Op::kValue) && decl->name() == name) {
+          candidates.push_back(params_.at(decl));
+        }
+      }
     }
     for (const Value& value : candidates) {
       if (value.kind != Value::Kind::kTensor ||

@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   command_line.AddFlag(
       {"writable-args", 0, "NAMES", false,
        "the func arguments (comma-separated, or 'all') that may be written "
-       "in place; a written one becomes an inout parameter"});
+       "in place, in order of preference; a written one becomes an inout "
+       "parameter"});
   command_line.AddFlag(
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
   command_line.set_epilogue(
