@@ -20,8 +20,8 @@ namespace {
 using ir::Build;
 using primitives::LinearForm;
 
-// The fewest rows of a dot tile: with fewer, each step reads a vector per
-// two multiply-adds or fewer, and the loads bound it.
+// The fewest rows of a dot tile's block: with fewer, each step reads a
+// vector per two multiply-adds or fewer, and the loads bound it.
 constexpr int64_t kLeastDotRows = 4;
 
 // The dimension of `load` that `loop` indexes, when it indexes exactly one,
@@ -223,35 +223,58 @@ class DotTileBuilder {
   }
 
   // The accumulators as the rows of one square tile, halved along their
-  // lanes into the rows x columns elements of C they sum into.
+  // lanes into the rows x columns elements of C they sum into: a block of
+  // DotRows x DotSlots, masked to the tile's rows and columns where it has
+  // fewer (the last rows of a nest, which a vector along the columns would
+  // run as chains of multiply-adds over all of `k`; 3 columns).
   void Epilogue(const std::vector<ir::Node*>& acc,
                 std::vector<ir::Node*>& out) {
     const int64_t rows = TripOf(*rows_);
     const int64_t columns = TripOf(*columns_);
+    const int64_t slots = DotSlots(columns);
+    const int64_t block_rows = width_ / slots;
     const ir::Type tile = ir::Type::Vector(elem_, {width_, width_});
     ir::Node* sums =
         Temporary("sums", tile, Build::Broadcast(module_, tile, Zero()), out);
-    for (size_t t = 0; t < acc.size(); ++t) {
-      out.push_back(Build::Assign(
-          module_, Build::Ref(module_, *sums),
-          Build::Form(module_, ir::Op::kInsert,
-                      {Build::Ref(module_, *acc[t]), Build::Ref(module_, *sums),
-                       Build::Int(module_, static_cast<int64_t>(t))})));
+    for (int64_t r = 0; r < rows; ++r) {
+      for (int64_t c = 0; c < columns; ++c) {
+        out.push_back(Build::Assign(
+            module_, Build::Ref(module_, *sums),
+            Build::Form(module_, ir::Op::kInsert,
+                        {Build::Ref(module_, *acc[r * columns + c]),
+                         Build::Ref(module_, *sums),
+                         Build::Int(module_, r * slots + c)})));
+      }
     }
     ir::Node& lhs = *stmt_.operand(0);
     const ir::Node& c = *ir::LoadView(lhs).buffer();
-    const ir::Type block = ir::Type::Vector(elem_, {rows, columns});
-    const ir::Type flat = ir::Type::Vector(elem_, {rows * columns});
+    const ir::Type block = ir::Type::Vector(elem_, {block_rows, slots});
+    const ir::Type flat = ir::Type::Vector(elem_, {width_});
     const LinearForm k = LinearForm::Constant(0);
+    // The block's lanes in C: all of them, or the tile's rows (masked).
+    auto in_c = [&](ir::Node* transfer) {
+      if (rows == block_rows && columns == slots) {
+        module_.Append(transfer, Build::Form(module_, ir::Op::kInBounds,
+                                             {Build::Int(module_, 1),
+                                              Build::Int(module_, 1)}));
+        return;
+      }
+      ir::Node* mask = Build::Form(
+          module_, ir::Op::kCreateMask,
+          {Build::Form(
+               module_, ir::Op::kShape,
+               {Build::Int(module_, block_rows), Build::Int(module_, slots)}),
+           Build::Int(module_, rows), Build::Int(module_, columns)});
+      module_.Append(transfer,
+                     Build::Form(module_, ir::Op::kTransferMask, {mask}));
+    };
     ir::Node* start = nullptr;
     if (fill_ != nullptr) {
       start = Build::Broadcast(module_, flat, module_.Clone(fill_->operand(1)));
     } else {
       ir::Node* old = Build::TransferRead(module_, block, c,
                                           IndicesAt(lhs, 0, 0, k), Zero());
-      module_.Append(
-          old, Build::Form(module_, ir::Op::kInBounds,
-                           {Build::Int(module_, 1), Build::Int(module_, 1)}));
+      in_c(old);
       start = ShapeCast(flat, old);
     }
     ir::Node* reduction =
@@ -262,9 +285,7 @@ class DotTileBuilder {
     reduction->operand(3)->set_name("halving");
     ir::Node* write = Build::TransferWrite(module_, ShapeCast(block, reduction),
                                            c, IndicesAt(lhs, 0, 0, k));
-    module_.Append(
-        write, Build::Form(module_, ir::Op::kInBounds,
-                           {Build::Int(module_, 1), Build::Int(module_, 1)}));
+    in_c(write);
     out.push_back(write);
   }
 
@@ -304,8 +325,14 @@ bool DotKeepsFill(ir::Node& fill) {
   return uniform;
 }
 
+int64_t DotSlots(int64_t columns) {
+  int64_t slots = 1;
+  while (slots < columns) slots *= 2;
+  return slots;
+}
+
 int64_t DotRows(int64_t columns, const Strategy& strategy) {
-  return strategy.width / columns;
+  return strategy.width / DotSlots(columns);
 }
 
 std::optional<DotNest> DotNestOf(ir::Node& stmt, const Strategy& strategy,
@@ -347,12 +374,11 @@ std::optional<DotNest> DotNestOf(ir::Node& stmt, const Strategy& strategy,
   nest.reduction = reductions[0];
   const int64_t columns =
       columns_trip > 0 ? columns_trip : TripOf(*nest.columns);
-  // The tile's accumulators are the rows of a square multi-reduction,
-  // halving: a power of two of lanes.
-  if (columns > strategy.dot || (columns & (columns - 1)) != 0 ||
+  // The tile's accumulators are rows of a square multi-reduction,
+  // halving: its block has a power of two of columns.
+  if (DotSlots(columns) > strategy.dot ||
       (strategy.width & (strategy.width - 1)) != 0 ||
-      columns * kLeastDotRows > strategy.width ||
-      TripOf(*nest.rows) < DotRows(columns, strategy)) {
+      DotSlots(columns) * kLeastDotRows > strategy.width) {
     return std::nullopt;
   }
   for (ir::Node* read : {product.operand(0), product.operand(1)}) {

@@ -5,9 +5,10 @@
 // R rows x c columns of accumulators of the full width, R * c = width, each
 // lane a partial sum over `k`, which one multi-reduction of the R * c
 // accumulators, halving (formats/tir/README.md, "Vector level"), adds into
-// the R x c elements of C. Vectors of 4 lanes run at half the rate of the
-// target's (58 against 117 GFLOP/s on AVX-512); the 4 x 4 dot tile of a
-// 96 x 4 x 100 matmul ran at 74-75, as fast as OpenBLAS's.
+// the R x c elements of C (a nest's last rows, and 3 columns, take a tile
+// with fewer, the block's other elements masked). Vectors of 4 lanes run at
+// half the rate of the target's (58 against 117 GFLOP/s on AVX-512); the 4 x 4
+// dot tile of a 96 x 4 x 100 matmul ran at 74-75, as fast as OpenBLAS's.
 #ifndef TESSEL_LIBS_VECTORIZE_DOT_TILE_H_
 #define TESSEL_LIBS_VECTORIZE_DOT_TILE_H_
 
@@ -33,7 +34,11 @@ struct DotNest {
   int64_t column_read_dim = 0;
 };
 
-// The rows of a dot tile of `columns` columns: width / columns.
+// The columns of a dot tile's block for `columns` columns: the least power
+// of two not below (3 columns take a block of 4, the last masked).
+int64_t DotSlots(int64_t columns);
+
+// The rows of a dot tile of `columns` columns: width / DotSlots.
 int64_t DotRows(int64_t columns, const Strategy& strategy);
 
 // The dot nest of `stmt` (its instances proven to commute, PlanNest), or
@@ -44,9 +49,9 @@ int64_t DotRows(int64_t columns, const Strategy& strategy);
 // reduction loop `k` of at least a vector's iterations; each read indexed
 // by `k` in one dimension with coefficient 1 and by exactly one of `rows`
 // and `columns` in another, the row read's `k` dimension its last. The
-// columns, `columns_trip` of them (0: the loop's own trip count), are a
-// power of two at most `strategy.dot` and a quarter of the width (a tile
-// of 4 rows or more), and the rows at least DotRows of them.
+// columns, `columns_trip` of them (0: the loop's own trip count), take a
+// block of DotSlots columns, at most `strategy.dot` and a quarter of the
+// width (a tile of 4 rows or more). The rows may be fewer than a tile's.
 std::optional<DotNest> DotNestOf(ir::Node& stmt, const Strategy& strategy,
                                  int64_t columns_trip = 0);
 
@@ -56,12 +61,11 @@ bool DotKeepsFill(ir::Node& fill);
 
 // Replaces the three innermost loops around `stmt` (a DotNestOf nest
 // whose column read has the reduction's dimension last, and whose fill,
-// if any, DotKeepsFill):
-// its rows (DotRows iterations), columns and reduction loop, in that
-// order, by the dot tile's vector code: the accumulators, a loop over the
-// reduction's whole vectors, its narrower vectors and a masked last one
-// after it (each folded into the low lanes of the accumulators), and the
-// halving multi-reduction into C.
+// if any, DotKeepsFill): its rows (DotRows iterations or fewer), columns
+// and reduction loop, in that order, by the dot tile's vector code: the
+// accumulators, a loop over the reduction's vectors (its last padded, or
+// a masked one after it), and the halving multi-reduction into C (a
+// block of DotRows rows, masked to the tile's).
 absl::Status EmitDotTile(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                          const Strategy& strategy);
 

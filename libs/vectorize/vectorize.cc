@@ -465,45 +465,45 @@ class NestVectorizer {
   // half the FMA unit's rate or better.
   int64_t DotColumns(ir::Node& stmt, int64_t lanes) const {
     if (lanes * 2 >= strategy_.width) return 0;
-    int64_t columns = 1;
-    while (columns * 2 <= std::min(lanes, strategy_.dot)) columns *= 2;
-    for (; columns >= 1 && columns <= lanes; columns /= 2) {
+    for (int64_t columns = std::min(lanes, strategy_.dot); columns >= 1;
+         columns = DotSlots(columns) / 2) {
       if (DotNestOf(stmt, strategy_, columns).has_value()) return columns;
     }
     return 0;
   }
 
   // The nest of dot tiles `nest` of `stmt` (dot_tile.h): its fill split
-  // off, its rows tiled by the tile's (the rest a nest of its own), its
-  // column read copied with the reduction's dimension last, and the rows,
-  // columns and reduction loops innermost, in that order, made a tile.
+  // off, its column read copied with the reduction's dimension last, its
+  // rows tiled by the tile's (the rest a nest of its own, which reads the
+  // same copy and takes a tile of fewer rows), and the rows, columns and
+  // reduction loops innermost, in that order, made a tile.
   absl::Status Dot(ir::Cursor& stmt, const DotNest& nest,
                    std::vector<ir::Cursor>& pending) {
     if (ir::Node* fill = FillOf(*stmt.node());
         fill != nullptr && !DotKeepsFill(*fill)) {
       return SplitFillOff(*fill, stmt, pending);
     }
-    const int64_t rows = DotRows(TripOf(*nest.columns), strategy_);
-    if (TripOf(*nest.rows) > rows) {
-      auto names = Divide(stmt, nest.rows->name(), rows, pending);
-      if (!names.ok()) return names.status();
-    }
-    std::optional<DotNest> tiled = DotNestOf(*stmt.node(), strategy_);
-    if (!tiled.has_value()) {
-      return absl::InternalError("vectorize lost a dot nest (a bug)");
-    }
-    if (tiled->column_read_dim + 1 !=
+    if (nest.column_read_dim + 1 !=
         static_cast<int64_t>(
-            ir::LoadView(*tiled->column_read).indices().size())) {
+            ir::LoadView(*nest.column_read).indices().size())) {
       if (absl::Status status =
-              CopyWithDimLast(module_, proc_, *stmt.node(), *tiled->column_read,
-                              tiled->column_read_dim, "_dot", pending);
+              CopyWithDimLast(module_, proc_, *stmt.node(), *nest.column_read,
+                              nest.column_read_dim, "_dot", pending);
           !status.ok()) {
         return status;
       }
       if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
         return status;
       }
+    }
+    std::optional<DotNest> tiled = DotNestOf(*stmt.node(), strategy_);
+    if (!tiled.has_value()) {
+      return absl::InternalError("vectorize lost a dot nest (a bug)");
+    }
+    const int64_t rows = DotRows(TripOf(*tiled->columns), strategy_);
+    if (TripOf(*tiled->rows) > rows) {
+      auto names = Divide(stmt, tiled->rows->name(), rows, pending);
+      if (!names.ok()) return names.status();
       tiled = DotNestOf(*stmt.node(), strategy_);
       if (!tiled.has_value()) {
         return absl::InternalError("vectorize lost a dot nest (a bug)");

@@ -451,13 +451,12 @@ TEST(VectorizeTest, NarrowColumnsBecomeDotTilesAlongK) {
 }
 
 TEST(VectorizeTest, DotTilesTakeAPowerOfTwoOfColumnsUpToTheStrategys) {
-  // 19 columns leave 3: a dot tile of 8 rows x 2 columns, then 1 column,
-  // whose tile of 16 rows the 8 rows do not fill: a vector of its own.
+  // 19 columns leave 3: tiles of a 4 x 4 block, the last column masked.
   const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
   BeforeAfter three = RunDotMatmul(19, strategy);
-  EXPECT_THAT(three.vectorized, HasSubstr("(alloc B_dot (f32 2 37))"));
-  EXPECT_THAT(three.vectorized, HasSubstr("(vector f32 8 2)"));
-  EXPECT_THAT(three.vectorized, Not(HasSubstr("(vector f32 16 1)")));
+  EXPECT_THAT(three.vectorized, HasSubstr("(alloc B_dot (f32 3 37))"));
+  EXPECT_THAT(three.vectorized, HasSubstr("(vector f32 4 4)"));
+  EXPECT_THAT(three.vectorized, HasSubstr("(create-mask (shape 4 4) 4 3)"));
   // With `dot 2`, the 4 columns past 16 are two tiles of 2.
   Strategy two = strategy;
   two.dot = 2;
@@ -465,6 +464,15 @@ TEST(VectorizeTest, DotTilesTakeAPowerOfTwoOfColumnsUpToTheStrategys) {
   EXPECT_THAT(four.vectorized, HasSubstr("(alloc B_dot (f32 4 37))"));
   EXPECT_THAT(four.vectorized, HasSubstr("(vector f32 8 2)"));
   EXPECT_THAT(four.vectorized, Not(HasSubstr("(vector f32 4 4)")));
+}
+
+TEST(VectorizeTest, DotTilesOfFewerRowsMaskTheirBlock) {
+  // 17 columns leave 1, whose block of 16 rows the 8 rows fill half of: a
+  // tile of 8 rows, its C read and write masked to them.
+  const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
+  BeforeAfter one = RunDotMatmul(17, strategy);
+  EXPECT_THAT(one.vectorized, HasSubstr("(alloc B_dot (f32 1 37))"));
+  EXPECT_THAT(one.vectorized, HasSubstr("(create-mask (shape 16 1) 8 1)"));
 }
 
 TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
