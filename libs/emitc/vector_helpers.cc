@@ -296,17 +296,25 @@ CExpr CallVectorHelper(const VectorHelper& helper,
   return call;
 }
 
-// For a read of one row of f32 or f64 lanes in a register of 256 or 512
-// bits: the branch of TransferRead's helper that reads a row whose last
-// lanes lie past the tensor's end with one masked load (the lanes past it
-// not accessed, PAD), where the target has one (AVX2's vmaskmov and a
-// blend of PAD; AVX-512's masked load); empty otherwise. Lane by lane,
-// GCC 12 builds such a row from a masked broadcast per lane: a matmul's
-// dot tiles, whose last vector of `k` is such a row, ran at 59 GFLOP/s on
-// 96 x 4 x 100 against 74 with the load. (Rows of 128 bits keep the
-// lanes: 150^3, whose last two columns are a row of 4 lanes, ran 1.6 %
+namespace {
+
+// For a read or write of one row of f32 or f64 lanes in a register of 256
+// or 512 bits: the branch of TransferRead's or TransferWrite's helper that
+// moves a row whose last lanes lie past the tensor's end with one masked
+// load or store (the lanes past it not accessed; read as PAD), where the
+// target has one (AVX2's vmaskmov, and a blend of PAD for a read;
+// AVX-512's masked moves); empty otherwise. Lane by lane, GCC 12 builds
+// such a row from a masked broadcast per lane: a matmul's dot tiles, whose
+// last vector of `k` is such a row, ran at 59 GFLOP/s on 96 x 4 x 100
+// against 74 with the load; and it keeps a register tile's vectors that
+// such a row is stored from in memory as well, storing them at every step
+// of the reduction: 63^3, whose last vector of C's rows holds 15 lanes,
+// ran at 66 GFLOP/s against 113 with the store. `value` is the register
+// read into, or the pointer to the vector written. (Rows of 128 bits keep
+// the lanes: 150^3, whose last two columns are a row of 4 lanes, ran 1.6 %
 // slower with a masked load.)
-std::string MaskedRowLoad(const VectorShape& shape, const std::string& type) {
+std::string MaskedRow(const VectorShape& shape, const std::string& type,
+                      bool read, const std::string& value) {
   const int bits = static_cast<int>(ElemTypeBytes(shape.elem)) * 8;
   const int64_t width = bits * shape.lanes();
   if (shape.dims.size() != 1 ||
@@ -318,10 +326,18 @@ std::string MaskedRowLoad(const VectorShape& shape, const std::string& type) {
   const std::string branch =
       "\n  } else if (s0 == 1 && i0 >= 0 && i0 < n0) {\n";
   if (width == 512) {
-    return absl::StrCat("#if defined(__AVX512F__)", branch, "    v = (", type,
-                        ")_mm512_mask_loadu_", suffix, "(_mm512_set1_", suffix,
-                        "(pad), (", bits == 32 ? "__mmask16" : "__mmask8",
-                        ")((1u << (n0 - i0)) - 1u), &p[i0]);\n#endif\n");
+    const std::string mask =
+        absl::StrCat("(", bits == 32 ? "__mmask16" : "__mmask8",
+                     ")((1u << (n0 - i0)) - 1u)");
+    return absl::StrCat(
+        "#if defined(__AVX512F__)", branch,
+        read ? absl::StrCat("    ", value, " = (", type, ")_mm512_mask_loadu_",
+                            suffix, "(_mm512_set1_", suffix, "(pad), ", mask,
+                            ", &p[i0]);\n")
+             : absl::StrCat("    _mm512_mask_storeu_", suffix, "(&p[i0], ",
+                            mask, ", (__m512", bits == 32 ? "" : "d", ")*",
+                            value, ");\n"),
+        "#endif\n");
   }
   // Lanes below n0 - i0 set: a comparison of their positions.
   const std::string mask =
@@ -329,12 +345,26 @@ std::string MaskedRowLoad(const VectorShape& shape, const std::string& type) {
                    "_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7))"
                  : "_mm256_cmpgt_epi64(_mm256_set1_epi64x(n0 - i0), "
                    "_mm256_setr_epi64x(0, 1, 2, 3))";
-  return absl::StrCat("#if defined(__AVX2__)", branch, "    __m256i m = ", mask,
-                      ";\n    v = (", type, ")_mm256_blendv_", suffix,
-                      "(_mm256_set1_", suffix, "(pad), _mm256_maskload_",
-                      suffix, "(&p[i0], m), _mm256_castsi256_", suffix,
-                      "(m));\n#endif\n");
+  return absl::StrCat(
+      "#if defined(__AVX2__)", branch, "    __m256i m = ", mask, ";\n",
+      read
+          ? absl::StrCat("    ", value, " = (", type, ")_mm256_blendv_", suffix,
+                         "(_mm256_set1_", suffix, "(pad), _mm256_maskload_",
+                         suffix, "(&p[i0], m), _mm256_castsi256_", suffix,
+                         "(m));\n")
+          : absl::StrCat("    _mm256_maskstore_", suffix, "(&p[i0], m, (__m256",
+                         bits == 32 ? "" : "d", ")*", value, ");\n"),
+      "#endif\n");
 }
+
+// The include of the intrinsics a MaskedRow branch calls, if any.
+std::string IntrinsicsFor(const std::string& masked_row) {
+  return masked_row.empty() ? ""
+                            : "#if defined(__AVX2__) || defined(__AVX512F__)\n"
+                              "#include <immintrin.h>\n#endif\n";
+}
+
+}  // namespace
 
 VectorHelper TransferRead(const VectorShape& shape) {
   VectorHelper helper = Named("read", shape.elem, shape.Name());
@@ -350,12 +380,10 @@ VectorHelper TransferRead(const VectorShape& shape) {
   // read back as one vector stall the store forwarding (a 150^3 matmul
   // ran at 72 GFLOP/s so, 92 from a variable). A wider one stays an array.
   const bool in_register = !shape.WiderThanRegister();
-  const std::string partial = in_register ? MaskedRowLoad(shape, type) : "";
+  const std::string partial =
+      in_register ? MaskedRow(shape, type, /*read=*/true, "v") : "";
   helper.definition = absl::StrCat(
-      partial.empty() ? ""
-                      : "#if defined(__AVX2__) || defined(__AVX512F__)\n"
-                        "#include <immintrin.h>\n#endif\n",
-      "/* TIR's (transfer-read ", TirType(shape),
+      IntrinsicsFor(partial), "/* TIR's (transfer-read ", TirType(shape),
       " A I... PAD): lane (k0, ...) is\n   p[(i0 + k0) * s0 + ...] where "
       "0 <= ij + kj < nj for every j, PAD\n   elsewhere. */\n",
       kVectorHelperDecl, "void ", helper.name, "(", type, " *r, const ", elem,
@@ -375,14 +403,20 @@ VectorHelper TransferWrite(const VectorShape& shape) {
   const size_t n = shape.dims.size();
   const std::string rows = RowsInPlace(shape, /*read=*/false);
   const std::string elem(ElemTypeCName(shape.elem));
+  const std::string type = Use(helper, DataType(shape));
+  const std::string partial = shape.WiderThanRegister()
+                                  ? ""
+                                  : MaskedRow(shape, type, /*read=*/false, "v");
   helper.definition = absl::StrCat(
-      "/* TIR's (transfer-write V A I...) of a ", TirType(shape),
+      IntrinsicsFor(partial), "/* TIR's (transfer-write V A I...) of a ",
+      TirType(shape),
       ": lane (k0, ...)\n   is stored at p[(i0 + k0) * s0 + ...] where "
       "0 <= ij + kj < nj for every\n   j, and dropped elsewhere. */\n",
-      kVectorHelperDecl, "void ", helper.name, "(", elem, " *p, ", TransferParams(n),
-      ", const ", Use(helper, DataType(shape)), " *v) {\n", rows,
+      kVectorHelperDecl, "void ", helper.name, "(", elem, " *p, ",
+      TransferParams(n), ", const ", type, " *v) {\n", rows,
       LanesArray(shape, false), "  memcpy(lanes, v, sizeof lanes);\n",
-      TransferBody(shape, /*read=*/false, /*rows_done=*/!rows.empty()),
+      TransferBody(shape, /*read=*/false, /*rows_done=*/!rows.empty(),
+                   /*masked=*/false, "lanes", partial),
       "}\n");
   return helper;
 }

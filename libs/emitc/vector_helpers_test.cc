@@ -73,6 +73,30 @@ TEST(VectorHelpersTest, OneDimensionalTransferCopiesTheRowWhole) {
       << write.definition;
 }
 
+TEST(VectorHelpersTest, RowsPastTheTensorsEndMoveMasked) {
+  // A register's row of f32 or f64 lanes whose last lanes lie past the
+  // end: one masked load or store, with AVX-512 or AVX2.
+  VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16}});
+  EXPECT_TRUE(absl::StrContains(read.definition, "_mm512_mask_loadu_ps("))
+      << read.definition;
+  VectorHelper write = TransferWrite(VectorShape{ElemType::kF32, {16}});
+  EXPECT_TRUE(absl::StrContains(
+      write.definition,
+      "_mm512_mask_storeu_ps(&p[i0], (__mmask16)((1u << (n0 - i0)) - 1u), "
+      "(__m512)*v);"))
+      << write.definition;
+  VectorHelper pd = TransferWrite(VectorShape{ElemType::kF64, {4}});
+  EXPECT_TRUE(absl::StrContains(pd.definition,
+                                "_mm256_maskstore_pd(&p[i0], m, (__m256d)*v);"))
+      << pd.definition;
+  // Rows of 128 bits, and vectors wider than a register, keep the lanes.
+  for (const VectorShape& shape : {VectorShape{ElemType::kF32, {4}},
+                                   VectorShape{ElemType::kF32, {4, 16}}}) {
+    EXPECT_FALSE(absl::StrContains(TransferWrite(shape).definition, "_mm"))
+        << shape.Name();
+  }
+}
+
 TEST(VectorHelpersTest, WideTransfersCopyRowsInPlace) {
   // 16 rows of 16 f32 (1 KiB) live in memory: rows copied straight into r.
   VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16, 16}});

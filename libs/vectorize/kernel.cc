@@ -35,9 +35,13 @@ class KernelBuilder {
       : module_(module),
         proc_(proc),
         loops_(loops),
-        vectors_(LaneVectors(TripOf(*loops.lanes), strategy.width)) {
+        vectors_(LaneVectors(TripOf(*loops.lanes), strategy.width,
+                             loops.partial_tail)) {
     const int64_t trip = TripOf(*loops.lanes);
-    if (masked && trip < vectors_.back().width) partial_lanes_ = trip;
+    const LaneVector& last = vectors_.back();
+    if (masked && last.first + last.width > trip) {
+      partial_lanes_ = trip - last.first;
+    }
   }
 
   // The vectors of each row of the tile.

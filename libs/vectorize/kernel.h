@@ -34,13 +34,15 @@ struct TileLoops {
   // The tensor of the panel whose lines each step prefetches ahead
   // (prefetch.h), or none.
   const ir::Node* prefetched = nullptr;
+  // Whether the lanes past the lane loop's end may run, padded or masked:
+  // LaneVectors' `partial_tail`.
+  bool partial_tail = false;
 };
 
 // Replaces the register tile of `stmt` (its rows and lanes loops) by
 // vector operations: per row, the vectors LaneVectors(lanes' trip,
-// `strategy.width`) gives (whole ones of the width, then narrower ones),
-// or one partial vector, padded or masked, for a loop of fewer lanes than
-// the narrowest vector. The
+// `strategy.width`, `loops.partial_tail`) gives (whole ones of the width,
+// then narrower ones or a partial one, padded or masked). The
 // accumulators start from the fill's value (TileLoops::fill), else from
 // the elements they reduce into.
 absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,

@@ -12,11 +12,20 @@ int64_t NarrowWidth(int64_t trip) {
                            std::bit_floor(static_cast<uint64_t>(trip)));
 }
 
-std::vector<LaneVector> LaneVectors(int64_t trip, int64_t width) {
+bool FillsPartialVector(int64_t rest, int64_t width) {
+  return 8 * rest > 5 * width && rest < width;
+}
+
+std::vector<LaneVector> LaneVectors(int64_t trip, int64_t width,
+                                    bool partial_tail) {
   std::vector<LaneVector> vectors;
   int64_t first = 0;
   for (; first + width <= trip; first += width) {
     vectors.push_back({first, width});
+  }
+  if (partial_tail && FillsPartialVector(trip - first, width)) {
+    vectors.push_back({first, width});
+    return vectors;
   }
   for (int64_t narrow = std::bit_floor(static_cast<uint64_t>(width - 1));
        narrow >= kNarrowestVector; narrow /= 2) {

@@ -29,8 +29,20 @@ int64_t NarrowWidth(int64_t trip);
 // trip / width whole ones, then the rest in narrower powers of two, the
 // widest first. The last trip % kNarrowestVector lanes take none, except
 // in a row shorter than kNarrowestVector, which is one partial vector of
-// `width` lanes (padded or masked). `width` is at least 1.
-std::vector<LaneVector> LaneVectors(int64_t trip, int64_t width);
+// `width` lanes (padded or masked). With `partial_tail` (the nest's lanes
+// past the loop's end may run, padded or masked), a rest of more than
+// 5/8 of a vector (11-15 lanes of 16, 6-7 of 8) is one partial vector
+// instead: 47^3's last 15 columns as vectors of 8 and 4 and a nest of dot
+// tiles of 3 ran at 88 GFLOP/s, as one partial vector at 111; 43^3's 11
+// columns at 92 and 102; but 42^3's 10 columns as a vector of 8 and dot
+// tiles of 2 at 106, as one partial vector at 99 (docs/vectorize.md,
+// step 8). `width` is at least 1.
+std::vector<LaneVector> LaneVectors(int64_t trip, int64_t width,
+                                    bool partial_tail = false);
+
+// Whether `rest` lanes past a loop's whole vectors of `width` are one
+// partial vector where LaneVectors' `partial_tail` allows it.
+bool FillsPartialVector(int64_t rest, int64_t width);
 
 // The lanes LaneVectors covers with whole vectors.
 int64_t WholeLanes(int64_t trip, int64_t width);

@@ -42,6 +42,23 @@ TEST(LaneVectorsTest, ALoopShorterThanFourIsOnePartialVector) {
   EXPECT_EQ(WholeLanes(3, 1), 3);
 }
 
+TEST(LaneVectorsTest, APartialTailOfMoreThanFiveEighthsIsOneVector) {
+  const std::vector<LaneVector> vectors = LaneVectors(47, 16, true);
+  ASSERT_EQ(vectors.size(), 3u);
+  EXPECT_EQ(vectors[2].first, 32);
+  EXPECT_EQ(vectors[2].width, 16);
+  EXPECT_EQ(WholeLanes(47, 16), 44);
+  EXPECT_EQ(LaneVectors(43, 16, true).size(), 3u);
+  EXPECT_EQ(LaneVectors(15, 16, true).size(), 1u);
+  EXPECT_EQ(LaneVectors(7, 8, true).size(), 1u);
+  // 10 lanes of 16, 5 of 8: narrower vectors (and what they leave).
+  EXPECT_EQ(LaneVectors(42, 16, true).size(), 3u);
+  EXPECT_EQ(LaneVectors(42, 16, true)[2].width, 8);
+  EXPECT_EQ(LaneVectors(13, 8, true)[1].width, 4);
+  // Without it, narrower vectors whatever the rest.
+  EXPECT_EQ(LaneVectors(47, 16).size(), 4u);
+}
+
 TEST(LaneVectorsTest, NarrowWidthIsTheWidestPowerOfTwoFilled) {
   EXPECT_EQ(NarrowWidth(12), 8);
   EXPECT_EQ(NarrowWidth(4), 4);

@@ -75,7 +75,8 @@ std::vector<ir::Node*> TilePrefetches(ir::Module& module, ir::Node& stmt,
   const int64_t lanes = TripOf(*loops.lanes);
   const int64_t per_step =
       (loops.rows != nullptr ? TripOf(*loops.rows) : 1) *
-      static_cast<int64_t>(LaneVectors(lanes, strategy.width).size()) *
+      static_cast<int64_t>(
+          LaneVectors(lanes, strategy.width, loops.partial_tail).size()) *
       (loops.window != nullptr ? TripOf(*loops.window) : 1);
   const int64_t ahead = (strategy.prefetch + per_step - 1) / per_step;
   if (TripOf(*step) <= ahead) return prefetches;

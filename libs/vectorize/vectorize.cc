@@ -171,9 +171,12 @@ class NestVectorizer {
     // where padded ones would move lane by lane (the 200^3 matmul ran at
     // 68 GFLOP/s with its last 8 columns padded to 16, 112 with them in a
     // vector of 8).
+    // (Unless it is one partial vector, LaneVectors' `partial_tail`.)
     if (plan.ok() && plan->mode != Mode::kTranspose) {
-      const int64_t width = NarrowWidth(TripOf(*plan->vector_loop));
-      if (width < strategy_.width) {
+      const int64_t trip = TripOf(*plan->vector_loop);
+      const int64_t width = NarrowWidth(trip);
+      if (width < strategy_.width &&
+          !(PartialTail(*plan) && FillsPartialVector(trip, strategy_.width))) {
         Strategy narrow = strategy_;
         narrow.width = width;
         return NestVectorizer(module_, proc_, narrow)
@@ -254,15 +257,15 @@ class NestVectorizer {
     // the full width (whose partial sums are added lane by lane), are a
     // nest of their own (Run narrows it). A partial vector (of a loop
     // shorter than the narrowest): padded, or masked to the loop's lanes.
-    bool pad = (plan->paddable && strategy_.tail == Tail::kPad) ||
-               (plan->maskable && strategy_.tail == Tail::kMask);
+    const bool pad = TailMayRun(*plan);
     int64_t trip = TripOf(*LoopNamed(*stmt.node(), lanes));
     int64_t tile = strategy_.width * shape.vectors;
+    const std::vector<LaneVector> vectors =
+        LaneVectors(trip, strategy_.width, PartialTail(*plan));
     if (plan->mode == Mode::kLanes &&
-        static_cast<int64_t>(LaneVectors(trip, strategy_.width).size()) <=
-            shape.vectors &&
+        static_cast<int64_t>(vectors.size()) <= shape.vectors &&
         trip >= kNarrowestVector) {
-      tile = WholeLanes(trip, strategy_.width);
+      tile = std::min(trip, vectors.back().first + vectors.back().width);
     } else if (trip <= tile && trip > strategy_.width) {
       tile = trip - trip % strategy_.width;
     }
@@ -445,6 +448,7 @@ class NestVectorizer {
     loops.window = window.empty() ? nullptr : LoopNamed(*stmt.node(), window);
     loops.fill = fill.node();
     loops.prefetched = prefetched;
+    loops.partial_tail = PartialTail(*plan);
     for (ir::Node* loop : LoopsOf(*stmt.node())) {
       if (rank(*loop) >= 4) {
         loops.hoist = loop;
@@ -457,6 +461,19 @@ class NestVectorizer {
       return status;
     }
     return Reverify(module_, proc_);
+  }
+
+  // Whether the lanes past the end of the vector loop of the nest `plan`
+  // plans may run, as the strategy's `tail` says: padded or masked.
+  bool TailMayRun(const NestPlan& plan) const {
+    return (plan.paddable && strategy_.tail == Tail::kPad) ||
+           (plan.maskable && strategy_.tail == Tail::kMask);
+  }
+
+  // LaneVectors' `partial_tail` for the nest `plan` plans: lanes, whose
+  // last lanes may run.
+  bool PartialTail(const NestPlan& plan) const {
+    return plan.mode == Mode::kLanes && TailMayRun(plan);
   }
 
   // The most columns, a power of two at most `lanes`, that make the nest
@@ -728,8 +745,9 @@ class NestVectorizer {
     }
     return ChooseTileShape(
         strategy_, reads,
-        static_cast<int64_t>(
-            LaneVectors(TripOf(*plan.vector_loop), strategy_.width).size()),
+        static_cast<int64_t>(LaneVectors(TripOf(*plan.vector_loop),
+                                         strategy_.width, PartialTail(plan))
+                                 .size()),
         plan.row_loop == nullptr ? 0 : TripOf(*plan.row_loop));
   }
 
