@@ -146,9 +146,10 @@ class NestVectorizer {
     }
     // The lanes past the last whole vector, where they can be dot tiles
     // (dot_tile.h), are cut off into a nest of their own first, whose tiles
-    // then take rows of their own; a nest of fewer lanes than a vector,
-    // not a power of two, is divided into dot tiles of the most columns
-    // and the rest (6 columns: 4, then 2). Either is planned again.
+    // then take rows of their own; a nest of more lanes than a dot tile
+    // takes is divided into dot tiles of the most columns and the rest
+    // (6 columns: 4, then 2; 3 are one nest, its blocks of 4 masked).
+    // Either is planned again.
     if (plan.ok() && plan->mode == Mode::kLanes) {
       const std::string lanes = plan->vector_loop->name();
       const int64_t trip = TripOf(*plan->vector_loop);
@@ -256,7 +257,8 @@ class NestVectorizer {
     // whole vectors, and those of a reduction loop past its vectors of
     // the full width (whose partial sums are added lane by lane), are a
     // nest of their own (Run narrows it). A partial vector (of a loop
-    // shorter than the narrowest): padded, or masked to the loop's lanes.
+    // shorter than the narrowest, or of a rest of most of a vector,
+    // LaneVectors): padded, or masked to the loop's lanes.
     const bool pad = TailMayRun(*plan);
     int64_t trip = TripOf(*LoopNamed(*stmt.node(), lanes));
     int64_t tile = strategy_.width * shape.vectors;
@@ -476,10 +478,11 @@ class NestVectorizer {
     return plan.mode == Mode::kLanes && TailMayRun(plan);
   }
 
-  // The most columns, a power of two at most `lanes`, that make the nest
-  // of `stmt` a nest of dot tiles (DotNestOf); 0 for none, and for `lanes`
-  // of half a vector or more, which a vector of half the width runs at
-  // half the FMA unit's rate or better.
+  // The most columns, at most `lanes`, that make the nest of `stmt` a
+  // nest of dot tiles (DotNestOf: their block, a power of two of columns,
+  // at most the strategy's `dot`); 0 for none, and for `lanes` of half a
+  // vector or more, which a vector of half the width runs at half the FMA
+  // unit's rate or better.
   int64_t DotColumns(ir::Node& stmt, int64_t lanes) const {
     if (lanes * 2 >= strategy_.width) return 0;
     for (int64_t columns = std::min(lanes, strategy_.dot); columns >= 1;

@@ -390,16 +390,22 @@ TEST(VectorizeTest, MasksTheLastVectorWhereItCannotPad) {
   EXPECT_THAT(run.vectorized, Not(HasSubstr("(assign (y")));
 }
 
+// y = x + 1 over `lanes` lanes, vectorized with `strategy`; y the same
+// bits before and after.
+BeforeAfter RunAddOne(int lanes, const Strategy& strategy) {
+  const std::string text = absl::StrCat(
+      "(proc @p ((in x (f32 ", lanes, ")) (out y (f32 ", lanes, ")))\n",
+      "  (for i 0 ", lanes, " (assign (y i) (+ (x i) 1.0))))\n");
+  BeforeAfter run =
+      RunBoth(text, {{"x", F32({lanes}, Values(lanes, 9))}}, strategy);
+  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  return run;
+}
+
 TEST(VectorizeTest, LanesPastTheLastVectorTakeNarrowerVectors) {
   // 10 lanes with vectors of 16: a vector of 8, then 2 lanes of a padded
   // vector of 4.
-  constexpr char kAdd[] = R"(
-(proc @p ((in x (f32 10)) (out y (f32 10)))
-  (for i 0 10 (assign (y i) (+ (x i) 1.0))))
-)";
-  BeforeAfter run = RunBoth(kAdd, {{"x", F32({10}, Values(10, 9))}},
-                            Strategy{.width = 16, .vectors = 1});
-  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  BeforeAfter run = RunAddOne(10, Strategy{.width = 16, .vectors = 1});
   EXPECT_THAT(run.vectorized,
               HasSubstr("(transfer-read (vector f32 8) x 0 0.0)"));
   EXPECT_THAT(run.vectorized,
@@ -410,22 +416,14 @@ TEST(VectorizeTest, LanesPastTheLastVectorTakeNarrowerVectors) {
 TEST(VectorizeTest, LanesPastTheLastVectorFillingMostOfOneArePadded) {
   // 30 lanes: a vector of 16, then 14 lanes of a padded one (more than
   // 5/8 of it), not vectors of 8, 4 and 2 lanes of a third.
-  constexpr char kAdd[] = R"(
-(proc @p ((in x (f32 30)) (out y (f32 30)))
-  (for i 0 30 (assign (y i) (+ (x i) 1.0))))
-)";
-  BeforeAfter run = RunBoth(kAdd, {{"x", F32({30}, Values(30, 9))}},
-                            Strategy{.width = 16, .vectors = 2});
-  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  BeforeAfter run = RunAddOne(30, Strategy{.width = 16, .vectors = 2});
   EXPECT_THAT(run.vectorized,
               HasSubstr("(transfer-read (vector f32 16) x 16 0.0)"));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("(vector f32 8)")));
   // With `tail peel`, whose lanes past the loop may not run, narrower
   // vectors.
   BeforeAfter peeled =
-      RunBoth(kAdd, {{"x", F32({30}, Values(30, 9))}},
-              Strategy{.width = 16, .vectors = 2, .tail = Tail::kPeel});
-  EXPECT_EQ(Floats(peeled.before.at("y")), Floats(peeled.after.at("y")));
+      RunAddOne(30, Strategy{.width = 16, .vectors = 2, .tail = Tail::kPeel});
   EXPECT_THAT(peeled.vectorized, HasSubstr("(vector f32 8)"));
 }
 
