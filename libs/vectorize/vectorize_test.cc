@@ -1,6 +1,7 @@
 #include "libs/vectorize/vectorize.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -59,6 +60,12 @@ BeforeAfter RunBoth(const std::string& text, const TensorMap& inputs,
   EXPECT_TRUE(after.ok()) << after.status();
   if (after.ok()) result.after = *after;
   return result;
+}
+
+// Each of `parts` is in `text`.
+void ExpectParts(const std::string& text,
+                 std::initializer_list<const char*> parts) {
+  for (const char* part : parts) EXPECT_THAT(text, HasSubstr(part));
 }
 
 constexpr char kMatmul[] = R"(
@@ -364,12 +371,10 @@ TEST(VectorizeTest, TransposesTilesWithVectorTransposes) {
                       {"C", F32({10, 11}, Values(110, 6))}};
   BeforeAfter run = RunBoth(kTranspose, inputs, Strategy{.width = 8});
   EXPECT_EQ(Floats(run.before.at("B")), Floats(run.after.at("B")));
-  for (const char* expected :
-       {"(transfer-read (vector f32 8 8) A 0 0 0.0)", "(list 1 0)",
-        "(transfer-read (vector f32 8 8) C", "(vector f32 3 2) A",
-        "(vector f32 2 3) C"}) {
-    EXPECT_THAT(run.vectorized, HasSubstr(expected));
-  }
+  ExpectParts(run.vectorized,
+              {"(transfer-read (vector f32 8 8) A 0 0 0.0)", "(list 1 0)",
+               "(transfer-read (vector f32 8 8) C", "(vector f32 3 2) A",
+               "(vector f32 2 3) C"});
   EXPECT_THAT(run.vectorized, Not(HasSubstr("(assign (B")));
 }
 
@@ -438,9 +443,11 @@ void ExpectNear(const TensorMap& before, const TensorMap& after,
   }
 }
 
-// C (8 x columns) = A (8 x 37) B (37 x columns), vectorized with
-// `strategy`; C before and after within rounding.
-BeforeAfter RunDotMatmul(int columns, const Strategy& strategy) {
+// C (8 x columns) = A (8 x 37) B (37 x columns), vectorized with 16-lane
+// vectors and dot tiles of at most `dot` columns; C before and after
+// within rounding.
+BeforeAfter RunDotMatmul(int columns, int64_t dot = 4) {
+  const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = dot};
   const std::string text = absl::StrReplaceAll(
       kMatmul, {{"(f32 7 5)", "(f32 8 37)"},
                 {"(f32 5 20)", absl::StrCat("(f32 37 ", columns, ")")},
@@ -461,36 +468,27 @@ TEST(VectorizeTest, NarrowColumnsBecomeDotTilesAlongK) {
   // 20 columns: 16 in a vector, 4 in dot tiles of 4 rows whose lanes run
   // along k (B's 4 columns copied with k last), summed by one halving
   // multi-reduction per tile.
-  const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
-  BeforeAfter run = RunDotMatmul(20, strategy);
-  EXPECT_THAT(run.vectorized, HasSubstr("(alloc B_dot (f32 4 37))"));
-  EXPECT_THAT(run.vectorized, HasSubstr("(reduction-order halving)"));
-  EXPECT_THAT(run.vectorized, HasSubstr("(vector f32 4 4)"));
+  ExpectParts(RunDotMatmul(20).vectorized,
+              {"(alloc B_dot (f32 4 37))", "(reduction-order halving)",
+               "(vector f32 4 4)"});
 }
 
 TEST(VectorizeTest, DotTilesTakeAPowerOfTwoOfColumnsUpToTheStrategys) {
   // 19 columns leave 3: tiles of a 4 x 4 block, the last column masked.
-  const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
-  BeforeAfter three = RunDotMatmul(19, strategy);
-  EXPECT_THAT(three.vectorized, HasSubstr("(alloc B_dot (f32 3 37))"));
-  EXPECT_THAT(three.vectorized, HasSubstr("(vector f32 4 4)"));
-  EXPECT_THAT(three.vectorized, HasSubstr("(create-mask (shape 4 4) 4 3)"));
+  ExpectParts(RunDotMatmul(19).vectorized,
+              {"(alloc B_dot (f32 3 37))", "(vector f32 4 4)",
+               "(create-mask (shape 4 4) 4 3)"});
   // With `dot 2`, the 4 columns past 16 are two tiles of 2.
-  Strategy two = strategy;
-  two.dot = 2;
-  BeforeAfter four = RunDotMatmul(20, two);
-  EXPECT_THAT(four.vectorized, HasSubstr("(alloc B_dot (f32 4 37))"));
-  EXPECT_THAT(four.vectorized, HasSubstr("(vector f32 8 2)"));
-  EXPECT_THAT(four.vectorized, Not(HasSubstr("(vector f32 4 4)")));
+  const std::string two = RunDotMatmul(20, 2).vectorized;
+  ExpectParts(two, {"(alloc B_dot (f32 4 37))", "(vector f32 8 2)"});
+  EXPECT_THAT(two, Not(HasSubstr("(vector f32 4 4)")));
 }
 
 TEST(VectorizeTest, DotTilesOfFewerRowsMaskTheirBlock) {
   // 17 columns leave 1, whose block of 16 rows the 8 rows fill half of: a
   // tile of 8 rows, its C read and write masked to them.
-  const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = 4};
-  BeforeAfter one = RunDotMatmul(17, strategy);
-  EXPECT_THAT(one.vectorized, HasSubstr("(alloc B_dot (f32 1 37))"));
-  EXPECT_THAT(one.vectorized, HasSubstr("(create-mask (shape 16 1) 8 1)"));
+  ExpectParts(RunDotMatmul(17).vectorized,
+              {"(alloc B_dot (f32 1 37))", "(create-mask (shape 16 1) 8 1)"});
 }
 
 TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
