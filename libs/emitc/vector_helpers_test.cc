@@ -97,6 +97,35 @@ TEST(VectorHelpersTest, RowsPastTheTensorsEndMoveMasked) {
   }
 }
 
+TEST(VectorHelpersTest, ColumnsMoveWithOneGatherOrScatter) {
+  // A register's column of f32 or f64 (16 x 1, 8 x 1) inside the tensor:
+  // one AVX-512 gather or scatter at the rows' stride.
+  VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16, 1}});
+  EXPECT_TRUE(absl::StrContains(
+      read.definition,
+      "  if (i0 >= 0 && i0 <= n0 - 16 && i1 >= 0 && i1 <= n1 - 1 && s1 == 1 "
+      "&& s0 <= 143165576) {\n"
+      "    __m512i at = _mm512_mullo_epi32(_mm512_set1_epi32((int)s0), "
+      "_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, "
+      "15));\n"
+      "    *r = (tsl_f32x16)_mm512_i32gather_ps(at, &p[i0 * s0 + i1], 4);\n"
+      "    return;\n"))
+      << read.definition;
+  VectorHelper write = TransferWrite(VectorShape{ElemType::kF64, {8, 1}});
+  EXPECT_TRUE(absl::StrContains(
+      write.definition,
+      "_mm512_i32scatter_pd(&p[i0 * s0 + i1], at, (__m512d)*v, 8);"))
+      << write.definition;
+  EXPECT_TRUE(absl::StrContains(write.definition, "__m256i at = "))
+      << write.definition;
+  // Columns of another width, and rows, keep their other moves.
+  for (const VectorShape& shape : {VectorShape{ElemType::kF32, {8, 1}},
+                                   VectorShape{ElemType::kF32, {1, 16}}}) {
+    EXPECT_FALSE(absl::StrContains(TransferWrite(shape).definition, "scatter"))
+        << shape.Name();
+  }
+}
+
 TEST(VectorHelpersTest, WideTransfersCopyRowsInPlace) {
   // 16 rows of 16 f32 (1 KiB) live in memory: rows copied straight into r.
   VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16, 16}});
