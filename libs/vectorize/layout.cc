@@ -206,15 +206,28 @@ absl::Status CopyWithDimLast(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                              ir::Node& read, int64_t dim,
                              absl::string_view suffix,
                              std::vector<ir::Cursor>& pending) {
-  std::vector<ir::Node*> loops = LoopsOf(stmt);
-  const ir::Node& buffer = *ir::LoadView(read).buffer();
+  auto alloc = StageWithDimLast(
+      module, proc, stmt, read,
+      ir::Cursor(module, LoopsOf(stmt).front()).as_block(), dim, suffix);
+  if (!alloc.ok()) return alloc.status();
+  if (ir::Node* copy = AssignTo(proc, **alloc)) {
+    pending.emplace_back(module, copy);
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<ir::Node*> StageWithDimLast(ir::Module& module, ir::Node& proc,
+                                           ir::Node& stmt, ir::Node& access,
+                                           const ir::BlockCursor& block,
+                                           int64_t dim,
+                                           absl::string_view suffix) {
+  const ir::Node& buffer = *ir::LoadView(access).buffer();
   const int64_t rank =
-      static_cast<int64_t>(ir::LoadView(read).indices().size());
+      static_cast<int64_t>(ir::LoadView(access).indices().size());
   std::string name =
       ir::FreshName(module, proc, absl::StrCat(buffer.name(), suffix));
-  ir::Node* window = BoxOf(module, read, loops, *stmt.operand(1));
-  if (absl::Status status = primitives::StageMem(
-          module, ir::Cursor(module, loops.front()).as_block(), *window, name);
+  ir::Node* window = BoxOf(module, access, LoopsOf(stmt), *stmt.operand(1));
+  if (absl::Status status = primitives::StageMem(module, block, *window, name);
       !status.ok()) {
     return Rejected(stmt, buffer, status);
   }
@@ -233,10 +246,7 @@ absl::Status CopyWithDimLast(ir::Module& module, ir::Node& proc, ir::Node& stmt,
       !status.ok()) {
     return Rejected(stmt, buffer, status);
   }
-  if (ir::Node* copy = AssignTo(proc, *alloc)) {
-    pending.emplace_back(module, copy);
-  }
-  return absl::OkStatus();
+  return alloc;
 }
 
 absl::Status LayOutByTiles(ir::Module& module, ir::Node& proc, ir::Node& alloc,

@@ -42,6 +42,20 @@ absl::Status CopyWithDimLast(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                              absl::string_view suffix,
                              std::vector<ir::Cursor>& pending);
 
+// Stages the tensor of `access`, an element `stmt` reads or writes, over
+// `block` (statements that hold `stmt`'s nest and access that tensor only
+// inside the box BoxOf gives for `access` over `stmt`'s loops) into a copy
+// named after it with `suffix`, its dimension `dim` rearranged to be the
+// last: stage_mem copies in what the block reads before it writes, and
+// out what it writes. Returns the copy's alloc; a primitive's rejection
+// is an error at `stmt`. (CopyWithDimLast is this for a read over its
+// nest.)
+absl::StatusOr<ir::Node*> StageWithDimLast(ir::Module& module, ir::Node& proc,
+                                           ir::Node& stmt, ir::Node& access,
+                                           const ir::BlockCursor& block,
+                                           int64_t dim,
+                                           absl::string_view suffix);
+
 // The box of elements `read` touches over `loops` (literal bounds), as a
 // window of its tensor, an interval in every dimension: what stage_mem
 // copies for them. The box also holds what the other reads of that tensor

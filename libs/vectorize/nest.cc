@@ -149,22 +149,6 @@ absl::Status CheckAnyOrder(const ir::Node& proc, ir::Node& stmt, size_t depth) {
   return absl::OkStatus();
 }
 
-// The dimensions `loop` indexes in `access` with coefficient 1, as a bit
-// set, or -1 where it indexes any with another coefficient.
-int64_t UnitDims(ir::Node& access, const ir::Node& loop) {
-  int64_t dims = 0;
-  absl::Span<ir::Node* const> indices = IndicesOf(access);
-  for (size_t d = 0; d < indices.size(); ++d) {
-    std::optional<LinearForm> form = AffineForm(*indices[d]);
-    if (!form.has_value()) return -1;
-    int64_t c = form->coefficient(&loop);
-    if (c == 0) continue;
-    if (c != 1) return -1;
-    dims |= int64_t{1} << d;
-  }
-  return dims;
-}
-
 // A transposing plan for an assign that no lane loop fits (Mode::
 // kTranspose): the lanes are the innermost loop that indexes only the
 // written element's last dimension, the rows a loop that indexes only its
@@ -207,6 +191,20 @@ absl::StatusOr<NestPlan> TransposePlan(ir::Node& stmt,
 }
 
 }  // namespace
+
+int64_t UnitDims(ir::Node& access, const ir::Node& loop) {
+  int64_t dims = 0;
+  absl::Span<ir::Node* const> indices = IndicesOf(access);
+  for (size_t d = 0; d < indices.size(); ++d) {
+    std::optional<LinearForm> form = AffineForm(*indices[d]);
+    if (!form.has_value()) return -1;
+    int64_t c = form->coefficient(&loop);
+    if (c == 0) continue;
+    if (c != 1) return -1;
+    dims |= int64_t{1} << d;
+  }
+  return dims;
+}
 
 std::optional<TileRead> TileReadOf(ir::Node& read, const ir::Node& rows,
                                    const ir::Node& lanes) {

@@ -48,6 +48,11 @@ enum class TileRead {
                 // read as (lanes x rows), then transposed
 };
 
+// The dimensions `loop` indexes in `access` (an element) with coefficient
+// 1, as a bit set (bit d for dimension d), or -1 where it indexes any with
+// another coefficient or an index is not affine.
+int64_t UnitDims(ir::Node& access, const ir::Node& loop);
+
 // The kind of `read` in a transposing nest of `rows` and `lanes`, or
 // nullopt for a read that none of them fits.
 std::optional<TileRead> TileReadOf(ir::Node& read, const ir::Node& rows,

@@ -1,6 +1,7 @@
 #include "libs/vectorize/vectorize.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -11,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/algorithm/container.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -22,6 +24,7 @@
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/eliminate_dead_code.h"
 #include "libs/primitives/fission.h"
+#include "libs/primitives/fuse.h"
 #include "libs/primitives/linear_form.h"
 #include "libs/primitives/primitive.h"
 #include "libs/primitives/reorder_loops.h"
@@ -164,6 +167,17 @@ class NestVectorizer {
         auto names = Divide(stmt, lanes, columns, pending);
         if (!names.ok()) return names.status();
         return Run(stmt, pending, notes);
+      }
+      // Where no dot tile takes them, such lanes may take whole vectors
+      // along the rows instead (RowsGiveLanes), cut off the same way.
+      if (columns == 0 && past != 0 &&
+          RowsGiveLanes(*stmt.node(), *plan, past)) {
+        if (trip > strategy_.width) {
+          auto names = Divide(stmt, lanes, trip - past, pending);
+          if (!names.ok()) return names.status();
+          return Run(stmt, pending, notes);
+        }
+        return StageRowsLast(stmt, *plan, pending);
       }
     }
     // A lane loop shorter than one vector (the remainder of the lanes'
@@ -490,6 +504,103 @@ class NestVectorizer {
       if (DotNestOf(stmt, strategy_, columns).has_value()) return columns;
     }
     return 0;
+  }
+
+  // Whether `lanes` lanes of the nest of `stmt` (`plan`'s: fewer than a
+  // vector, the columns past a matmul's last whole vector) are better
+  // computed with its rows as the lanes: where the rows are at least a
+  // vector long and every read they index holds them contiguously (in its
+  // last dimension only, with coefficient 1) and is not indexed by the
+  // lanes, one read at least (a TN matmul's A[k, i] for C[i, j]). Its
+  // vectors are then of the full width, where along the columns each row
+  // would take vectors of 8 or 4 lanes, some of them padding (2 columns:
+  // a vector of 4). Not for lanes that are one partial vector of the tile
+  // (FillsPartialVector), nor for a vector of half the width, whose
+  // multiply-adds run at the FMA unit's full rate (TN 1000^3, whose last
+  // 8 columns are such a vector, ran at 104 GFLOP/s with it, 96 with the
+  // rows as lanes).
+  bool RowsGiveLanes(ir::Node& stmt, const NestPlan& plan,
+                     int64_t lanes) const {
+    if (!stmt.is(ir::Op::kReduce) || plan.mode != Mode::kLanes ||
+        plan.row_loop == nullptr || 2 * lanes == strategy_.width ||
+        TripOf(*plan.row_loop) < strategy_.width ||
+        (PartialTail(plan) && FillsPartialVector(lanes, strategy_.width))) {
+      return false;
+    }
+    const int64_t written = UnitDims(*stmt.operand(0), *plan.row_loop);
+    if (written <= 0 || (written & (written - 1)) != 0) return false;
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    bool contiguous = false;
+    for (ir::Node* read : reads) {
+      const int64_t rows = UnitDims(*read, *plan.row_loop);
+      if (rows == 0) continue;
+      const int64_t last = int64_t{1}
+                           << (ir::LoadView(*read).indices().size() - 1);
+      if (rows != last || UnitDims(*read, *plan.vector_loop) != 0) {
+        return false;
+      }
+      contiguous = true;
+    }
+    return contiguous;
+  }
+
+  // The nest of `stmt` (RowsGiveLanes) with the tensor it writes staged
+  // over it, the rows' dimension last: the nest then writes along the
+  // rows. A fill is split off for stage_mem, so that the copy starts from
+  // it and not from the tensor, and fused back, so that the tile's
+  // accumulators start from it. The copy's statements (the copy in, if
+  // any, the nest, the copy out) are vectorized as nests of their own.
+  absl::Status StageRowsLast(ir::Cursor& stmt, const NestPlan& plan,
+                             std::vector<ir::Cursor>& pending) {
+    const int64_t dim = std::countr_zero(static_cast<uint64_t>(
+        UnitDims(*stmt.node()->operand(0), *plan.row_loop)));
+    ir::Cursor last(module_, LoopsOf(*stmt.node()).front());
+    ir::Cursor first = last;
+    ir::Cursor fill;
+    if (ir::Node* node = FillOf(*stmt.node())) {
+      fill = ir::Cursor(module_, node);
+      auto split = primitives::Fission(
+          module_, fill.after(), static_cast<int64_t>(LoopsOf(*node).size()));
+      if (!split.ok()) {
+        return Rejected(*fill.node(), "splitting the fill off", split.status());
+      }
+      first = ir::Cursor(module_, LoopsOf(*fill.node()).front());
+      last = ir::Cursor(module_, LoopsOf(*stmt.node()).front());
+    }
+    auto alloc =
+        StageWithDimLast(module_, proc_, *stmt.node(), *stmt.node()->operand(0),
+                         ir::BlockCursor(first, last), dim, "_rows");
+    if (!alloc.ok()) return alloc.status();
+    if (fill.is_valid()) {
+      const size_t depth = LoopsOf(*fill.node()).size();
+      for (size_t level = 0; level < depth; ++level) {
+        ir::Cursor loop(module_, LoopsOf(*fill.node())[level]);
+        if (auto fused = primitives::Fuse(module_, loop, loop.next());
+            !fused.ok()) {
+          return Rejected(*fill.node(), "fusing the fill back", fused.status());
+        }
+      }
+    }
+    if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+      return status;
+    }
+    ir::Walk(proc_, [&](ir::Node& node) {
+      if ((node.is(ir::Op::kAssign) || node.is(ir::Op::kReduce)) &&
+          &node != fill.node() && Accesses(node, **alloc)) {
+        pending.emplace_back(module_, &node);
+      }
+    });
+    return absl::OkStatus();
+  }
+
+  // Whether the statement `stmt` writes or reads an element of `buffer`.
+  static bool Accesses(ir::Node& stmt, const ir::Node& buffer) {
+    std::vector<ir::Node*> loads = {stmt.operand(0)};
+    LoadsIn(*stmt.operand(1), loads);
+    return absl::c_any_of(loads, [&](ir::Node* load) {
+      return load->is(ir::Op::kLoad) && ir::LoadView(*load).buffer() == &buffer;
+    });
   }
 
   // The nest of dot tiles `nest` of `stmt` (dot_tile.h): its fill split

@@ -491,6 +491,30 @@ TEST(VectorizeTest, DotTilesOfFewerRowsMaskTheirBlock) {
               {"(alloc B_dot (f32 1 37))", "(create-mask (shape 16 1) 8 1)"});
 }
 
+TEST(VectorizeTest, ColumnsOfATransposedAComputeAlongTheRows) {
+  // C (37 x 18) = A^T B, A stored 20 x 37: the 2 columns past 16 take no
+  // dot tile (A is not read along k), so C is staged over their nest with
+  // the rows last, and the rows give vectors of 16 lanes from A's rows.
+  const Strategy strategy{.width = 16, .vectors = 4, .rows = 7};
+  const std::string text =
+      absl::StrReplaceAll(kMatmul, {{"(f32 7 5)", "(f32 20 37)"},
+                                    {"(f32 5 20)", "(f32 20 18)"},
+                                    {"(f32 7 20)", "(f32 37 18)"},
+                                    {"(for i 0 7", "(for i 0 37"},
+                                    {"(for j 0 20", "(for j 0 18"},
+                                    {"(for k 0 5", "(for k 0 20"},
+                                    {"(A i k)", "(A k i)"}});
+  BeforeAfter run = RunBoth(text,
+                            {{"A", F32({20, 37}, Values(740, 1))},
+                             {"B", F32({20, 18}, Values(360, 2))}},
+                            strategy);
+  ExpectNear(run.before, run.after, "C", 1e-5f);
+  ExpectParts(run.vectorized, {"(alloc C_rows (f32 2 37))",
+                               "(transfer-read (vector f32 16) A k 0 0.0)",
+                               "(broadcast (vector f32 16) (B k 16))"});
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("(vector f32 4) B")));
+}
+
 TEST(VectorizeTest, LeavesNestsItDoesNotHandleScalarWithANote) {
   // The strided nest stays as it is; the next one is vectorized.
   constexpr char kMixed[] = R"(
