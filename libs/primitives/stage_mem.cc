@@ -85,13 +85,7 @@ absl::StatusOr<Window> ParseWindow(const Node& win_expr) {
         absl::StrCat("stage_mem expects a window such as A[i, 0:16], not '",
                      Text(win_expr), "'"));
   }
-  const Node* buffer = window.buffer;
-  bool is_data =
-      buffer != nullptr &&
-      ((buffer->is(Op::kParam) && buffer->param_kind() >= ir::ParamKind::kIn) ||
-       buffer->is(Op::kAlloc));
-  if (!is_data || !buffer->declared_type().is_shaped() ||
-      buffer->declared_type().rank() == 0) {
+  if (window.buffer == nullptr || !IsStageable(*window.buffer)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "stage_mem stages a window of a tensor parameter or alloc; '",
         Text(win_expr), "' is not one"));
@@ -622,6 +616,14 @@ absl::Status StageMem(ir::Module& module, const ir::BlockCursor& block_cursor,
     }));
   }
   return absl::OkStatus();
+}
+
+bool IsStageable(const Node& buffer) {
+  return ((buffer.is(Op::kParam) &&
+           buffer.param_kind() >= ir::ParamKind::kIn) ||
+          buffer.is(Op::kAlloc)) &&
+         buffer.declared_type().is_shaped() &&
+         buffer.declared_type().rank() > 0;
 }
 
 PrimitiveSpec StageMemSpec() {

@@ -37,6 +37,10 @@ absl::Status StageMem(ir::Module& module, const ir::BlockCursor& block_cursor,
                       const ir::Node& win_expr, const std::string& new_buf_name,
                       bool accum = false);
 
+// Whether StageMem stages windows of `buffer`: a tensor parameter or an
+// alloc of rank 1 or more (not a `let`'s window, nor a scalar).
+bool IsStageable(const ir::Node& buffer);
+
 PrimitiveSpec StageMemSpec();
 
 }  // namespace tessel::primitives

@@ -81,6 +81,22 @@ constexpr char kMatmul[] =
       (for k 0 8 (reduce (C i j) (* (A i k) (B k j)))))))
 )";
 
+TEST_F(StageMemTest, StagesTensorParametersAndAllocsOnly) {
+  Node& p = Read(R"((proc @p ((in A (f32 8 8)) (out C (f32 4)))
+  (alloc T (f32 4))
+  (let W (window A 1 (: 0 4)))
+  (for i 0 4 (assign (T i) (W i)))
+  (for i 0 4 (assign (C i) (T i))))
+)");
+  ir::Cursor copy = At(module_, p, {2});
+  EXPECT_TRUE(IsStageable(Binder(copy, p, "A")));
+  EXPECT_TRUE(IsStageable(*ir::BlockCursor::BodyOf(module_, p)[0].node()));
+  const Node& w = *ir::LoadView(*copy.body()[0]->operand(1)).buffer();
+  EXPECT_FALSE(IsStageable(w));
+  Node* window = Build::Window(module_, w, {Interval(Int(0), Int(4))});
+  EXPECT_FALSE(Stage(copy, *window, "W_copy", false).ok());
+}
+
 TEST_F(StageMemTest, StagesARowReadByTheBlock) {
   Node& p = Read(kMatmul);
   ir::Cursor j = At(module_, p, {0, 0});

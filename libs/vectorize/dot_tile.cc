@@ -12,6 +12,7 @@
 #include "libs/ir/types.h"
 #include "libs/ir/views.h"
 #include "libs/primitives/linear_form.h"
+#include "libs/primitives/stage_mem.h"
 #include "libs/vectorize/fill.h"
 
 namespace tessel::vectorize {
@@ -398,7 +399,11 @@ std::optional<DotNest> DotNestOf(ir::Node& stmt, const Strategy& strategy,
       }
       nest.row_read = read;
     } else {
-      if (nest.column_read != nullptr) return std::nullopt;
+      if (nest.column_read != nullptr ||
+          (*by_reduction != read_rank - 1 &&
+           !primitives::IsStageable(*ir::LoadView(*read).buffer()))) {
+        return std::nullopt;
+      }
       nest.column_read = read;
       nest.column_read_dim = *by_reduction;
     }

@@ -30,7 +30,8 @@ struct DotNest {
   ir::Node* row_read = nullptr;         // X: k in its last dimension, with i
   ir::Node* column_read = nullptr;      // Y: k in one dimension, with j
   // Y's dimension that k indexes; a Y whose last dimension it is not is
-  // copied with it last (layout.h) before the tile reads it.
+  // copied with it last (layout.h) before the tile reads it, so it must
+  // be a tensor parameter or alloc (IsStageable), not a `let`'s window.
   int64_t column_read_dim = 0;
 };
 

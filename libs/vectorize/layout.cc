@@ -54,9 +54,13 @@ const ir::Node* LaneCandidate(ir::Node& lhs,
 
 // The dimension of `read` that `lane` indexes when it indexes exactly one,
 // with coefficient 1, that is not the last, and some loop of `loops`
-// indexes none of `read`'s dimensions; else none.
+// indexes none of `read`'s dimensions; else none, and none for a read of a
+// `let`'s window, which stage_mem does not copy (IsStageable).
 std::optional<size_t> DimensionToMove(ir::Node& read, const ir::Node& lane,
                                       const std::vector<ir::Node*>& loops) {
+  if (!primitives::IsStageable(*ir::LoadView(read).buffer())) {
+    return std::nullopt;
+  }
   std::vector<LinearForm> forms;
   for (const ir::Node* index : ir::LoadView(read).indices()) {
     std::optional<LinearForm> form = AffineForm(*index);

@@ -88,7 +88,7 @@ std::vector<ir::Node*> TilePrefetches(ir::Module& module, ir::Node& stmt,
   for (ir::Node* read : reads) {
     const ir::Node& buffer = *ir::LoadView(*read).buffer();
     if (&buffer != loops.prefetched) continue;
-    const int64_t elem_bytes = ElemTypeBytes(buffer.declared_type().elem());
+    const int64_t elem_bytes = ElemTypeBytes(read->type().elem());
     const int64_t row_bytes = lanes * elem_bytes;
     std::optional<int64_t> stride = ReadStrideBytes(*read, *step);
     if (!stride.has_value() || *stride <= row_bytes) continue;

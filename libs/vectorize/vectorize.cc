@@ -523,6 +523,7 @@ class NestVectorizer {
                      int64_t lanes) const {
     if (!stmt.is(ir::Op::kReduce) || plan.mode != Mode::kLanes ||
         plan.row_loop == nullptr || 2 * lanes == strategy_.width ||
+        !primitives::IsStageable(*ir::LoadView(*stmt.operand(0)).buffer()) ||
         TripOf(*plan.row_loop) < strategy_.width ||
         (PartialTail(plan) && FillsPartialVector(lanes, strategy_.width))) {
       return false;
@@ -1037,7 +1038,10 @@ class NestVectorizer {
         }
         tiles_last = tiles_last && form.has_value();
       }
-      if (!tiles_last || !strided || !Indexes(*read, rows)) continue;
+      if (!tiles_last || !strided || !Indexes(*read, rows) ||
+          !primitives::IsStageable(*ir::LoadView(*read).buffer())) {
+        continue;
+      }
       const std::optional<int64_t> bytes =
           TensorBytes(*ir::LoadView(*read).buffer());
       if (strategy_.pack == Pack::kYes || !bytes.has_value() ||
@@ -1095,7 +1099,10 @@ class NestVectorizer {
         again_by_others = again_by_others || name != rows_outer;
         times *= TripOf(*loop);
       }
-      if (!by_lanes || by_rows) continue;
+      if (!by_lanes || by_rows ||
+          !primitives::IsStageable(*ir::LoadView(*read).buffer())) {
+        continue;
+      }
       std::optional<int64_t> bytes =
           TensorBytes(*ir::LoadView(*read).buffer());
       if ((again_by_others && (!bytes.has_value() || *bytes > strategy_.l2)) ||
