@@ -365,8 +365,8 @@ std::string MaskedRow(const VectorShape& shape, const std::string& type,
 // other shapes. Moved lane by lane, such a column lets GCC 12 take the
 // vector apart everywhere it flows from: a TN matmul's last column
 // (vectorize stages it transposed and copies it out as 16 x 1 columns) ran
-// its register tile's multiply-adds lane by lane, scalar, and 65^3 at 74
-// GFLOP/s, against 101-107 with the scatter. `value` is the register read
+// its register tile's multiply-adds lane by lane, scalar: 65^3 at 74-76
+// GFLOP/s, against 111 with the scatter. `value` is the register read
 // into, or the pointer to the vector written.
 std::string ColumnMove(const VectorShape& shape, const std::string& type,
                        bool read, const std::string& value) {
