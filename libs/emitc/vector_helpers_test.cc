@@ -1,5 +1,8 @@
 #include "libs/emitc/vector_helpers.h"
 
+#include <initializer_list>
+#include <string>
+
 #include "absl/strings/match.h"
 #include "gtest/gtest.h"
 
@@ -14,6 +17,21 @@ int CountOf(const std::string& text, const std::string& part) {
     ++count;
   }
   return count;
+}
+
+// Expects `part` in `helper`'s definition, which a failure prints.
+void ExpectPart(const VectorHelper& helper, const std::string& part) {
+  EXPECT_TRUE(absl::StrContains(helper.definition, part)) << helper.definition;
+}
+
+// Expects the transfer-write helper of each of `shapes` not to hold
+// `part`.
+void ExpectNoWriteHolds(std::initializer_list<VectorShape> shapes,
+                        const std::string& part) {
+  for (const VectorShape& shape : shapes) {
+    EXPECT_FALSE(absl::StrContains(TransferWrite(shape).definition, part))
+        << shape.Name();
+  }
 }
 
 TEST(VectorHelpersTest, ContractSumsEachReductionPointInOrder) {
@@ -47,9 +65,7 @@ TEST(VectorHelpersTest, ContractPaddingLanesTakeLaneZero) {
   VectorShape a{ElemType::kI32, {3, 2}}, b{ElemType::kI32, {2}},
       acc{ElemType::kI32, {3}};
   VectorHelper helper = Contract(a, b, acc, {{0, 1}, {1}, {0}});
-  EXPECT_TRUE(absl::StrContains(helper.definition,
-                                "__builtin_shufflevector(x, x, 0, 2, 4, 0)"))
-      << helper.definition;
+  ExpectPart(helper, "__builtin_shufflevector(x, x, 0, 2, 4, 0)");
   // Integers wrap: unsigned lanes, one statement per step.
   EXPECT_EQ(CountOf(helper.definition, "  s = (tsl_i32x4)((tsl_u32x4)s + "), 2)
       << helper.definition;
@@ -68,79 +84,61 @@ TEST(VectorHelpersTest, OneDimensionalTransferCopiesTheRowWhole) {
       << read.definition;
   EXPECT_TRUE(read.needs.memcpy);
   VectorHelper write = TransferWrite(VectorShape{ElemType::kI8, {3}});
-  EXPECT_TRUE(absl::StrContains(
-      write.definition, "if (j0 >= 0 && j0 < n0) p[j0 * s0] = lanes[k0];"))
-      << write.definition;
+  ExpectPart(write, "if (j0 >= 0 && j0 < n0) p[j0 * s0] = lanes[k0];");
 }
 
 TEST(VectorHelpersTest, RowsPastTheTensorsEndMoveMasked) {
   // A register's row of f32 or f64 lanes whose last lanes lie past the
   // end: one masked load or store, with AVX-512 or AVX2.
   VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16}});
-  EXPECT_TRUE(absl::StrContains(read.definition, "_mm512_mask_loadu_ps("))
-      << read.definition;
+  ExpectPart(read, "_mm512_mask_loadu_ps(");
   VectorHelper write = TransferWrite(VectorShape{ElemType::kF32, {16}});
-  EXPECT_TRUE(absl::StrContains(
-      write.definition,
+  ExpectPart(
+      write,
       "_mm512_mask_storeu_ps(&p[i0], (__mmask16)((1u << (n0 - i0)) - 1u), "
-      "(__m512)*v);"))
-      << write.definition;
+      "(__m512)*v);");
   VectorHelper pd = TransferWrite(VectorShape{ElemType::kF64, {4}});
-  EXPECT_TRUE(absl::StrContains(pd.definition,
-                                "_mm256_maskstore_pd(&p[i0], m, (__m256d)*v);"))
-      << pd.definition;
+  ExpectPart(pd, "_mm256_maskstore_pd(&p[i0], m, (__m256d)*v);");
   // Rows of 128 bits, and vectors wider than a register, keep the lanes.
-  for (const VectorShape& shape : {VectorShape{ElemType::kF32, {4}},
-                                   VectorShape{ElemType::kF32, {4, 16}}}) {
-    EXPECT_FALSE(absl::StrContains(TransferWrite(shape).definition, "_mm"))
-        << shape.Name();
-  }
+  ExpectNoWriteHolds(
+      {VectorShape{ElemType::kF32, {4}}, VectorShape{ElemType::kF32, {4, 16}}},
+      "_mm");
 }
 
 TEST(VectorHelpersTest, ColumnsMoveWithOneGatherOrScatter) {
   // A register's column of f32 or f64 (16 x 1, 8 x 1) inside the tensor:
   // one AVX-512 gather or scatter at the rows' stride.
   VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16, 1}});
-  EXPECT_TRUE(absl::StrContains(
-      read.definition,
+  ExpectPart(
+      read,
       "  if (i0 >= 0 && i0 <= n0 - 16 && i1 >= 0 && i1 <= n1 - 1 && s1 == 1 "
       "&& s0 <= 143165576) {\n"
       "    __m512i at = _mm512_mullo_epi32(_mm512_set1_epi32((int)s0), "
       "_mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, "
       "15));\n"
       "    *r = (tsl_f32x16)_mm512_i32gather_ps(at, &p[i0 * s0 + i1], 4);\n"
-      "    return;\n"))
-      << read.definition;
+      "    return;\n");
   VectorHelper write = TransferWrite(VectorShape{ElemType::kF64, {8, 1}});
-  EXPECT_TRUE(absl::StrContains(
-      write.definition,
-      "_mm512_i32scatter_pd(&p[i0 * s0 + i1], at, (__m512d)*v, 8);"))
-      << write.definition;
-  EXPECT_TRUE(absl::StrContains(write.definition, "__m256i at = "))
-      << write.definition;
+  ExpectPart(write,
+             "_mm512_i32scatter_pd(&p[i0 * s0 + i1], at, (__m512d)*v, 8);");
+  ExpectPart(write, "__m256i at = ");
   // Columns of another width, and rows, keep their other moves.
-  for (const VectorShape& shape : {VectorShape{ElemType::kF32, {8, 1}},
-                                   VectorShape{ElemType::kF32, {1, 16}}}) {
-    EXPECT_FALSE(absl::StrContains(TransferWrite(shape).definition, "scatter"))
-        << shape.Name();
-  }
+  ExpectNoWriteHolds({VectorShape{ElemType::kF32, {8, 1}},
+                      VectorShape{ElemType::kF32, {1, 16}}},
+                     "scatter");
 }
 
 TEST(VectorHelpersTest, WideTransfersCopyRowsInPlace) {
   // 16 rows of 16 f32 (1 KiB) live in memory: rows copied straight into r.
   VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16, 16}});
-  EXPECT_TRUE(absl::StrContains(
-      read.definition,
-      "      memcpy((float *)r + k0 * 16, &p[(i0 + k0) * s0 + i1], 16 * "
-      "sizeof(float));\n    }\n    return;\n  }\n"))
-      << read.definition;
+  ExpectPart(read,
+             "      memcpy((float *)r + k0 * 16, &p[(i0 + k0) * s0 + i1], 16 * "
+             "sizeof(float));\n    }\n    return;\n  }\n");
   EXPECT_FALSE(absl::StrContains(read.definition, "__builtin_shufflevector"));
   VectorHelper write = TransferWrite(VectorShape{ElemType::kF32, {16, 16}});
-  EXPECT_TRUE(absl::StrContains(
-      write.definition,
-      "memcpy(&p[(i0 + k0) * s0 + i1], (const float *)v + k0 * 16, 16 * "
-      "sizeof(float));"))
-      << write.definition;
+  ExpectPart(write,
+             "memcpy(&p[(i0 + k0) * s0 + i1], (const float *)v + k0 * 16, 16 * "
+             "sizeof(float));");
   // 4 rows of 4 f32 fill one register: rows concatenated by shuffles.
   VectorHelper small = TransferRead(VectorShape{ElemType::kF32, {4, 4}});
   EXPECT_TRUE(absl::StrContains(small.definition, "__builtin_shufflevector"));
@@ -148,14 +146,12 @@ TEST(VectorHelpersTest, WideTransfersCopyRowsInPlace) {
 
 TEST(VectorHelpersTest, BroadcastsUseTheInstructionWhereTheTargetHasIt) {
   VectorHelper zmm = Broadcast(VectorCType{LaneKind::kFloat, 32, 16});
-  EXPECT_TRUE(absl::StrContains(
-      zmm.definition,
-      "#if defined(__AVX512F__)\n"
-      "  *r = (tsl_f32x16)_mm512_broadcastss_ps(_mm_set_ss(x));\n"
-      "#else\n"
-      "  tsl_f32x16 v = {0};\n"
-      "  for (int l = 0; l < 16; l++) v[l] = x;\n"))
-      << zmm.definition;
+  ExpectPart(zmm,
+             "#if defined(__AVX512F__)\n"
+             "  *r = (tsl_f32x16)_mm512_broadcastss_ps(_mm_set_ss(x));\n"
+             "#else\n"
+             "  tsl_f32x16 v = {0};\n"
+             "  for (int l = 0; l < 16; l++) v[l] = x;\n");
   EXPECT_TRUE(absl::StrContains(
       Broadcast(VectorCType{LaneKind::kFloat, 64, 4}).definition,
       "#if defined(__AVX2__)\n"
@@ -179,16 +175,12 @@ TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
   EXPECT_EQ(helper.name, "tsl_vtranspose_f64_4x4");
   // Two stages of 4 shuffles: rows 0 and 2 swap bit 1, then 0 and 1 bit 0.
   EXPECT_EQ(CountOf(helper.definition, "__builtin_shufflevector"), 8);
-  EXPECT_TRUE(absl::StrContains(
-      helper.definition,
-      "  a1[0] = __builtin_shufflevector(a0[0], a0[2], 0, 1, 4, 5);\n"
-      "  a1[2] = __builtin_shufflevector(a0[0], a0[2], 2, 3, 6, 7);\n"))
-      << helper.definition;
-  EXPECT_TRUE(absl::StrContains(
-      helper.definition,
-      "  a2[0] = __builtin_shufflevector(a1[0], a1[1], 0, 4, 2, 6);\n"
-      "  a2[1] = __builtin_shufflevector(a1[0], a1[1], 1, 5, 3, 7);\n"))
-      << helper.definition;
+  ExpectPart(helper,
+             "  a1[0] = __builtin_shufflevector(a0[0], a0[2], 0, 1, 4, 5);\n"
+             "  a1[2] = __builtin_shufflevector(a0[0], a0[2], 2, 3, 6, 7);\n");
+  ExpectPart(helper,
+             "  a2[0] = __builtin_shufflevector(a1[0], a1[1], 0, 4, 2, 6);\n"
+             "  a2[1] = __builtin_shufflevector(a1[0], a1[1], 1, 5, 3, 7);\n");
   EXPECT_TRUE(absl::StrContains(helper.definition,
                                 "  memcpy(r, a2, sizeof a2);\n"));
 }
@@ -213,17 +205,12 @@ TEST(VectorHelpersTest, RowReductionTransposesThenAddsWholeRows) {
 
 TEST(VectorHelpersTest, DivisionAndCastsCheckOnlyTheRealLanes) {
   VectorHelper divide = Divide(VectorShape{ElemType::kI32, {6}});
-  EXPECT_TRUE(absl::StrContains(
-      divide.definition,
-      "for (int l = 0; l < 6; l++) q[l] = tsl_div_i32(x[l], y[l]);"))
-      << divide.definition;
+  ExpectPart(divide,
+             "for (int l = 0; l < 6; l++) q[l] = tsl_div_i32(x[l], y[l]);");
   EXPECT_TRUE(divide.needs.helpers.contains(
       Helper::On(HelperOp::kDiv, ElemType::kI32)));
   VectorHelper cast = CheckedCast(ElemType::kI8, {ElemType::kF32, {3}});
-  EXPECT_TRUE(absl::StrContains(
-      cast.definition,
-      "for (int l = 0; l < 3; l++) y[l] = tsl_cast_i8_f32(x[l]);"))
-      << cast.definition;
+  ExpectPart(cast, "for (int l = 0; l < 3; l++) y[l] = tsl_cast_i8_f32(x[l]);");
 }
 
 TEST(VectorHelpersTest, F32WidenedToF64LaneByLane) {
@@ -231,9 +218,7 @@ TEST(VectorHelpersTest, F32WidenedToF64LaneByLane) {
   // (docs/emit-c.md).
   VectorHelper cast = WideningCast(ElemType::kF64, {ElemType::kF32, {4}});
   EXPECT_EQ(cast.name, "tsl_vcast_f64_f32_4");
-  EXPECT_TRUE(absl::StrContains(
-      cast.definition, "for (int l = 0; l < 4; l++) y[l] = (double)x[l];"))
-      << cast.definition;
+  ExpectPart(cast, "for (int l = 0; l < 4; l++) y[l] = (double)x[l];");
   EXPECT_FALSE(absl::StrContains(cast.definition, "convertvector(x"))
       << cast.definition;
 }
