@@ -52,10 +52,10 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
   return absl::StrJoin(shape, "x");
 }
 
-absl::StatusOr<Comparison> CompareTensors(absl::string_view name,
-                                          const HostTensor& actual,
-                                          const HostTensor& reference,
-                                          const Tolerance& tolerance) {
+absl::StatusOr<Comparison> CompareTensors(
+    absl::string_view name, const HostTensor& actual,
+    const HostTensor& reference, const Tolerance& tolerance,
+    absl::Span<const double> rounding_bounds) {
   if (actual.elem != reference.elem) {
     return absl::InvalidArgumentError(
         absl::StrCat(name, " is ", ElemTypeName(actual.elem),
@@ -65,6 +65,12 @@ absl::StatusOr<Comparison> CompareTensors(absl::string_view name,
     return absl::InvalidArgumentError(absl::StrCat(
         name, " has shape ", NumpyShapeText(actual.shape),
         " but the reference has shape ", NumpyShapeText(reference.shape)));
+  }
+  if (!rounding_bounds.empty() &&
+      static_cast<int64_t>(rounding_bounds.size()) != actual.num_elements()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(name, " has ", actual.num_elements(), " elements but ",
+                     rounding_bounds.size(), " rounding bounds"));
   }
   Comparison result;
   const bool exact = !IsFloat(actual.elem);
@@ -83,8 +89,14 @@ absl::StatusOr<Comparison> CompareTensors(absl::string_view name,
     } else if (a != b) {  // equal infinities fall through with diff 0
       diff = std::fabs(a - b);
       // An infinity only matches itself (atol + rtol * inf would pass it).
-      ok = !exact && !std::isinf(a) && !std::isinf(b) &&
-           diff <= atol + rtol * std::fabs(b);
+      const bool finite = !exact && !std::isinf(a) && !std::isinf(b);
+      ok = finite && diff <= atol + rtol * std::fabs(b);
+      // NaN bounds compare false: no bound holds there.
+      if (finite && !ok && !rounding_bounds.empty() &&
+          diff <= rounding_bounds[i]) {
+        ok = true;
+        ++result.within_rounding_bound;
+      }
       result.max_abs_diff = std::max(result.max_abs_diff, diff);
       const double rel = b == 0 ? INFINITY : diff / std::fabs(b);
       result.max_rel_diff = std::max(result.max_rel_diff, rel);
@@ -105,13 +117,28 @@ std::string ComparisonLine(absl::string_view name, const HostTensor& actual,
       name, ": max abs diff ", comparison.max_abs_diff, ", max rel diff ",
       comparison.max_rel_diff, " (", ShapeText(actual.shape), ", ",
       ElemTypeName(actual.elem), "): ");
-  if (comparison.mismatches == 0) return line + "ok";
+  if (comparison.mismatches == 0) {
+    line += "ok";
+    if (comparison.within_rounding_bound > 0) {
+      absl::StrAppend(
+          &line, ", ", comparison.within_rounding_bound,
+          comparison.within_rounding_bound == 1 ? " element" : " elements",
+          " within the rounding bound");
+    }
+    return line;
+  }
   const int64_t first = comparison.first_mismatch;
   absl::StrAppend(&line, "mismatch in ", comparison.mismatches, " of ",
                   actual.num_elements(), " elements, first ",
                   ElementText(name, actual.shape, first), ": ",
                   ValueText(actual, first), " vs ",
                   ValueText(reference, first));
+  if (comparison.within_rounding_bound > 0) {
+    absl::StrAppend(
+        &line, " (", comparison.within_rounding_bound,
+        comparison.within_rounding_bound == 1 ? " other" : " others",
+        " within the rounding bound)");
+  }
   return line;
 }
 

@@ -5,7 +5,9 @@
 // the reference; NaN equals NaN at the same position and mismatches any
 // number; infinities equal infinities of the same sign. Integers must be
 // equal. The default tolerances depend on the element type (see
-// DefaultTolerance).
+// DefaultTolerance). Where run-sim knows how far two correct evaluations may
+// round apart (rounding_bound.h), a float element within that distance
+// passes too.
 #ifndef TESSEL_LIBS_RUNSIM_COMPARE_H_
 #define TESSEL_LIBS_RUNSIM_COMPARE_H_
 
@@ -16,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "libs/npy/host_tensor.h"
 
 namespace tessel::runsim {
@@ -39,16 +42,21 @@ struct Comparison {
   double max_rel_diff = 0;  // |a - b| / |b|; infinite where b is 0 and a not
   int64_t mismatches = 0;
   int64_t first_mismatch = -1;  // row-major element index
+  // Elements outside the tolerance that pass within their rounding bound.
+  int64_t within_rounding_bound = 0;
 };
 
 // Compares `actual` with `reference`, which must have the same element type
-// and shape (else an error naming `name`).
-absl::StatusOr<Comparison> CompareTensors(absl::string_view name,
-                                          const HostTensor& actual,
-                                          const HostTensor& reference,
-                                          const Tolerance& tolerance);
+// and shape (else an error naming `name`). `rounding_bounds`, when given,
+// has a distance per element (NaN: none) within which a float element
+// passes wherever the tolerance puts it.
+absl::StatusOr<Comparison> CompareTensors(
+    absl::string_view name, const HostTensor& actual,
+    const HostTensor& reference, const Tolerance& tolerance,
+    absl::Span<const double> rounding_bounds = {});
 
-// `y: max abs diff 0, max rel diff 0 (2x14x14, f32): ok`, or with
+// `y: max abs diff 0, max rel diff 0 (2x14x14, f32): ok` (with `, 3
+// elements within the rounding bound` when some passed by it), or with
 // `: mismatch in 3 of 392 elements, first y[0, 1, 2]: 1.5 vs 1.25`.
 std::string ComparisonLine(absl::string_view name, const HostTensor& actual,
                            const HostTensor& reference,

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <sstream>
+#include <utility>
 
 #include "gtest/gtest.h"
 #include "libs/cli/command_line.h"
@@ -78,6 +79,64 @@ TEST(RunSimTest, FailedOutputWriteIsAnError) {
             dir +
                 "/out/B.npy: error: cannot write file (No space left on "
                 "device)");
+}
+
+// Sums of x forwards, backwards, and wrongly (x[0] twice).
+constexpr char kForwardSum[] =
+    "(proc @sum ((size n) (in x (f32 n)) (out y f32))\n"
+    "  (assign y 0.0)\n"
+    "  (for i 0 n (reduce y (x i))))\n";
+constexpr char kBackwardSum[] =
+    "(proc @sum ((size n) (in x (f32 n)) (out y f32))\n"
+    "  (assign y 0.0)\n"
+    "  (for i 0 n (reduce y (x (- (- n 1) i)))))\n";
+constexpr char kWrongSum[] =
+    "(proc @sum ((size n) (in x (f32 n)) (out y f32))\n"
+    "  (assign y (x 0))\n"
+    "  (for i 0 n (reduce y (x i))))\n";
+
+TEST(RunSimTest, SumsInAnotherOrderPassWithinTheRoundingBound) {
+  const std::string dir = TempDir("rounding");
+  std::filesystem::create_directories(dir + "/in");
+  // Forwards 1024 absorbs both 2^-14 (0); backwards they add up (2^-13):
+  // outside allclose's tolerance, inside 2 gamma_4 * 2048.
+  auto x = MakeHostTensor(ElemType::kF32, {4});
+  ASSERT_TRUE(x.ok());
+  const float values[] = {1024.0f, 0x1p-14f, 0x1p-14f, -1024.0f};
+  for (int i = 0; i < 4; ++i) x->Set<float>(i, values[i]);
+  ASSERT_TRUE(WriteNpy(dir + "/in/x.npy", *x).ok());
+  for (const auto& [name, text] :
+       {std::pair{"forward", kForwardSum}, std::pair{"backward", kBackwardSum},
+        std::pair{"wrong", kWrongSum}}) {
+    ASSERT_TRUE(WriteFile(dir + "/" + name + ".tir", text).ok());
+  }
+  RunSimOptions options;
+  options.file = dir + "/backward.tir";
+  options.inputs_dir = dir + "/in";
+  options.compare_file = dir + "/forward.tir";
+  std::ostringstream out;
+  absl::Status status = RunSim(options, out);
+  EXPECT_TRUE(status.ok()) << status;
+  EXPECT_EQ(out.str(),
+            "y: max abs diff 0.00012207, max rel diff inf (scalar, f32): "
+            "ok, 1 element within the rounding bound\n");
+
+  // Tolerances given are what was asked for.
+  options.tolerance.atol = 1e-6;
+  std::ostringstream strict;
+  EXPECT_FALSE(RunSim(options, strict).ok());
+  EXPECT_NE(strict.str().find("mismatch in 1 of 1 elements"), std::string::npos)
+      << strict.str();
+
+  // 1024 off is no rounding.
+  options.tolerance = {};
+  options.file = dir + "/wrong.tir";
+  std::ostringstream wrong;
+  EXPECT_FALSE(RunSim(options, wrong).ok());
+  EXPECT_NE(wrong.str().find("mismatch in 1 of 1 elements, first y: 1024 vs "
+                             "0"),
+            std::string::npos)
+      << wrong.str();
 }
 
 }  // namespace

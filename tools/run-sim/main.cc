@@ -72,9 +72,12 @@ int main(int argc, char** argv) {
   command_line.AddFlag(
       {"expect", 0, "DIR", false, "compare the outputs with DIR/NAME.npy"});
   command_line.AddFlag({"rtol", 0, "R", false,
-                        "relative tolerance of comparisons (1e-5; f16 1e-3)"});
+                        "relative tolerance of comparisons (1e-5; f16 1e-3; "
+                        "by default, values outside it pass within the "
+                        "rounding bound of any summation order)"});
   command_line.AddFlag({"atol", 0, "A", false,
-                        "absolute tolerance of comparisons (1e-6; f16 1e-3)"});
+                        "absolute tolerance of comparisons (1e-6; f16 1e-3; "
+                        "given, either one turns the rounding bound off)"});
   command_line.AddFlag({"define", 'D', "NAME=VALUE", true,
                         "bind a size (or index, bool, stride) parameter"});
   command_line.AddFlag({"no-batching", 0, "", false,
