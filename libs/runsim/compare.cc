@@ -31,6 +31,15 @@ std::string ElementText(absl::string_view name,
   return absl::StrCat(name, "[", absl::StrJoin(index, ", "), "]");
 }
 
+// `3 elements within the rounding bound`: `one` or `more` as the count
+// asks.
+std::string WithinBound(const Comparison& comparison, absl::string_view one,
+                        absl::string_view more) {
+  const int64_t count = comparison.within_rounding_bound;
+  return absl::StrCat(count, " ", count == 1 ? one : more,
+                      " within the rounding bound");
+}
+
 }  // namespace
 
 Tolerance DefaultTolerance(ElemType elem) {
@@ -120,10 +129,8 @@ std::string ComparisonLine(absl::string_view name, const HostTensor& actual,
   if (comparison.mismatches == 0) {
     line += "ok";
     if (comparison.within_rounding_bound > 0) {
-      absl::StrAppend(
-          &line, ", ", comparison.within_rounding_bound,
-          comparison.within_rounding_bound == 1 ? " element" : " elements",
-          " within the rounding bound");
+      absl::StrAppend(&line, ", ",
+                      WithinBound(comparison, "element", "elements"));
     }
     return line;
   }
@@ -134,10 +141,8 @@ std::string ComparisonLine(absl::string_view name, const HostTensor& actual,
                   ValueText(actual, first), " vs ",
                   ValueText(reference, first));
   if (comparison.within_rounding_bound > 0) {
-    absl::StrAppend(
-        &line, " (", comparison.within_rounding_bound,
-        comparison.within_rounding_bound == 1 ? " other" : " others",
-        " within the rounding bound)");
+    absl::StrAppend(&line, " (", WithinBound(comparison, "other", "others"),
+                    ")");
   }
   return line;
 }

@@ -1,6 +1,7 @@
 #include "libs/runsim/compare.h"
 
 #include <cmath>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -36,6 +37,33 @@ TEST(CompareTest, AppliesAllcloseRule) {
   EXPECT_EQ(ComparisonLine("y", far, reference, *differs),
             "y: max abs diff 0.5, max rel diff inf (3, f32): mismatch in 2 of "
             "3 elements, first y[0]: 1.5 vs 1");
+}
+
+TEST(CompareTest, RoundingBoundsPassElementsOutsideTheTolerance) {
+  const Tolerance tolerance;
+  HostTensor reference = F32({3}, {1, 0, 0});
+  HostTensor actual = F32({3}, {1.5f, 1e-3f, 2e-3f});
+  // y[0] within its bound, y[1] not, y[2] has none.
+  const std::vector<double> bounds = {0.5, 1e-4, NAN};
+  auto compared =
+      CompareTensors("y", actual, reference, tolerance, bounds);
+  ASSERT_TRUE(compared.ok());
+  EXPECT_EQ(compared->mismatches, 2);
+  EXPECT_EQ(compared->within_rounding_bound, 1);
+  EXPECT_EQ(ComparisonLine("y", actual, reference, *compared),
+            "y: max abs diff 0.5, max rel diff inf (3, f32): mismatch in 2 of "
+            "3 elements, first y[1]: 0.00100000005 vs 0 (1 other within the "
+            "rounding bound)");
+  const std::vector<double> loose = {0.5, 1.5e-3, 2.5e-3};
+  auto passes = CompareTensors("y", actual, reference, tolerance, loose);
+  ASSERT_TRUE(passes.ok());
+  EXPECT_EQ(ComparisonLine("y", actual, reference, *passes),
+            "y: max abs diff 0.5, max rel diff inf (3, f32): ok, 3 elements "
+            "within the rounding bound");
+  // A bound per element, or none.
+  const std::vector<double> short_bounds = {0.5};
+  EXPECT_FALSE(
+      CompareTensors("y", actual, reference, tolerance, short_bounds).ok());
 }
 
 TEST(CompareTest, F16HasItsOwnDefaultsAndDigits) {

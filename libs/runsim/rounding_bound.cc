@@ -21,6 +21,16 @@ bool IsFloatValued(const ir::Node& node) {
          IsFloat(type.elem());
 }
 
+// MapInputsForMagnitude on a tensor of T (float or double).
+template <typename T>
+void MapFloats(HostTensor& tensor, Magnitude magnitude) {
+  for (int64_t i = 0; i < tensor.num_elements(); ++i) {
+    tensor.Set<T>(i, magnitude == Magnitude::kAbsoluteSum
+                         ? std::fabs(tensor.Get<T>(i))
+                         : T{1});
+  }
+}
+
 }  // namespace
 
 void RewriteForMagnitudes(ir::Module& module, Magnitude magnitude) {
@@ -91,18 +101,10 @@ void MapInputsForMagnitude(TensorMap& tensors, Magnitude magnitude) {
         }
         break;
       case ElemType::kF32:
-        for (int64_t i = 0; i < tensor.num_elements(); ++i) {
-          tensor.Set<float>(i, magnitude == Magnitude::kAbsoluteSum
-                                   ? std::fabs(tensor.Get<float>(i))
-                                   : 1.0f);
-        }
+        MapFloats<float>(tensor, magnitude);
         break;
       case ElemType::kF64:
-        for (int64_t i = 0; i < tensor.num_elements(); ++i) {
-          tensor.Set<double>(i, magnitude == Magnitude::kAbsoluteSum
-                                    ? std::fabs(tensor.Get<double>(i))
-                                    : 1.0);
-        }
+        MapFloats<double>(tensor, magnitude);
         break;
       case ElemType::kI8:
       case ElemType::kI32:
