@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
 #include "libs/emitc/expr_emitter.h"
 #include "libs/ir/op.h"
 #include "libs/ir/vector_lanes.h"
@@ -249,10 +250,14 @@ std::string ReadRowsForTargets(const VectorShape& shape, VectorHelper& helper) {
 // row at a time (unless `rows_done`: ReadRows or RowsInPlace did it);
 // otherwise lane by lane, testing each. A `masked` write tests every lane,
 // and its mask lane m[lane] too.
+// `lanes_setup` (declaring `lanes`, say) starts the lane-by-lane part;
+// rows copied whole move between memory and `rows_from` (empty: `lanes`).
 std::string TransferBody(const VectorShape& shape, bool read, bool rows_done,
                          bool masked = false,
                          const std::string& lanes = "lanes",
-                         const std::string& partial = "") {
+                         const std::string& partial = "",
+                         const std::string& lanes_setup = "",
+                         const std::string& rows_from = "") {
   const std::vector<int64_t>& dims = shape.dims;
   const size_t n = dims.size();
   const std::vector<int64_t> strides = LaneStrides(dims);
@@ -260,12 +265,17 @@ std::string TransferBody(const VectorShape& shape, bool read, bool rows_done,
   int depth = 1;
   if (!rows_done) {
     text = RowCopies(shape, read,
-                     lanes == "lanes"
+                     !rows_from.empty() ? rows_from
+                     : lanes == "lanes"
                          ? lanes
                          : absl::StrCat("(", ElemTypeCName(shape.elem), " *)&",
                                         lanes)) +
            partial + "  } else {\n";
     depth = 2;
+  }
+  // Indented to the depth it starts at.
+  for (absl::string_view line : absl::StrSplit(lanes_setup, '\n', absl::SkipEmpty())) {
+    absl::StrAppend(&text, std::string(2 * (depth - 1), ' '), line, "\n");
   }
   const int inner = OpenLoops(dims, n, depth, text);
   std::vector<std::string> positions, inside, offset;
@@ -475,9 +485,16 @@ VectorHelper TransferWrite(const VectorShape& shape) {
       "0 <= ij + kj < nj for every\n   j, and dropped elsewhere. */\n",
       kVectorHelperDecl, "void ", helper.name, "(", elem, " *p, ",
       TransferParams(n), ", const ", type, " *v) {\n", column, rows,
-      LanesArray(shape, false), "  memcpy(lanes, v, sizeof lanes);\n",
+      // The lanes are copied into an array only where they are stored one
+      // by one: a copy made before the whole-row store kept GCC 12 from
+      // holding the vector in a register when compiling for AVX2 (a
+      // register tile's accumulators, which it then loaded and stored
+      // around every multiply-add; for AVX-512 it did not).
       TransferBody(shape, /*read=*/false, /*rows_done=*/!rows.empty(),
-                   /*masked=*/false, "lanes", partial),
+                   /*masked=*/false, "lanes", partial,
+                   absl::StrCat(LanesArray(shape, false),
+                                "  memcpy(lanes, v, sizeof lanes);\n"),
+                   absl::StrCat("(const ", elem, " *)v")),
       "}\n");
   return helper;
 }
