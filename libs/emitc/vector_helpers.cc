@@ -274,7 +274,8 @@ std::string TransferBody(const VectorShape& shape, bool read, bool rows_done,
     depth = 2;
   }
   // Indented to the depth it starts at.
-  for (absl::string_view line : absl::StrSplit(lanes_setup, '\n', absl::SkipEmpty())) {
+  for (absl::string_view line :
+       absl::StrSplit(lanes_setup, '\n', absl::SkipEmpty())) {
     absl::StrAppend(&text, std::string(2 * (depth - 1), ' '), line, "\n");
   }
   const int inner = OpenLoops(dims, n, depth, text);

@@ -45,8 +45,7 @@ TEST(CompareTest, RoundingBoundsPassElementsOutsideTheTolerance) {
   HostTensor actual = F32({3}, {1.5f, 1e-3f, 2e-3f});
   // y[0] within its bound, y[1] not, y[2] has none.
   const std::vector<double> bounds = {0.5, 1e-4, NAN};
-  auto compared =
-      CompareTensors("y", actual, reference, tolerance, bounds);
+  auto compared = CompareTensors("y", actual, reference, tolerance, bounds);
   ASSERT_TRUE(compared.ok());
   EXPECT_EQ(compared->mismatches, 2);
   EXPECT_EQ(compared->within_rounding_bound, 1);

@@ -2,9 +2,11 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "libs/ir/build.h"
 #include "libs/ir/edit.h"
 #include "libs/ir/op.h"
