@@ -5,6 +5,8 @@
 #include <sstream>
 #include <utility>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "gtest/gtest.h"
 #include "libs/cli/command_line.h"
 #include "libs/npy/npy.h"
@@ -81,19 +83,12 @@ TEST(RunSimTest, FailedOutputWriteIsAnError) {
                 "device)");
 }
 
-// Sums of x forwards, backwards, and wrongly (x[0] twice).
-constexpr char kForwardSum[] =
-    "(proc @sum ((size n) (in x (f32 n)) (out y f32))\n"
-    "  (assign y 0.0)\n"
-    "  (for i 0 n (reduce y (x i))))\n";
-constexpr char kBackwardSum[] =
-    "(proc @sum ((size n) (in x (f32 n)) (out y f32))\n"
-    "  (assign y 0.0)\n"
-    "  (for i 0 n (reduce y (x (- (- n 1) i)))))\n";
-constexpr char kWrongSum[] =
-    "(proc @sum ((size n) (in x (f32 n)) (out y f32))\n"
-    "  (assign y (x 0))\n"
-    "  (for i 0 n (reduce y (x i))))\n";
+// @sum: y starts at `init` and adds x[`index`] for every i.
+std::string SumProgram(absl::string_view init, absl::string_view index) {
+  return absl::StrCat("(proc @sum ((size n) (in x (f32 n)) (out y f32))\n",
+                      "  (assign y ", init, ")\n", "  (for i 0 n (reduce y (x ",
+                      index, "))))\n");
+}
 
 TEST(RunSimTest, SumsInAnotherOrderPassWithinTheRoundingBound) {
   const std::string dir = TempDir("rounding");
@@ -105,9 +100,11 @@ TEST(RunSimTest, SumsInAnotherOrderPassWithinTheRoundingBound) {
   const float values[] = {1024.0f, 0x1p-14f, 0x1p-14f, -1024.0f};
   for (int i = 0; i < 4; ++i) x->Set<float>(i, values[i]);
   ASSERT_TRUE(WriteNpy(dir + "/in/x.npy", *x).ok());
+  // Sums of x forwards, backwards, and wrongly (x[0] twice).
   for (const auto& [name, text] :
-       {std::pair{"forward", kForwardSum}, std::pair{"backward", kBackwardSum},
-        std::pair{"wrong", kWrongSum}}) {
+       {std::pair{"forward", SumProgram("0.0", "i")},
+        std::pair{"backward", SumProgram("0.0", "(- (- n 1) i)")},
+        std::pair{"wrong", SumProgram("(x 0)", "i")}}) {
     ASSERT_TRUE(WriteFile(dir + "/" + name + ".tir", text).ok());
   }
   RunSimOptions options;
