@@ -20,8 +20,8 @@ namespace tessel::vectorize {
 // buffer (packed), whose rows are contiguous whatever the tensor's row
 // stride, so that no power-of-two stride thrashes a cache set.
 enum class Pack {
-  kAuto,  // where the tiles read the panel at least 64 times: a copy costs
-          // about two reads (docs/vectorize.md, step 6)
+  kAuto,  // where the tiles read the panel at least `pack_reads` times: a
+          // copy costs about two reads (docs/vectorize.md, step 6)
   kYes,   // every panel
   kNo,    // none
 };
@@ -87,6 +87,11 @@ struct Strategy {
   // Which panels are copied, per tile of lanes and cache block, into a
   // dense buffer of their own that all tiles of rows then read.
   Pack pack = Pack::kAuto;
+  // With `pack auto`, the fewest reads of a panel by the loops outside the
+  // tile for which it is packed: what a read in place costs against a
+  // read of the copy, a property of the machine's caches more than of
+  // the instructions (docs/vectorize.md, step 6).
+  int64_t pack_reads = 64;
   // The most iterations of a window loop (a reduction loop that indexes a
   // read in a dimension the rows index too: a convolution's filter width)
   // unrolled into the register tile, so that the element one row reads at

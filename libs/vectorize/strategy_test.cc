@@ -34,7 +34,8 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
   EXPECT_EQ(PrintStrategy(*strategy),
             "width 8\nvectors 2\nrows 4\nregisters 16\nshape fit\n"
             "depth 1073741824\ntail peel\n"
-            "contraction mul-add\nlowering outer-product\npack auto\nwindow 1\n"
+            "contraction mul-add\nlowering outer-product\npack auto\n"
+            "pack-reads 3\nwindow 1\n"
             "l2 1048576\nprefetch 448\ndot 2\n");
 }
 
@@ -160,6 +161,18 @@ TEST(StrategyTest, PackingIsAutoYesOrNo) {
   }
   EXPECT_EQ(ParseStrategy("pack always\n", "s", Strategy{}).status().message(),
             "s:1:1: error: 'pack' is 'auto', 'yes' or 'no', not 'always'");
+}
+
+TEST(StrategyTest, PackReadsIsTheFewestReadsAutoPacksFor) {
+  EXPECT_EQ(DefaultStrategy("avx512")->pack_reads, 64);
+  EXPECT_EQ(DefaultStrategy("avx2")->pack_reads, 3);
+  auto strategy = ParseStrategy("pack-reads 8\n", "s", Strategy{});
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->pack_reads, 8);
+  EXPECT_NE(PrintStrategy(*strategy).find("pack-reads 8\n"), std::string::npos);
+  EXPECT_THAT(
+      ParseStrategy("pack-reads 0\n", "s", Strategy{}).status().message(),
+      HasSubstr("s:1:1: error: 'pack-reads' takes an integer from 1"));
 }
 
 }  // namespace

@@ -97,14 +97,6 @@ bool RowsCrowdL1Sets(ir::Node& read, const ir::Node& rows) {
   return kL1WayBytes / std::gcd(*stride, kL1WayBytes) < kLeastRowSets;
 }
 
-// The fewest times the tiles must read a panel for a copy of it to pay:
-// at 7 reads (a 9 x 9 x 512 layer's output rows) the packed filter ran at
-// 0.82-0.85x oneDNN, unpacked 0.79-0.93x (median 0.92x); at 28 0.95-0.96x
-// and 0.96-0.99x; matmul's B, read by 85 tiles of rows at 512, ran as
-// fast either way, by 170 at 1024 2.5 % faster packed, by 341 at 2048
-// 1.9x (docs/vectorize.md, step 6).
-constexpr int64_t kLeastPackedReads = 64;
-
 class NestVectorizer {
  public:
   NestVectorizer(ir::Module& module, ir::Node& proc, const Strategy& strategy)
@@ -353,12 +345,12 @@ class NestVectorizer {
             : PanelRead{};
     const ir::Node* panel = panel_read.read;
     // A copy of the panel costs about two reads of it (its loads and
-    // stores); it pays where the tiles read the copy many times.
+    // stores); it pays where the tiles read the copy often enough, which
+    // depends on what a read in place costs on the machine (`pack_reads`).
     const bool pack =
-        panel != nullptr &&
-        (strategy_.pack == Pack::kYes ||
-         (strategy_.pack == Pack::kAuto &&
-          panel_read.times >= kLeastPackedReads));
+        panel != nullptr && (strategy_.pack == Pack::kYes ||
+                             (strategy_.pack == Pack::kAuto &&
+                              panel_read.times >= strategy_.pack_reads));
     // A panel read in place fewer times than a copy pays for spends much
     // of its time in its first pass, which reads it from the L3 at a
     // stride the hardware prefetchers do not follow: its lines are
@@ -366,7 +358,7 @@ class NestVectorizer {
     // output rows: 0.74-0.94x oneDNN without, 0.98-1.02x with; a layer
     // whose filter stays in the L2 ran 1-2 % slower with).
     const ir::Node* prefetched =
-        panel != nullptr && !pack && panel_read.times < kLeastPackedReads
+        panel != nullptr && !pack && panel_read.times < strategy_.pack_reads
             ? ir::LoadView(const_cast<ir::Node&>(*panel)).buffer()
             : nullptr;
     // The strategy's `tile` loops stay outside the panel's.

@@ -141,7 +141,7 @@ TEST(VectorizeTest, MulAddMovesNoLoopAcrossTheOtherReductions) {
 }
 
 TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
-  // B (400 bytes) outgrows half of a 512-byte L2: a panel. Its 4 tiles of
+  // B (400 bytes) outgrows half of a 512-byte L2: a panel. Its 3 tiles of
   // 2 rows read it too few times for a copy to pay; the 65 tiles of 130
   // rows read it enough.
   Strategy strategy{.width = 8, .vectors = 1, .rows = 2,
@@ -160,6 +160,14 @@ TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
                 strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("B_packed"));
+  // With `pack-reads 3`, the 3 tiles of 2 rows read it enough.
+  strategy.pack_reads = 3;
+  run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_THAT(run.vectorized, HasSubstr("B_packed"));
+  strategy.pack_reads = 4;
+  run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("B_packed")));
 }
 
 TEST(VectorizeTest, AStoredTransposedIsPackedByTilesOfRows) {
