@@ -4,15 +4,19 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "libs/cli/command_line.h"
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
-#include "libs/verify/read.h"
 #include "libs/support/source.h"
 #include "libs/vectorize/strategy.h"
 #include "libs/vectorize/vectorize.h"
+#include "libs/verify/read.h"
 
 namespace {
+
+// The width --help's lines keep to.
+constexpr size_t kHelpColumns = 76;
 
 // The target's default strategy, changed by --strategy FILE.
 absl::StatusOr<tessel::vectorize::Strategy> StrategyOf(
@@ -25,6 +29,24 @@ absl::StatusOr<tessel::vectorize::Strategy> StrategyOf(
   if (!source.ok()) return source.status();
   return tessel::vectorize::ParseStrategy((*source)->text(), (*source)->name(),
                                           *strategy);
+}
+
+// `target`'s default strategy for --help: its keys, wrapped.
+std::string DefaultStrategyText(absl::string_view target) {
+  std::string text = absl::StrCat("  ", target, ":");
+  size_t line_start = 0;
+  for (absl::string_view key :
+       absl::StrSplit(tessel::vectorize::PrintStrategy(
+                          *tessel::vectorize::DefaultStrategy(target)),
+                      '\n', absl::SkipEmpty())) {
+    if (text.size() - line_start + key.size() + 2 > kHelpColumns) {
+      line_start = text.size() + 1;
+      absl::StrAppend(&text, "\n   ");
+    }
+    absl::StrAppend(&text, " ", key, ",");
+  }
+  text.back() = '\n';
+  return text;
 }
 
 absl::Status Run(const tessel::CommandLine& command_line) {
@@ -79,16 +101,11 @@ int main(int argc, char** argv) {
                         "(formats/strategy/README.md)"});
   command_line.AddFlag(
       {"output", 'o', "OUT", false, "write to OUT instead of stdout"});
-  command_line.set_epilogue(
-      "default strategy (avx512): width 16, vectors 4, rows 6, registers\n"
-      "32, shape fit (fewer vectors where a nest's reads need the\n"
-      "registers, rows balanced for short row loops), depth 1073741824\n"
-      "(the cache block bounded by l2 alone), tail pad, contraction fma,\n"
-      "lowering fma, pack yes, window 1, l2 1048576, no loop tiled or\n"
-      "interchanged by name; (avx2): width 8, vectors 2, registers 16, the\n"
-      "rest the same.\n"
+  command_line.set_epilogue(absl::StrCat(
+      "default strategies (formats/strategy/README.md):\n",
+      DefaultStrategyText("avx512"), DefaultStrategyText("avx2"),
       "example:\n"
       "  parse matmul.tk -D M=64 -D N=64 -D K=64 | vectorize -o v.tir\n"
-      "  run-sim v.tir --seed 1 --compare matmul.tir --rtol 1e-5");
+      "  run-sim v.tir --seed 1 --compare matmul.tir --rtol 1e-5"));
   return tessel::RunTool(command_line, argc, argv, Run);
 }
