@@ -77,6 +77,9 @@ ir::Node* LoopNamed(const ir::Node& stmt, const std::string& name) {
 // this far apart fall in the same set.
 constexpr int64_t kL1WayBytes = 4096;
 
+// The bytes of a cache line.
+constexpr int64_t kLineBytes = 64;
+
 // The bytes of the L1 of the targets' cores (32 KiB on AMD's Zen 4, 48
 // on Intel's Ice Lake and later): the least.
 constexpr int64_t kL1Bytes = 32768;
@@ -205,14 +208,17 @@ class NestVectorizer {
     // A read that steps of the reduction read a line of per tile of rows
     // is packed by tiles of rows, and the cache block need not keep its
     // lines in the L2.
-    const bool rows_packed =
-        plan.ok() && plan->mode == Mode::kLanes &&
+    bool rows_packed = false;
+    if (plan.ok() && plan->mode == Mode::kLanes &&
         stmt.node()->is(ir::Op::kReduce) && plan->row_loop != nullptr &&
-        TiledRowsRead(
-            *stmt.node(), *plan->row_loop, *plan->vector_loop,
-            TripOf(*plan->row_loop) > shape.rows,
-            TripOf(*plan->vector_loop) >= 2 * strategy_.width * shape.vectors,
-            shape.rows) != nullptr;
+        TripOf(*plan->row_loop) > shape.rows) {
+      if (ir::Node* read = RowsStridedRead(*stmt.node(), *plan->row_loop,
+                                           *plan->vector_loop, shape.rows)) {
+        rows_packed = PacksByTiles(
+            *stmt.node(), *read,
+            TripOf(*plan->vector_loop) / (strategy_.width * shape.vectors));
+      }
+    }
     // The accumulators start from the fill only in the lanes' register
     // tile, whose reduction loops are not blocked by `depth`: the cache
     // block's loop goes outside the tile's loops, and each block but the
@@ -436,11 +442,8 @@ class NestVectorizer {
     }
     if (rows_packed) {
       const ir::Node* read =
-          TiledRowsRead(*stmt.node(), *LoopNamed(*stmt.node(), rows),
-                        *LoopNamed(*stmt.node(), lanes), true,
-                        !lanes_outer.empty() &&
-                            TripOf(*LoopNamed(*stmt.node(), lanes_outer)) >= 2,
-                        shape.rows);
+          RowsStridedRead(*stmt.node(), *LoopNamed(*stmt.node(), rows),
+                          *LoopNamed(*stmt.node(), lanes), shape.rows);
       if (read == nullptr) {
         return absl::InternalError(
             "vectorize lost the read it packs by tiles of rows (a bug)");
@@ -1001,20 +1004,9 @@ class NestVectorizer {
   // the rows only its last, as the tile's rows (`rows` with coefficient 1,
   // the loop of its tiles, once `rows` is divided into tiles of
   // `tile_rows`, with coefficient `tile_rows`), and a reduction loop
-  // another. It is packed by tiles of rows (PackByTiles) where the rows
-  // are tiled, tiles of lanes read it again (`lanes_tiled`: two tiles or
-  // more), and it outgrows the L2, or the strategy says `pack yes`. The
-  // TN matmul ran at 79-83 GFLOP/s in place at 2048 (its `k` blocked so
-  // that those lines stayed in the L2), 104-106 packed; at 1024 93-97
-  // and 106-108; at 512, where A fills the L2, 107-110 in place and
-  // 103-107 packed (docs/vectorize.md, step 6). Null otherwise, and with
-  // `pack no`.
-  const ir::Node* TiledRowsRead(ir::Node& stmt, const ir::Node& rows,
-                                const ir::Node& lanes, bool rows_tiled,
-                                bool lanes_tiled, int64_t tile_rows) const {
-    if (strategy_.pack == Pack::kNo || !rows_tiled || !lanes_tiled) {
-      return nullptr;
-    }
+  // another. Null where there is none.
+  ir::Node* RowsStridedRead(ir::Node& stmt, const ir::Node& rows,
+                            const ir::Node& lanes, int64_t tile_rows) const {
     std::vector<ir::Node*> reads;
     LoadsIn(*stmt.operand(1), reads);
     for (ir::Node* read : reads) {
@@ -1039,18 +1031,60 @@ class NestVectorizer {
         }
         tiles_last = tiles_last && form.has_value();
       }
-      if (!tiles_last || !strided || !Indexes(*read, rows) ||
-          !primitives::IsStageable(*ir::LoadView(*read).buffer())) {
-        continue;
-      }
-      const std::optional<int64_t> bytes =
-          TensorBytes(*ir::LoadView(*read).buffer());
-      if (strategy_.pack == Pack::kYes || !bytes.has_value() ||
-          *bytes > strategy_.l2) {
+      if (tiles_last && strided && Indexes(*read, rows) &&
+          primitives::IsStageable(*ir::LoadView(*read).buffer())) {
         return read;
       }
     }
     return nullptr;
+  }
+
+  // Whether the read RowsStridedRead finds is packed by tiles of rows
+  // (PackByTiles), read by `lane_tiles` tiles of lanes: with `pack yes`;
+  // with `pack auto` where two tiles of lanes or more read it and it
+  // outgrows the L2, or where `pack_reads` tiles of lanes or more read it
+  // and the lines a tile of rows reads of it crowd the L1 (StepLinesCrowdL1),
+  // so that each tile of lanes reads them again from the L2. The TN
+  // matmul ran at 79-83 GFLOP/s in place at 2048 (its `k` blocked so that
+  // those lines stayed in the L2), 104-106 packed; at 1024 93-97 and
+  // 106-108; at 512, where A fills the L2, 107-110 in place and 103-107
+  // packed (AVX-512). With AVX2's tiles of 16 lanes, at 128-384 (A's
+  // rows 512 bytes to 1.5 KiB apart), 62-74 in place and 72-83 packed
+  // (docs/vectorize.md, step 6).
+  bool PacksByTiles(ir::Node& stmt, ir::Node& read, int64_t lane_tiles) const {
+    if (strategy_.pack == Pack::kNo || lane_tiles < 2) return false;
+    if (strategy_.pack == Pack::kYes) return true;
+    const std::optional<int64_t> bytes =
+        TensorBytes(*ir::LoadView(read).buffer());
+    if (!bytes.has_value() || *bytes > strategy_.l2) return true;
+    return lane_tiles >= strategy_.pack_reads && StepLinesCrowdL1(stmt, read);
+  }
+
+  // Whether the lines that a tile of rows reads of `read` (one per step of
+  // the reduction loops that index a dimension other than its last) fill
+  // more than half of the L1 sets they fall in, which the rows' other
+  // reads share: rows 512 bytes apart fall in 8 of the 64 sets, whose 8
+  // ways hold 64 lines, and a reduction of 128 steps or more evicts them
+  // before the next tile of lanes reads them.
+  static bool StepLinesCrowdL1(ir::Node& stmt, ir::Node& read) {
+    absl::Span<ir::Node* const> indices = ir::LoadView(read).indices();
+    int64_t lines = 1;
+    std::optional<int64_t> stride;
+    for (ir::Node* loop : LoopsOf(stmt)) {
+      bool steps = false;
+      for (size_t d = 0; d + 1 < indices.size(); ++d) {
+        steps = steps || AffineForm(*indices[d])->coefficient(loop) != 0;
+      }
+      if (!steps || WritesIndexedBy(stmt, *loop)) continue;
+      lines *= TripOf(*loop);
+      std::optional<int64_t> bytes = ReadStrideBytes(read, *loop);
+      if (!bytes.has_value()) return false;
+      stride = std::min(stride.value_or(*bytes), *bytes);
+    }
+    if (!stride.has_value() || *stride < kLineBytes) return false;
+    const int64_t sets = std::min(kL1WayBytes / kLineBytes,
+                                  kL1WayBytes / std::gcd(*stride, kL1WayBytes));
+    return 2 * lines > sets * (kL1Bytes / kL1WayBytes);
   }
 
   // Whether an index of the load `read` varies with `loop`.
@@ -1162,7 +1196,7 @@ class NestVectorizer {
     return AllocNamed(proc_, name);
   }
 
-  // Packs `read` (TiledRowsRead) as Pack does, tile by tile of `rows`
+  // Packs `read` (RowsStridedRead) as Pack does, tile by tile of `rows`
   // (LayOutByTiles, its last dimension the rows').
   absl::Status PackByTiles(const ir::Cursor& stmt, const ir::Node& read,
                            int64_t rows) {

@@ -170,6 +170,43 @@ TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
   EXPECT_THAT(run.vectorized, Not(HasSubstr("B_packed")));
 }
 
+// C[i, j] += A[k, i] * B[k, j] with M rows, N columns and K steps of k.
+std::string MatmulTn(int64_t m, int64_t n, int64_t k) {
+  return absl::StrCat("(proc @matmul_tn ((in A (f32 ", k, " ", m,
+                      ")) (in B (f32 ", k, " ", n, ")) (out C (f32 ", m, " ", n,
+                      "))) (for i 0 ", m, " (for j 0 ", n,
+                      " (assign (C i j) 0.0) (for k 0 ", k,
+                      " (reduce (C i j) (* (A k i) (B k j)))))))");
+}
+
+TEST(VectorizeTest, ATransposedWhoseLinesCrowdTheL1IsPackedFromPackReads) {
+  // A's rows are 512 bytes apart: the 160 lines a tile of rows reads, one
+  // per step of k, fall in 8 sets of the L1, whose 64 lines cannot keep
+  // them until the next of the 3 tiles of j reads them. A (80 KiB) fits
+  // the L2. Packed where the strategy packs for 3 reads, not for 4, nor
+  // where the rows are 400 bytes apart and the lines spread over the L1.
+  Strategy strategy{.width = 8,
+                    .vectors = 1,
+                    .rows = 4,
+                    .contraction = Contraction::kMulAdd,
+                    .pack_reads = 3};
+  const TensorMap inputs = {{"A", F32({160, 128}, Values(160 * 128, 1))},
+                            {"B", F32({160, 24}, Values(160 * 24, 2))}};
+  BeforeAfter run = RunBoth(MatmulTn(128, 24, 160), inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_THAT(run.vectorized, HasSubstr("A_packed"));
+  strategy.pack_reads = 4;
+  run = RunBoth(MatmulTn(128, 24, 160), inputs, strategy);
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
+  strategy.pack_reads = 3;
+  run = RunBoth(MatmulTn(100, 24, 160),
+                {{"A", F32({160, 100}, Values(160 * 100, 1))},
+                 {"B", F32({160, 24}, Values(160 * 24, 2))}},
+                strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
+}
+
 TEST(VectorizeTest, AStoredTransposedIsPackedByTilesOfRows) {
   // C[i, j] += A[k, i] * B[k, j]: each step of k reads a line of A per
   // tile of rows. A (140 bytes) outgrows a 128-byte L2 and both tiles of
