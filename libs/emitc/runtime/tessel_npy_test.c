@@ -372,10 +372,20 @@ static void TestAllocateAndError(void) {
   float *data = tsl_allocate("t", sizeof(float), 2, shape);
   CHECK(data != NULL);
   if (data != NULL) data[14] = 1.0f;
-  free(data);
+  tsl_free(data);
   double *scalar = tsl_allocate("s", sizeof(double), 0, NULL);
   CHECK(scalar != NULL);
-  free(scalar);
+  tsl_free(scalar);
+  tsl_free(NULL);
+  /* Aligned to 64 bytes whatever the size (malloc's large blocks start 16
+     bytes past a page), every byte writable. */
+  for (int64_t count = 1; count <= (INT64_C(1) << 20); count *= 7) {
+    const int64_t size[1] = {count};
+    unsigned char *bytes = tsl_allocate("b", 1, 1, size);
+    CHECK(bytes != NULL && (uintptr_t)bytes % 64 == 0);
+    if (bytes != NULL) memset(bytes, 0xff, (size_t)count);
+    tsl_free(bytes);
+  }
 
   ExpectExit(AllocateOverflowing,
              "k: cannot allocate 'big': its size overflows");
