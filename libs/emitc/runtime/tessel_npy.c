@@ -60,7 +60,7 @@ static void tsl_error(const char *format, ...) {
    message when the size overflows or malloc cannot give it. The alignment
    is a cache line's: malloc's large blocks start 16 bytes past a page,
    where a vector of a row would span two lines (an AVX2 matmul reading a
-   256 x 256 transposed copy ran at 58-82 GFLOP/s so, 65-90 aligned). The
+   256 x 256 transposed copy ran at 58-83 GFLOP/s so, 82-91 aligned). The
    block malloc gave lies in the pointer before the data: tsl_free frees
    it. */
 static void *tsl_allocate(const char *name, size_t elem_size, int rank,
