@@ -89,7 +89,7 @@ def strategy(seed, loops_path):
         "depth": lambda: small(1, 2, 3, 4, 7, 8, 16, 64, 1 << 30),
         "tail": lambda: small("pad", "peel", "mask"),
         "contraction": lambda: small("fma", "mul-add", "mul-add"),
-        "lowering": lambda: small("outer-product", "fma"),
+        "lowering": lambda: small("contract", "outer-product", "fma"),
         "pack": lambda: small("auto", "yes", "no"),
         "pack-reads": lambda: small(1, 2, 3, 64, 1 << 30),
         "window": lambda: small(1, 2, 3, 5, 64),
@@ -101,6 +101,10 @@ def strategy(seed, loops_path):
     for key, value in keys.items():
         if rng.random() < 0.5:
             lines.append(f"{key} {value()}")
+    # The contract level states products and sums rounded apart.
+    if "lowering contract" in lines:
+        lines = [l for l in lines if not l.startswith("contraction ")]
+        lines.append("contraction mul-add")
     if loops and rng.random() < 0.4:
         for loop in rng.sample(loops, rng.randint(1, min(2, len(loops)))):
             lines.append(f"tile {loop} {small(1, 2, 3, 4, 5, 8, 16, 32)}")

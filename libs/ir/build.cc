@@ -246,6 +246,12 @@ Node* Build::Split(Module& module, int64_t lo, int64_t hi, int64_t n) {
               {Int(module, lo), Int(module, hi), Int(module, n)});
 }
 
+Node* Build::List(Module& module, absl::Span<const int64_t> values) {
+  std::vector<Node*> entries;
+  for (int64_t value : values) entries.push_back(Int(module, value));
+  return Form(module, Op::kList, entries);
+}
+
 Node* Build::Permutation(Module& module, absl::Span<const int> order) {
   std::vector<Node*> entries;
   for (int entry : order) entries.push_back(Int(module, entry));
@@ -328,6 +334,13 @@ Node* Build::Broadcast(Module& module, const Type& vector, Node* value) {
   broadcast->set_declared_type(vector);
   broadcast->set_type(vector);
   return broadcast;
+}
+
+Node* Build::ShapeCast(Module& module, const Type& vector, Node* value) {
+  Node* cast = Form(module, Op::kShapeCast, {value});
+  cast->set_declared_type(vector);
+  cast->set_type(vector);
+  return cast;
 }
 
 Node* Build::Fma(Module& module, Node* a, Node* b, Node* c) {

@@ -100,6 +100,8 @@ class Build {
   static Node* Split(Module& module, int64_t lo, int64_t hi, int64_t n);
   // (perm P...): a window's permutation of its natural dimensions.
   static Node* Permutation(Module& module, absl::Span<const int> order);
+  // (list V...): a literal list (a contract's maps, a transpose's order).
+  static Node* List(Module& module, absl::Span<const int64_t> values);
   static Node* Stride(Module& module, const Node& tensor, int64_t dim);
   static Node* ReadConfig(Module& module, const Node& config,
                           absl::string_view field);
@@ -127,6 +129,7 @@ class Build {
   static Node* Prefetch(Module& module, const Node& tensor,
                         absl::Span<Node* const> indices);
   static Node* Broadcast(Module& module, const Type& vector, Node* value);
+  static Node* ShapeCast(Module& module, const Type& vector, Node* value);
   static Node* Fma(Module& module, Node* a, Node* b, Node* c);
   static Node* Reduction(Module& module, absl::string_view kind, Node* vector);
 

@@ -263,6 +263,72 @@ TEST(BuildTest, TheVectorLevel) {
                "    (transfer-write v y (* 4 i))))\n");
 }
 
+// A contract of two shape-casts, its maps as lists: the contract level
+// vectorize writes.
+TEST(BuildTest, ContractOfShapeCasts) {
+  Module module;
+  Node* x =
+      Build::DataParam(module, ParamKind::kIn, "x",
+                       Build::Tensor(ElemType::kF32, {Build::Int(module, 2)}));
+  Node* y =
+      Build::DataParam(module, ParamKind::kIn, "y",
+                       Build::Tensor(ElemType::kF32, {Build::Int(module, 4)}));
+  Node* c = Build::DataParam(
+      module, ParamKind::kInOut, "c",
+      Build::Tensor(ElemType::kF32,
+                    {Build::Int(module, 2), Build::Int(module, 4)}));
+  std::vector<Node*> body;
+  // A vector `name` of `lanes` read from `tensor` at 0, 0, ...
+  auto vector = [&](const char* name, const Node& tensor,
+                    std::initializer_list<int64_t> lanes) {
+    const Type type = Type::Vector(ElemType::kF32, lanes);
+    std::vector<Node*> zeros;
+    for (size_t d = 0; d < lanes.size(); ++d) {
+      zeros.push_back(Build::Int(module, 0));
+    }
+    Node* alloc = Build::Alloc(module, name, type);
+    body.push_back(alloc);
+    body.push_back(
+        Build::Assign(module, Build::Ref(module, *alloc),
+                      Build::TransferRead(module, type, tensor, zeros,
+                                          Build::Float(module, 0.0))));
+    return alloc;
+  };
+  Node* a = vector("a", *x, {2});
+  Node* b = vector("b", *y, {4});
+  Node* t = vector("t", *c, {2, 4});
+  body.push_back(Build::Assign(
+      module, Build::Ref(module, *t),
+      Build::Form(
+          module, Op::kContract,
+          {Build::ShapeCast(module, Type::Vector(ElemType::kF32, {2, 1}),
+                            Build::Ref(module, *a)),
+           Build::ShapeCast(module, Type::Vector(ElemType::kF32, {1, 4}),
+                            Build::Ref(module, *b)),
+           Build::Ref(module, *t), Build::List(module, {0, 2}),
+           Build::List(module, {2, 1}), Build::List(module, {0, 1})})));
+  body.push_back(
+      Build::TransferWrite(module, Build::Ref(module, *t), *c,
+                           {Build::Int(module, 0), Build::Int(module, 0)}));
+  module.AddForm(Build::Proc(module, "@rank1", {x, y, c}, {}, body));
+  ExpectBuilds(
+      module,
+      "(proc @rank1 ((in x (f32 2)) (in y (f32 4)) (inout c (f32 2 4)))\n"
+      "  (alloc a (vector f32 2))\n"
+      "  (assign a (transfer-read (vector f32 2) x 0 0.0))\n"
+      "  (alloc b (vector f32 4))\n"
+      "  (assign b (transfer-read (vector f32 4) y 0 0.0))\n"
+      "  (alloc t (vector f32 2 4))\n"
+      "  (assign t (transfer-read (vector f32 2 4) c 0 0 0.0))\n"
+      "  (assign t\n"
+      "    (contract (shape-cast (vector f32 2 1) a) (shape-cast (vector f32 1 "
+      "4) b) t\n"
+      "      (list 0 2)\n"
+      "      (list 2 1)\n"
+      "      (list 0 1)))\n"
+      "  (transfer-write t c 0 0))\n");
+}
+
 TEST(BuildTest, TensorLevelTerms) {
   Module module;
   // (build 4 (lam (ifold 2 0.0 (lam (lam (+ %0 (index (index A %2) %1)))))))

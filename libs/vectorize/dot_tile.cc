@@ -110,12 +110,6 @@ class DotTileBuilder {
     return IsFloat(elem_) ? Build::Float(module_, 0.0) : Build::Int(module_, 0);
   }
 
-  ir::Node* List(std::vector<int64_t> values) const {
-    std::vector<ir::Node*> ints;
-    for (int64_t value : values) ints.push_back(Build::Int(module_, value));
-    return Build::Form(module_, ir::Op::kList, ints);
-  }
-
   // A new vector variable `base...` holding `value`, declared and assigned
   // in `out`.
   ir::Node* Temporary(absl::string_view base, const ir::Type& type,
@@ -276,24 +270,19 @@ class DotTileBuilder {
       ir::Node* old = Build::TransferRead(module_, block, c,
                                           IndicesAt(lhs, 0, 0, k), Zero());
       in_c(old);
-      start = ShapeCast(flat, old);
+      start = Build::ShapeCast(module_, flat, old);
     }
-    ir::Node* reduction =
-        Build::Form(module_, ir::Op::kMultiReduction,
-                    {Build::Ref(module_, *sums), start, List({1}),
-                     Build::Form(module_, ir::Op::kReductionOrderClause, {})});
+    ir::Node* reduction = Build::Form(
+        module_, ir::Op::kMultiReduction,
+        {Build::Ref(module_, *sums), start, Build::List(module_, {1}),
+         Build::Form(module_, ir::Op::kReductionOrderClause, {})});
     reduction->set_name("add");
     reduction->operand(3)->set_name("halving");
-    ir::Node* write = Build::TransferWrite(module_, ShapeCast(block, reduction),
-                                           c, IndicesAt(lhs, 0, 0, k));
+    ir::Node* write = Build::TransferWrite(
+        module_, Build::ShapeCast(module_, block, reduction), c,
+        IndicesAt(lhs, 0, 0, k));
     in_c(write);
     out.push_back(write);
-  }
-
-  ir::Node* ShapeCast(const ir::Type& type, ir::Node* value) const {
-    ir::Node* cast = Build::Form(module_, ir::Op::kShapeCast, {value});
-    cast->set_declared_type(type);
-    return cast;
   }
 
   ir::Module& module_;

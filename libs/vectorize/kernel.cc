@@ -286,14 +286,11 @@ class KernelBuilder {
       ir::Node* broadcast = Shared(
           Build::Broadcast(module_, first, ScalarAt(expr, r)), first, step);
       if (WidthOf(q) == WidthOf(0)) return broadcast;
-      auto list = [&](int64_t value) {
-        return Build::Form(module_, ir::Op::kList,
-                           {Build::Int(module_, value)});
-      };
-      return Shared(
-          Build::Form(module_, ir::Op::kExtractStridedSlice,
-                      {broadcast, list(0), list(WidthOf(q)), list(1)}),
-          type, step);
+      return Shared(Build::Form(module_, ir::Op::kExtractStridedSlice,
+                                {broadcast, Build::List(module_, {0}),
+                                 Build::List(module_, {WidthOf(q)}),
+                                 Build::List(module_, {1})}),
+                    type, step);
     }
     if (expr.is(ir::Op::kLoad)) {
       ir::Node& load = const_cast<ir::Node&>(expr);
@@ -410,20 +407,24 @@ ir::Node* FillVector(KernelBuilder& builder, const ir::Node& fill, int64_t r,
                           builder.ScalarAt(fill, r));
 }
 
-// The tile of `C += X * Y` at the outer-product level (Lowering::
-// kOuterProduct), where one factor is indexed by the lanes and not the
-// rows, the other not by the lanes and by the rows (if at all) along one
-// dimension of each read, and C's rows run along its next-to-last
-// dimension: per vector q of the tile a 2-D accumulator of rows x q's
-// lanes, read (or started from a fill of one value for the whole tile) and
-// written by transfers of C around the reduction loops,
+// The tile of `C += X * Y` at the contract or the outer-product level
+// (Lowering::kContract, kOuterProduct), where one factor is indexed by the
+// lanes and not the rows, the other not by the lanes and by the rows (if
+// at all) along one dimension of each read, and C's rows run along its
+// next-to-last dimension: per vector q of the tile a 2-D accumulator of
+// rows x q's lanes, read (or started from a fill of one value for the
+// whole tile) and written by transfers of C around the reduction loops,
 // and per step `(outer-product X_rows Y_q acc_q)` (fma: one rounding per
 // lane, as each row's fma of the next level) or `(+ acc_q (outer-product
-// X_rows Y_q))` (mul-add). False, with no code, for other tiles.
+// X_rows Y_q))` (mul-add), or, a level above (mul-add only), the
+// contraction of X_rows as a rows x 1 column with Y_q as a 1 x width row,
+// `(contract X Y acc_q (list 0 2) (list 2 1) (list 0 1))`, whose one
+// reduction step is that product and sum. False, with no code, for other
+// tiles.
 bool OuterProductTile(ir::Module& module, KernelBuilder& builder,
                       ir::Node& stmt, const NestPlan& plan,
                       const TileLoops& loops, const ir::Node* fill, bool fma,
-                      TileCode& code) {
+                      bool contract, TileCode& code) {
   ir::Node& lhs = *stmt.operand(0);
   ir::Node& rhs = *stmt.operand(1);
   // A sliding window's taps are unrolled in the FMA form only.
@@ -462,10 +463,20 @@ bool OuterProductTile(ir::Module& module, KernelBuilder& builder,
     ir::Node* x = builder.RowsVectorAt(rows_factor, rows, code.step);
     ir::Node* y = builder.VectorAt(lanes_factor, 0, q, code.step);
     ir::Node* sum =
-        fma ? Build::Form(module, ir::Op::kOuterProduct,
-                          {x, y, Build::Ref(module, *acc)})
-            : Build::Add(module, Build::Ref(module, *acc),
-                         Build::Form(module, ir::Op::kOuterProduct, {x, y}));
+        contract
+            ? Build::Form(
+                  module, ir::Op::kContract,
+                  {Build::ShapeCast(module, ir::Type::Vector(elem, {rows, 1}),
+                                    x),
+                   Build::ShapeCast(
+                       module, ir::Type::Vector(elem, {1, builder.WidthOf(q)}),
+                       y),
+                   Build::Ref(module, *acc), Build::List(module, {0, 2}),
+                   Build::List(module, {2, 1}), Build::List(module, {0, 1})})
+        : fma ? Build::Form(module, ir::Op::kOuterProduct,
+                            {x, y, Build::Ref(module, *acc)})
+              : Build::Add(module, Build::Ref(module, *acc),
+                           Build::Form(module, ir::Op::kOuterProduct, {x, y}));
     code.step.push_back(Build::Assign(module, Build::Ref(module, *acc), sum));
     code.epilogue.push_back(Build::TransferWrite(
         module, Build::Ref(module, *acc), c,
@@ -497,8 +508,11 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
   if (!fill.ok()) return fill.status();
   TileCode code;
   code.step = TilePrefetches(module, stmt, loops, strategy);
-  if (strategy.lowering == Lowering::kOuterProduct &&
+  // ParseStrategy takes `lowering contract` only with `contraction
+  // mul-add`; a reduce of another type or op has no fma either way.
+  if (strategy.lowering != Lowering::kFma &&
       OuterProductTile(module, builder, stmt, plan, loops, *fill, fma,
+                       strategy.lowering == Lowering::kContract && !fma,
                        code)) {
     Place(module, loops, code);
     return absl::OkStatus();
@@ -601,13 +615,13 @@ absl::Status EmitKernel(ir::Module& module, ir::Node& proc, ir::Node& stmt,
                        Build::Ref(module, *sums), Build::Int(module, r)})));
     }
     const ir::Node& y = *ir::LoadView(lhs).buffer();
-    ir::Node* reduction = Build::Form(
-        module, ir::Op::kMultiReduction,
-        {Build::Ref(module, *sums),
-         Build::TransferRead(module, ir::Type::Vector(elem, {rows}), y,
-                             builder.TransferIndices(lhs, 0, 0),
-                             builder.Zero(elem)),
-         Build::Form(module, ir::Op::kList, {Build::Int(module, 1)})});
+    ir::Node* reduction =
+        Build::Form(module, ir::Op::kMultiReduction,
+                    {Build::Ref(module, *sums),
+                     Build::TransferRead(module, ir::Type::Vector(elem, {rows}),
+                                         y, builder.TransferIndices(lhs, 0, 0),
+                                         builder.Zero(elem)),
+                     Build::List(module, {1})});
     reduction->set_name("add");
     epilogue.push_back(Build::TransferWrite(
         module, reduction, y, builder.TransferIndices(lhs, 0, 0)));

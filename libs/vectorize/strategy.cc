@@ -109,6 +109,7 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
                                        absl::string_view path, Strategy base) {
   Strategy strategy = base;
   int line_number = 0;
+  int lowering_line = 0;
   for (absl::string_view line : absl::StrSplit(text, '\n')) {
     ++line_number;
     line = line.substr(0, line.find('#'));
@@ -187,11 +188,13 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       strategy.contraction =
           std::array{Contraction::kFma, Contraction::kMulAdd}[*contraction];
     } else if (key == "lowering") {
-      auto lowering =
-          ChoiceOf(value, {"outer-product", "fma"}, key, path, line_number);
+      auto lowering = ChoiceOf(value, {"contract", "outer-product", "fma"}, key,
+                               path, line_number);
       if (!lowering.ok()) return lowering.status();
       strategy.lowering =
-          std::array{Lowering::kOuterProduct, Lowering::kFma}[*lowering];
+          std::array{Lowering::kContract, Lowering::kOuterProduct,
+                     Lowering::kFma}[*lowering];
+      lowering_line = line_number;
     } else if (key == "pack") {
       auto pack =
           ChoiceOf(value, {"auto", "yes", "no"}, key, path, line_number);
@@ -237,6 +240,15 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
                        "window, l2, prefetch, dot)"));
     }
   }
+  // A contract rounds each product and each sum, as the loops do; an fma
+  // rounds once, which no contract states.
+  if (strategy.lowering == Lowering::kContract &&
+      strategy.contraction == Contraction::kFma) {
+    return LineError(path, lowering_line,
+                     "'lowering contract' needs 'contraction mul-add' (a "
+                     "contract rounds its products and sums apart, an fma "
+                     "once)");
+  }
   return strategy;
 }
 
@@ -259,8 +271,10 @@ std::string PrintStrategy(const Strategy& strategy) {
       "\ncontraction ",
       strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
       "\nlowering ",
-      strategy.lowering == Lowering::kFma ? "fma" : "outer-product", "\n",
-      loops, "pack ",
+      strategy.lowering == Lowering::kFma            ? "fma"
+      : strategy.lowering == Lowering::kOuterProduct ? "outer-product"
+                                                     : "contract",
+      "\n", loops, "pack ",
       strategy.pack == Pack::kAuto  ? "auto"
       : strategy.pack == Pack::kYes ? "yes"
                                     : "no",

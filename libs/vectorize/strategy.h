@@ -44,6 +44,8 @@ enum class Contraction {
 // Where the progressive lowering of a register tile's contraction stops
 // (the paper's section 3.5: contraction -> outer products -> FMAs).
 enum class Lowering {
+  kContract,      // one contract per vector of the tile and step (rows x 1
+                  // times 1 x width), into the outer products' accumulator
   kOuterProduct,  // one outer-product per vector of the tile and step, into
                   // a 2-D accumulator of rows x width lanes
   kFma,           // outer products unrolled into one fma (or product and

@@ -80,9 +80,25 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "s:1:1: error: 'width' takes an integer from 1 to 64, not 'x'");
   EXPECT_EQ(ParseStrategy("contraction dot", "s", base).status().message(),
             "s:1:1: error: 'contraction' is 'fma' or 'mul-add', not 'dot'");
-  EXPECT_EQ(ParseStrategy("lowering contract", "s", base).status().message(),
-            "s:1:1: error: 'lowering' is 'outer-product' or 'fma', not "
-            "'contract'");
+  EXPECT_EQ(ParseStrategy("lowering dot", "s", base).status().message(),
+            "s:1:1: error: 'lowering' is 'contract', 'outer-product' or "
+            "'fma', not 'dot'");
+  // A contract rounds its products and sums apart: only with mul-add,
+  // whichever line comes first.
+  EXPECT_EQ(
+      ParseStrategy("# fused\nlowering contract", "s", base).status().message(),
+      "s:2:1: error: 'lowering contract' needs 'contraction mul-add' (a "
+      "contract rounds its products and sums apart, an fma once)");
+  EXPECT_EQ(ParseStrategy("lowering contract\ncontraction mul-add", "s", base)
+                ->lowering,
+            Lowering::kContract);
+  auto contract =
+      ParseStrategy("contraction mul-add\nlowering contract", "s", base);
+  ASSERT_TRUE(contract.ok()) << contract.status();
+  EXPECT_EQ(contract->lowering, Lowering::kContract);
+  // It prints back as it reads.
+  EXPECT_EQ(ParseStrategy(PrintStrategy(*contract), "s", base)->lowering,
+            Lowering::kContract);
   EXPECT_EQ(ParseStrategy("tail cut", "s", base).status().message(),
             "s:1:1: error: 'tail' is 'pad', 'peel' or 'mask', not 'cut'");
   EXPECT_EQ(ParseStrategy("l2 0", "s", base).status().message(),

@@ -73,10 +73,8 @@ class TileBuilder {
         case TileRead::kTransposed: {
           ir::Node* read =
               Read(load, ir::Type::Vector(elem, {lane_count_, row_count_}));
-          ir::Node* order = Build::Form(
-              module_, ir::Op::kList,
-              {Build::Int(module_, 1), Build::Int(module_, 0)});
-          return Build::Form(module_, ir::Op::kTranspose, {read, order});
+          return Build::Form(module_, ir::Op::kTranspose,
+                             {read, Build::List(module_, {1, 0})});
         }
       }
     }
