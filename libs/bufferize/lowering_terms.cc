@@ -3,6 +3,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "libs/bufferize/lowering_state.h"
+#include "libs/ir/de_bruijn.h"
 #include "libs/ir/keywords.h"
 #include "libs/ir/op.h"
 #include "libs/ir/syntax.h"
@@ -16,19 +17,28 @@ using ir::Op;
 
 // Where `term` returns the value of the variable `depth` binders above it
 // as a part of its result: the path through its tuples (0 the first part,
-// 1 the second), looking through the bodies of `app`s; nullopt when it
-// returns no such part.
-std::optional<std::vector<int>> ReturnedAt(const Node& term, int64_t depth) {
+// 1 the second), looking through the bodies of `app`s, and, with
+// `updated`, through what updates a tensor in its destination: the init
+// of an `ifold` with a tensor accumulator, the last operand of a library
+// call; nullopt when it returns no such part.
+std::optional<std::vector<int>> ReturnedAt(const Node& term, int64_t depth,
+                                           bool updated) {
   if (term.is(Op::kVar)) {
     if (term.int_value() != depth) return std::nullopt;
     return std::vector<int>();
   }
   if (term.is(Op::kApp)) {
-    return ReturnedAt(*term.operand(0)->operand(0), depth + 1);
+    return ReturnedAt(*term.operand(0)->operand(0), depth + 1, updated);
+  }
+  if (updated && !term.type().is_elem()) {
+    if (term.is(Op::kIfold)) return ReturnedAt(*term.operand(1), depth, true);
+    if (term.is(Op::kLibCall)) {
+      return ReturnedAt(*term.operand(term.num_operands() - 1), depth, true);
+    }
   }
   if (term.is(Op::kTuple)) {
     for (int part = 0; part < 2; ++part) {
-      if (auto path = ReturnedAt(*term.operand(part), depth)) {
+      if (auto path = ReturnedAt(*term.operand(part), depth, updated)) {
         path->insert(path->begin(), part);
         return path;
       }
@@ -351,9 +361,16 @@ absl::Status Lowering::EmitInto(const Node& term, const Value& dest) {
       // A bound tensor that is returned is computed in its result's
       // buffer (MLIR's empty-tensor elimination): no buffer of its own and
       // no copy. Nothing else is written into a result's buffer, so the
-      // value stays as computed while the body reads it.
-      if (auto path = ReturnedAt(*lam.operand(0), 0);
-          path.has_value() && !term.operand(1)->type().is_elem()) {
+      // value stays as computed while the body reads it. So is one that an
+      // ifold or a library call updates into the result where that is its
+      // only use: the update then starts from its destination as it is,
+      // and nothing reads the value it overwrites.
+      const Node& body = *lam.operand(0);
+      std::optional<std::vector<int>> path = ReturnedAt(body, 0, false);
+      if (!path.has_value() && ir::Uses(body) == 1) {
+        path = ReturnedAt(body, 0, true);
+      }
+      if (path.has_value() && !term.operand(1)->type().is_elem()) {
         const Value* slot = &dest;
         for (int part : *path) {
           if (slot->kind != Value::Kind::kTuple) {

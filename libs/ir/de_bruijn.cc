@@ -39,6 +39,15 @@ bool HasFreeVars(const Node& term, int64_t depth) {
   return free;
 }
 
+int64_t Uses(const Node& term, int64_t depth) {
+  int64_t uses = 0;
+  auto visit = [&](const Node& var, int64_t inner) {
+    uses += var.int_value() == inner + depth ? 1 : 0;
+  };
+  ForEachVar(const_cast<Node&>(term), 0, visit);
+  return uses;
+}
+
 void Shift(Node& term, int64_t by, int64_t cutoff) {
   auto visit = [&](Node& var, int64_t inner) {
     if (var.int_value() >= inner + cutoff) var.set_int(var.int_value() + by);

@@ -19,6 +19,10 @@ const Node* LamOf(const Node& var);
 // more lams out (by default any lam outside it).
 bool HasFreeVars(const Node& term, int64_t depth = 0);
 
+// The uses in `term` of the variable bound `depth` lams outside it (%0 of
+// the enclosing lam's body with the default 0).
+int64_t Uses(const Node& term, int64_t depth = 0);
+
 // Adds `by` to every variable of `term` that refers to a lam at least
 // `cutoff` lams outside `term`: what a term needs when it moves under `by`
 // more lams (or out of -`by`, when none of its variables refers to those).
