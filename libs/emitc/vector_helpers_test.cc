@@ -129,16 +129,23 @@ TEST(VectorHelpersTest, ColumnsMoveWithOneGatherOrScatter) {
 }
 
 TEST(VectorHelpersTest, WideTransfersCopyRowsInPlace) {
-  // 16 rows of 16 f32 (1 KiB) live in memory: rows copied straight into r.
+  // 16 rows of 16 f32 (1 KiB) live in memory: each row copied into r
+  // through a register of its 16 lanes.
   VectorHelper read = TransferRead(VectorShape{ElemType::kF32, {16, 16}});
   ExpectPart(read,
-             "      memcpy((float *)r + k0 * 16, &p[(i0 + k0) * s0 + i1], 16 * "
-             "sizeof(float));\n    }\n    return;\n  }\n");
+             "      tsl_f32x16 w;\n"
+             "      memcpy(&w, &p[(i0 + k0) * s0 + i1], sizeof w);\n"
+             "      memcpy((float *)r + k0 * 16, &w, sizeof w);\n"
+             "    }\n    return;\n  }\n");
   EXPECT_FALSE(absl::StrContains(read.definition, "__builtin_shufflevector"));
   VectorHelper write = TransferWrite(VectorShape{ElemType::kF32, {16, 16}});
   ExpectPart(write,
-             "memcpy(&p[(i0 + k0) * s0 + i1], (const float *)v + k0 * 16, 16 * "
-             "sizeof(float));");
+             "      memcpy(&w, (const float *)v + k0 * 16, sizeof w);\n"
+             "      memcpy(&p[(i0 + k0) * s0 + i1], &w, sizeof w);\n");
+  // Rows wider than a register (32 f64) are copied by memcpy alone.
+  ExpectPart(TransferWrite(VectorShape{ElemType::kF64, {2, 32}}),
+             "memcpy(&p[(i0 + k0) * s0 + i1], (const double *)v + k0 * 32, "
+             "32 * sizeof(double));");
   // 4 rows of 4 f32 fill one register: rows concatenated by shuffles.
   VectorHelper small = TransferRead(VectorShape{ElemType::kF32, {4, 4}});
   EXPECT_TRUE(absl::StrContains(small.definition, "__builtin_shufflevector"));
@@ -181,8 +188,12 @@ TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
   ExpectPart(helper,
              "  a2[0] = __builtin_shufflevector(a1[0], a1[1], 0, 4, 2, 6);\n"
              "  a2[1] = __builtin_shufflevector(a1[0], a1[1], 1, 5, 3, 7);\n");
-  EXPECT_TRUE(absl::StrContains(helper.definition,
-                                "  memcpy(r, a2, sizeof a2);\n"));
+  // The result's rows stored one by one, never the array at once.
+  ExpectPart(helper,
+             "  memcpy((double *)r + 0, &a2[0], sizeof a2[0]);\n"
+             "  memcpy((double *)r + 4, &a2[1], sizeof a2[1]);\n"
+             "  memcpy((double *)r + 8, &a2[2], sizeof a2[2]);\n"
+             "  memcpy((double *)r + 12, &a2[3], sizeof a2[3]);\n}\n");
 }
 
 TEST(VectorHelpersTest, RowReductionTransposesThenAddsWholeRows) {
