@@ -162,7 +162,7 @@ TEST(NodeTest, SubstituteAndRename) {
   EXPECT_EQ(Flat(*proc->operand(4)), "(for j 0 M (assign (B j) (A j)))");
 }
 
-TEST(DeBruijnTest, ShiftMovesOnlyFreeVariables) {
+TEST(DeBruijnTest, FreeVariablesAreFoundCountedAndShifted) {
   Module module = ReadOk(
       "(func @f ((x (f32 4))) ((y (f32 4)))\n"
       "  (build 4 (lam (ifold 4 (index x %0) (lam (lam (+ %0 (index x "
@@ -172,23 +172,15 @@ TEST(DeBruijnTest, ShiftMovesOnlyFreeVariables) {
   Node* inner = ifold->operand(2);
   EXPECT_TRUE(HasFreeVars(*inner));  // %2 is the build's index
   EXPECT_FALSE(HasFreeVars(*inner, 1));
-  Shift(*ifold, 2);
-  EXPECT_EQ(Flat(*ifold),
-            "(ifold 4 (index x %2) (lam (lam (+ %0 (index x %4)))))");
-}
-
-TEST(DeBruijnTest, UsesCountsOneVariableAtEveryDepth) {
-  Module module = ReadOk(
-      "(func @f ((x (f32 4))) ((y (f32 4)))\n"
-      "  (build 4 (lam (ifold 4 (index x %0) (lam (lam (+ %0 (index x "
-      "%2))))))))");
-  Node* ifold = module.Find("@f")->operand(2)->operand(1)->operand(0);
   // The build's index: %0 in the init, %2 under the ifold's two lams; not
   // the accumulator's %0 there.
   EXPECT_EQ(Uses(*ifold), 2);
   EXPECT_EQ(Uses(*ifold, 1), 0);
-  Node* inner = ifold->operand(2);
   EXPECT_EQ(Uses(*inner), 1);
+  // Only free variables move.
+  Shift(*ifold, 2);
+  EXPECT_EQ(Flat(*ifold),
+            "(ifold 4 (index x %2) (lam (lam (+ %0 (index x %4)))))");
 }
 
 TEST(DeBruijnTest, InstantiateIsBetaReduction) {
