@@ -764,8 +764,8 @@ class NestVectorizer {
     // A tile that reads less than a line of each row it transposes (AVX2's
     // 8 x 8 f32: 32 bytes) shares the lines with the tiles beside it: they
     // go right after it, inside the other tile loop, so that a line is
-    // read whole while it is in the L1 (Transpose2D on an AVX2 core: 40 ->
-    // 50 GB/s at 256 x 256, 13 -> 19 at 1024 x 1024).
+    // read whole while it is in the L1 (Transpose2D on an AVX2 core: 38 ->
+    // 47-48 GB/s at 256 x 256, 13-14 -> 18-19 at 1024 x 1024).
     std::string line_tiles;
     if (!outer[0].empty()) {
       auto tiles = LineTiles(stmt, names, outer[0], pending);
