@@ -532,6 +532,16 @@ absl::StatusOr<CExpr> VectorEmitter::OuterProduct(const ir::Node& e,
                                                   const VectorShape& shape,
                                                   const CExpr* dest) {
   const VectorCType type = DataType(shape);
+  if (OuterProductByRows(shape) && e.operand(1)->type().is_vector()) {
+    std::vector<CExpr> operands;
+    for (const ir::Node* operand : e.operands()) {
+      auto v = Vector(*operand);
+      if (!v.ok()) return v.status();
+      operands.push_back(AddressOf(*v));
+    }
+    return EmitCall(type, emitc::OuterProductRows(shape, e.num_operands() == 3),
+                    operands, dest);
+  }
   const int64_t columns = shape.dims.size() == 2 ? shape.dims[1] : 1;
   // A's lane i and B's lane j (or B itself) meet at lane (i, j).
   std::vector<int64_t> rows, cols;

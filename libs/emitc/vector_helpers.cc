@@ -971,6 +971,47 @@ VectorHelper Fma(const VectorCType& type) {
   return helper;
 }
 
+bool OuterProductByRows(const VectorShape& shape) {
+  return shape.dims.size() == 2 &&
+         (shape.elem == ElemType::kF32 || shape.elem == ElemType::kF64) &&
+         shape.WiderThanRegister() && IsPowerOfTwo(shape.dims[1]) &&
+         shape.dims[1] * ElemTypeBytes(shape.elem) <= kRegisterBytes;
+}
+
+VectorHelper OuterProductRows(const VectorShape& shape, bool acc) {
+  VectorHelper helper =
+      Named(acc ? "outer" : "outerp", shape.elem, shape.Name());
+  helper.needs.memcpy = true;
+  const int64_t rows = shape.dims[0];
+  const int64_t columns = shape.dims[1];
+  const std::string elem(ElemTypeCName(shape.elem));
+  const std::string name = Use(helper, DataType(shape));
+  const std::string a = Use(helper, DataType(VectorShape{shape.elem, {rows}}));
+  const std::string row =
+      Use(helper, DataType(shape.elem, static_cast<int>(columns)));
+  const bool single = shape.elem == ElemType::kF32;
+  const std::string lane =
+      acc ? absl::StrCat(single ? "__builtin_fmaf" : "__builtin_fma",
+                         "(x[i], y[l], s[l])")
+          : "x[i] * y[l]";
+  helper.definition = absl::StrCat(
+      "/* TIR's (outer-product A B", acc ? " ACC" : "", ") of a ",
+      TirType(shape), ", a row at a time:\n   row i is A[i] * B",
+      acc ? " + ACC[i], rounded once per lane" : "", ". */\n",
+      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", a,
+      " *a, const ", row, " *b",
+      acc ? absl::StrCat(", const ", name, " *c") : "", ") {\n  ", a,
+      " x = *a;\n  ", row, " y = *b;\n  for (int i = 0; i < ", rows,
+      "; i++) {\n    ", row, " s", acc ? "" : " = {0}", ";\n",
+      acc ? absl::StrCat("    memcpy(&s, (const ", elem, " *)c + i * ", columns,
+                         ", sizeof s);\n")
+          : "",
+      "    for (int l = 0; l < ", columns, "; l++) s[l] = ", lane, ";\n",
+      "    memcpy((", elem, " *)r + i * ", columns,
+      ", &s, sizeof s);\n  }\n}\n");
+  return helper;
+}
+
 VectorHelper Divide(const VectorShape& shape) {
   VectorHelper helper = Named("div", shape.elem, absl::StrCat(shape.lanes()));
   const std::string name = Use(helper, DataType(shape));

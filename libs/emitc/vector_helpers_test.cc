@@ -196,6 +196,35 @@ TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
              "  memcpy((double *)r + 12, &a2[3], sizeof a2[3]);\n}\n");
 }
 
+TEST(VectorHelpersTest, WideOuterProductsGoARowAtATime) {
+  EXPECT_TRUE(OuterProductByRows(VectorShape{ElemType::kF32, {6, 8}}));
+  EXPECT_TRUE(OuterProductByRows(VectorShape{ElemType::kF64, {4, 8}}));
+  // One register (4 x 4 f32), rows not a power of two, f16: shuffles.
+  EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF32, {4, 4}}));
+  EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF32, {6, 12}}));
+  EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF16, {8, 32}}));
+  VectorHelper fused = OuterProductRows(VectorShape{ElemType::kF32, {6, 8}},
+                                        /*acc=*/true);
+  EXPECT_EQ(fused.name, "tsl_vouter_f32_6x8");
+  ExpectPart(fused,
+             "(tsl_f32x64 *r, const tsl_f32x8 *a, const tsl_f32x8 *b, const "
+             "tsl_f32x64 *c) {\n"
+             "  tsl_f32x8 x = *a;\n"
+             "  tsl_f32x8 y = *b;\n"
+             "  for (int i = 0; i < 6; i++) {\n"
+             "    tsl_f32x8 s;\n"
+             "    memcpy(&s, (const float *)c + i * 8, sizeof s);\n"
+             "    for (int l = 0; l < 8; l++) s[l] = __builtin_fmaf(x[i], "
+             "y[l], s[l]);\n"
+             "    memcpy((float *)r + i * 8, &s, sizeof s);\n");
+  VectorHelper product = OuterProductRows(VectorShape{ElemType::kF64, {4, 8}},
+                                          /*acc=*/false);
+  EXPECT_EQ(product.name, "tsl_vouterp_f64_4x8");
+  ExpectPart(product,
+             "    tsl_f64x8 s = {0};\n"
+             "    for (int l = 0; l < 8; l++) s[l] = x[i] * y[l];\n");
+}
+
 TEST(VectorHelpersTest, RowReductionTransposesThenAddsWholeRows) {
   VectorHelper helper =
       RowReduction(ir::ReductionKind::kMax, VectorShape{ElemType::kF64, {4, 4}});
