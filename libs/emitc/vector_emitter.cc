@@ -479,6 +479,15 @@ absl::StatusOr<CExpr> VectorEmitter::Contract(const ir::Node& e,
   }
   std::optional<ir::ReductionKind> kind = ir::ContractKind(e);
   if (!kind) return Unexpected(e, "a contract of a known kind");
+  // A column times a row into ACC (vectorize's `lowering contract`): one
+  // step, ACC + A x B, a row at a time as an outer product's.
+  if (*kind == ir::ReductionKind::kAdd && OuterProductByRows(shape) &&
+      maps == std::vector<std::vector<int64_t>>{{0, 2}, {2, 1}, {0, 1}} &&
+      extents[2] == 1) {
+    return EmitCall(DataType(shape),
+                    emitc::OuterProductRows(shape, RowStep::kMulAdd), operands,
+                    dest);
+  }
   return EmitCall(DataType(shape),
                   emitc::Contract(shapes[0], shapes[1], shapes[2], maps, *kind),
                   operands, dest);
@@ -539,8 +548,11 @@ absl::StatusOr<CExpr> VectorEmitter::OuterProduct(const ir::Node& e,
       if (!v.ok()) return v.status();
       operands.push_back(AddressOf(*v));
     }
-    return EmitCall(type, emitc::OuterProductRows(shape, e.num_operands() == 3),
-                    operands, dest);
+    return EmitCall(
+        type,
+        emitc::OuterProductRows(
+            shape, e.num_operands() == 3 ? RowStep::kFma : RowStep::kProduct),
+        operands, dest);
   }
   const int64_t columns = shape.dims.size() == 2 ? shape.dims[1] : 1;
   // A's lane i and B's lane j (or B itself) meet at lane (i, j).

@@ -978,9 +978,12 @@ bool OuterProductByRows(const VectorShape& shape) {
          shape.dims[1] * ElemTypeBytes(shape.elem) <= kRegisterBytes;
 }
 
-VectorHelper OuterProductRows(const VectorShape& shape, bool acc) {
-  VectorHelper helper =
-      Named(acc ? "outer" : "outerp", shape.elem, shape.Name());
+VectorHelper OuterProductRows(const VectorShape& shape, RowStep step) {
+  const bool acc = step != RowStep::kProduct;
+  VectorHelper helper = Named(step == RowStep::kProduct ? "outerp"
+                              : step == RowStep::kFma   ? "outer"
+                                                        : "outeradd",
+                              shape.elem, shape.Name());
   helper.needs.memcpy = true;
   const int64_t rows = shape.dims[0];
   const int64_t columns = shape.dims[1];
@@ -991,15 +994,23 @@ VectorHelper OuterProductRows(const VectorShape& shape, bool acc) {
       Use(helper, DataType(shape.elem, static_cast<int>(columns)));
   const bool single = shape.elem == ElemType::kF32;
   const std::string lane =
-      acc ? absl::StrCat(single ? "__builtin_fmaf" : "__builtin_fma",
+      step == RowStep::kFma
+          ? absl::StrCat(single ? "__builtin_fmaf" : "__builtin_fma",
                          "(x[i], y[l], s[l])")
-          : "x[i] * y[l]";
+      : step == RowStep::kMulAdd ? "s[l] + x[i] * y[l]"
+                                 : "x[i] * y[l]";
   helper.definition = absl::StrCat(
-      "/* TIR's (outer-product A B", acc ? " ACC" : "", ") of a ",
-      TirType(shape), ", a row at a time:\n   row i is A[i] * B",
-      acc ? " + ACC[i], rounded once per lane" : "", ". */\n",
-      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", a,
-      " *a, const ", row, " *b",
+      "/* ",
+      step == RowStep::kMulAdd
+          ? "A contract of A as a column and B as a row into ACC"
+          : absl::StrCat("TIR's (outer-product A B", acc ? " ACC" : "", ")"),
+      " of a ", TirType(shape), ", a row at a time:\n   row i is ",
+      step == RowStep::kProduct ? "A[i] * B"
+      : step == RowStep::kFma   ? "A[i] * B + ACC[i], rounded once per lane"
+                                : "ACC[i] + A[i] * B, the product rounded, "
+                                  "then the sum",
+      ". */\n", kVectorHelperDecl, "void ", helper.name, "(", name,
+      " *r, const ", a, " *a, const ", row, " *b",
       acc ? absl::StrCat(", const ", name, " *c") : "", ") {\n  ", a,
       " x = *a;\n  ", row, " y = *b;\n  for (int i = 0; i < ", rows,
       "; i++) {\n    ", row, " s", acc ? "" : " = {0}", ";\n",

@@ -110,11 +110,17 @@ VectorHelper Fma(const VectorCType& type);
 // a time (OuterProductRows): f32 or f64 rows of 2 dimensions, the result
 // wider than a register and each row a power of two of lanes within one.
 bool OuterProductByRows(const VectorShape& shape);
-// The outer product of `shape` row by row: row i is A[i] times B (plus
-// ACC's row i, rounded once per lane, with `acc`). The C of one 64-lane
-// shuffle per operand, which GCC 12 lowers a lane at a time, ran a 6 x 8
-// tile's matmul at 3.7 GFLOP/s on AVX2.
-VectorHelper OuterProductRows(const VectorShape& shape, bool acc);
+// What each lane of OuterProductRows computes.
+enum class RowStep {
+  kProduct,  // A[i] * B[l]
+  kFma,      // A[i] * B[l] + ACC[i, l], rounded once
+  kMulAdd,   // ACC[i, l] + A[i] * B[l], rounded twice (a contract's step)
+};
+// The outer product of `shape` row by row: row i of the result is A[i]
+// times B, per `step`. The C of one 64-lane shuffle per operand, which
+// GCC 12 lowers a lane at a time, ran a 6 x 8 tile's matmul at 3.7 GFLOP/s
+// on AVX2.
+VectorHelper OuterProductRows(const VectorShape& shape, RowStep step);
 // tsl_vdiv_E_L(V *r, const V *a, const V *b): i8 and i32 lanes divided as
 // the scalar helpers divide them, a zero divisor an error.
 VectorHelper Divide(const VectorShape& shape);

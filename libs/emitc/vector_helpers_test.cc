@@ -203,8 +203,8 @@ TEST(VectorHelpersTest, WideOuterProductsGoARowAtATime) {
   EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF32, {4, 4}}));
   EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF32, {6, 12}}));
   EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF16, {8, 32}}));
-  VectorHelper fused = OuterProductRows(VectorShape{ElemType::kF32, {6, 8}},
-                                        /*acc=*/true);
+  VectorHelper fused =
+      OuterProductRows(VectorShape{ElemType::kF32, {6, 8}}, RowStep::kFma);
   EXPECT_EQ(fused.name, "tsl_vouter_f32_6x8");
   ExpectPart(fused,
              "(tsl_f32x64 *r, const tsl_f32x8 *a, const tsl_f32x8 *b, const "
@@ -217,12 +217,16 @@ TEST(VectorHelpersTest, WideOuterProductsGoARowAtATime) {
              "    for (int l = 0; l < 8; l++) s[l] = __builtin_fmaf(x[i], "
              "y[l], s[l]);\n"
              "    memcpy((float *)r + i * 8, &s, sizeof s);\n");
-  VectorHelper product = OuterProductRows(VectorShape{ElemType::kF64, {4, 8}},
-                                          /*acc=*/false);
+  VectorHelper product =
+      OuterProductRows(VectorShape{ElemType::kF64, {4, 8}}, RowStep::kProduct);
   EXPECT_EQ(product.name, "tsl_vouterp_f64_4x8");
   ExpectPart(product,
              "    tsl_f64x8 s = {0};\n"
              "    for (int l = 0; l < 8; l++) s[l] = x[i] * y[l];\n");
+  // A contract's step: the product rounded, then the sum.
+  ExpectPart(
+      OuterProductRows(VectorShape{ElemType::kF32, {6, 8}}, RowStep::kMulAdd),
+      "    for (int l = 0; l < 8; l++) s[l] = s[l] + x[i] * y[l];\n");
 }
 
 TEST(VectorHelpersTest, RowReductionTransposesThenAddsWholeRows) {
