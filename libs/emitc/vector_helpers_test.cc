@@ -34,6 +34,19 @@ void ExpectNoWriteHolds(std::initializer_list<VectorShape> shapes,
   }
 }
 
+// Expects `takes` (which shapes a lowering handles) to hold for each of
+// `taken` and for none of `left`.
+void ExpectTakes(bool (*takes)(const VectorShape&),
+                 std::initializer_list<VectorShape> taken,
+                 std::initializer_list<VectorShape> left) {
+  for (const VectorShape& shape : taken) {
+    EXPECT_TRUE(takes(shape)) << shape.Name();
+  }
+  for (const VectorShape& shape : left) {
+    EXPECT_FALSE(takes(shape)) << shape.Name();
+  }
+}
+
 TEST(VectorHelpersTest, ContractSumsEachReductionPointInOrder) {
   // A 2x3 by 3x2 matmul: three steps, k = 0, 1, 2; lane (i, j) of ACC
   // meets lane (i, k) of A and (k, j) of B.
@@ -173,11 +186,12 @@ TEST(VectorHelpersTest, BroadcastsUseTheInstructionWhereTheTargetHasIt) {
 }
 
 TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
-  EXPECT_TRUE(TransposesByRows(VectorShape{ElemType::kF32, {16, 16}}));
-  EXPECT_TRUE(TransposesByRows(VectorShape{ElemType::kF64, {4, 4}}));
-  EXPECT_FALSE(TransposesByRows(VectorShape{ElemType::kF32, {4, 4}}));
-  EXPECT_FALSE(TransposesByRows(VectorShape{ElemType::kF32, {8, 16}}));
-  EXPECT_FALSE(TransposesByRows(VectorShape{ElemType::kF32, {12, 12}}));
+  // Not one register (4 x 4 f32), not square, not a power of two.
+  ExpectTakes(TransposesByRows,
+              {{ElemType::kF32, {16, 16}}, {ElemType::kF64, {4, 4}}},
+              {{ElemType::kF32, {4, 4}},
+               {ElemType::kF32, {8, 16}},
+               {ElemType::kF32, {12, 12}}});
   VectorHelper helper = Transpose(VectorShape{ElemType::kF64, {4, 4}});
   EXPECT_EQ(helper.name, "tsl_vtranspose_f64_4x4");
   // Two stages of 4 shuffles: rows 0 and 2 swap bit 1, then 0 and 1 bit 0.
@@ -197,12 +211,12 @@ TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
 }
 
 TEST(VectorHelpersTest, WideOuterProductsGoARowAtATime) {
-  EXPECT_TRUE(OuterProductByRows(VectorShape{ElemType::kF32, {6, 8}}));
-  EXPECT_TRUE(OuterProductByRows(VectorShape{ElemType::kF64, {4, 8}}));
   // One register (4 x 4 f32), rows not a power of two, f16: shuffles.
-  EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF32, {4, 4}}));
-  EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF32, {6, 12}}));
-  EXPECT_FALSE(OuterProductByRows(VectorShape{ElemType::kF16, {8, 32}}));
+  ExpectTakes(OuterProductByRows,
+              {{ElemType::kF32, {6, 8}}, {ElemType::kF64, {4, 8}}},
+              {{ElemType::kF32, {4, 4}},
+               {ElemType::kF32, {6, 12}},
+               {ElemType::kF16, {8, 32}}});
   VectorHelper fused =
       OuterProductRows(VectorShape{ElemType::kF32, {6, 8}}, RowStep::kFma);
   EXPECT_EQ(fused.name, "tsl_vouter_f32_6x8");
