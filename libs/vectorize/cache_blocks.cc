@@ -6,11 +6,15 @@
 
 namespace tessel::vectorize {
 
-int64_t CacheBlockDepth(const Strategy& strategy, int64_t panel_bytes,
-                        int64_t strided_bytes, int64_t trip) {
-  int64_t fits =
-      std::min(strategy.l2 / 2 / std::max<int64_t>(panel_bytes, 1),
-               strategy.l2 / std::max<int64_t>(panel_bytes + strided_bytes, 1));
+int64_t CacheBlockDepth(const Strategy& strategy, const StepBytes& step,
+                        int64_t trip) {
+  auto steps_in = [](int64_t cache_bytes, int64_t step_bytes) {
+    return cache_bytes / std::max<int64_t>(step_bytes, 1);
+  };
+  const int64_t fits =
+      std::min({steps_in(strategy.l2 / 2, step.panel),
+                steps_in(strategy.l2, step.panel + step.strided),
+                steps_in(strategy.l3 / 2, step.packed_rows)});
   int64_t most = std::clamp<int64_t>(fits, 1, strategy.depth);
   if (trip <= most) return most;
   int64_t blocks = (trip + most - 1) / most;

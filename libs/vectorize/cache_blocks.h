@@ -12,18 +12,29 @@
 
 namespace tessel::vectorize {
 
+// What each step of a cache block's loop reads.
+struct StepBytes {
+  // Of the panel that all tiles of rows share (matmul: a row of B's
+  // packed panel, width * vectors elements).
+  int64_t panel = 0;
+  // Of reads at a stride, a line per element, over all tiles of rows
+  // (matmul's A stored transposed, read in place).
+  int64_t strided = 0;
+  // Of a read packed by tiles of rows, over all of them (matmul's A
+  // packed): each tile of lanes reads that strip of the block again.
+  int64_t packed_rows = 0;
+};
+
 // The iterations of a cache block of a loop of `trip` iterations whose
-// every step reads `panel_bytes` of the panel that all tiles of rows share
-// (matmul: a row of B's packed panel, width * vectors elements) and
-// `strided_bytes` of reads that each step reads at a stride, a line per
-// element, over all tiles of rows (matmul's A stored transposed): at most
-// as many as keep the panel within half of the L2 (the other half for the
-// rows' strips and the tiles of C), the panel and the strided reads
-// within the L2, and the strategy's `depth`; at least 1, and as even as
+// every step reads `step`: at most as many as keep the panel within half
+// of the L2 (the other half for the rows' strips and the tiles of C), the
+// panel and the strided reads within the L2, the packed rows within half
+// of the L3 (the other half for what streams past it: B's rows, the
+// tiles of C), and the strategy's `depth`; at least 1, and as even as
 // the fewest blocks of that size allow (256 iterations in blocks of at
 // most 227 are two of 128, not 227 and 29).
-int64_t CacheBlockDepth(const Strategy& strategy, int64_t panel_bytes,
-                        int64_t strided_bytes, int64_t trip);
+int64_t CacheBlockDepth(const Strategy& strategy, const StepBytes& step,
+                        int64_t trip);
 
 // Whether a tensor of `bytes` (nullopt: not known, or not contiguous) that
 // every tile of rows reads again is worth packing: not when it fits in

@@ -12,20 +12,33 @@ TEST(CacheBlocksTest, TheSharedPanelFillsHalfTheL2) {
   Strategy strategy = *DefaultStrategy("avx512");
   // Matmul's 6 x 64 tile: a row of the panel is 64 f32, 256 bytes, and
   // 2048 of them are 512 KiB.
-  EXPECT_EQ(CacheBlockDepth(strategy, 256, 0, 2048), 2048);
-  EXPECT_EQ(CacheBlockDepth(strategy, 256, 0, 4096), 2048);
+  EXPECT_EQ(CacheBlockDepth(strategy, {.panel = 256}, 2048), 2048);
+  EXPECT_EQ(CacheBlockDepth(strategy, {.panel = 256}, 4096), 2048);
   // A 3 x 3 convolution's panel: 9 rows of 64 f32 per channel, at most
   // 227 channels, in even blocks.
-  EXPECT_EQ(CacheBlockDepth(strategy, 9 * 256, 0, 227), 227);
-  EXPECT_EQ(CacheBlockDepth(strategy, 9 * 256, 0, 256), 128);
-  EXPECT_EQ(CacheBlockDepth(strategy, 9 * 256, 0, 512), 171);
+  EXPECT_EQ(CacheBlockDepth(strategy, {.panel = 9 * 256}, 227), 227);
+  EXPECT_EQ(CacheBlockDepth(strategy, {.panel = 9 * 256}, 256), 128);
+  EXPECT_EQ(CacheBlockDepth(strategy, {.panel = 9 * 256}, 512), 171);
   // A stored transposed at 2048: a line of each of 2040 rows per step.
-  EXPECT_EQ(CacheBlockDepth(strategy, 256, 2040 * 4, 2048), 121);
+  EXPECT_EQ(
+      CacheBlockDepth(strategy, {.panel = 256, .strided = 2040 * 4}, 2048),
+      121);
+  // A packed by tiles of rows: 2048 rows of it per step, 8 KiB, within
+  // half of AVX2's L3 share of 16 MiB: blocks of 1024; 1024 rows of it
+  // are not blocked.
+  Strategy avx2 = *DefaultStrategy("avx2");
+  EXPECT_EQ(CacheBlockDepth(avx2, {.panel = 64, .packed_rows = 2048 * 4}, 2048),
+            1024);
+  EXPECT_EQ(CacheBlockDepth(avx2, {.panel = 64, .packed_rows = 1024 * 4}, 1024),
+            2048);
+  EXPECT_EQ(
+      CacheBlockDepth(strategy, {.panel = 256, .packed_rows = 2048 * 4}, 2048),
+      2048);
   strategy.depth = 128;
-  EXPECT_EQ(CacheBlockDepth(strategy, 256, 0, 2048), 128);
-  EXPECT_EQ(CacheBlockDepth(strategy, 256, 0, 300), 100);
+  EXPECT_EQ(CacheBlockDepth(strategy, {.panel = 256}, 2048), 128);
+  EXPECT_EQ(CacheBlockDepth(strategy, {.panel = 256}, 300), 100);
   strategy.l2 = 1024;
-  EXPECT_EQ(CacheBlockDepth(strategy, 4096, 0, 7), 1);
+  EXPECT_EQ(CacheBlockDepth(strategy, {.panel = 4096}, 7), 1);
 }
 
 TEST(CacheBlocksTest, TensorsThatFitHalfTheL2AreNotPacked) {

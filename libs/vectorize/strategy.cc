@@ -91,13 +91,17 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // 6 rows x 2 vectors of 8 lanes: 12 accumulators, 2 rows of B and a
     // broadcast of A in the 16 ymm registers. A panel read 3 times ran
     // faster packed on the AVX2 machine (an AMD Zen 3 core, L2 of 512 KiB
-    // in 8 ways), read twice slower (docs/vectorize.md, step 6).
+    // in 8 ways), read twice slower (docs/vectorize.md, step 6). Its L3,
+    // 32 MiB, serves the other cores of its complex too: matmul's packed
+    // A ran 5-11 % faster at 2048 in blocks of 8 MiB or 4 MiB than in
+    // one of 16 MiB (docs/vectorize.md, step 4).
     return Strategy{.width = 8,
                     .vectors = 2,
                     .rows = 6,
                     .registers = 16,
                     .fit = true,
                     .pack_reads = 3,
+                    .l3 = int64_t{16} << 20,
                     .prefetch = 448,
                     .dot = 2};
   }
@@ -229,6 +233,10 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto n = Positive(value, kMaxCache, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.l2 = *n;
+    } else if (key == "l3") {
+      auto n = Positive(value, kMaxCache, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.l3 = *n;
     } else {
       return LineError(
           path, line_number,
@@ -237,7 +245,7 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
                        "depth, "
                        "tail, contraction, lowering, tile, interchange, pack, "
                        "pack-reads, "
-                       "window, l2, prefetch, dot)"));
+                       "window, l2, l3, prefetch, dot)"));
     }
   }
   // A contract rounds each product and each sum, as the loops do; an fma
@@ -279,8 +287,8 @@ std::string PrintStrategy(const Strategy& strategy) {
       : strategy.pack == Pack::kYes ? "yes"
                                     : "no",
       "\npack-reads ", strategy.pack_reads, "\nwindow ", strategy.window,
-      "\nl2 ", strategy.l2, "\nprefetch ", strategy.prefetch, "\ndot ",
-      strategy.dot, "\n");
+      "\nl2 ", strategy.l2, "\nl3 ", strategy.l3, "\nprefetch ",
+      strategy.prefetch, "\ndot ", strategy.dot, "\n");
 }
 
 }  // namespace tessel::vectorize

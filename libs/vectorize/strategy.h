@@ -105,6 +105,11 @@ struct Strategy {
   // Bytes of one core's L2 cache, which the cache blocks are sized for
   // (cache_blocks.h): the development machine's 1 MiB.
   int64_t l2 = int64_t{1} << 20;
+  // Bytes of the L3 cache that one core's data may count on, which bounds
+  // the cache block by the strip of a read packed by tiles of rows that
+  // every tile of lanes reads again (cache_blocks.h): the development
+  // machine's 32 MiB.
+  int64_t l3 = int64_t{32} << 20;
   // How far ahead, in the register tile's fused multiply-adds (rows x
   // vectors a step), each step prefetches the lines of the reads the rows
   // share that it reads out of sequence (a filter's rows 2 KiB apart): the

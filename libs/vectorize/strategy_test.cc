@@ -36,7 +36,7 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
             "depth 1073741824\ntail peel\n"
             "contraction mul-add\nlowering outer-product\npack auto\n"
             "pack-reads 3\nwindow 1\n"
-            "l2 1048576\nprefetch 448\ndot 2\n");
+            "l2 1048576\nl3 16777216\nprefetch 448\ndot 2\n");
 }
 
 TEST(StrategyTest, DotTakesZeroOrAPowerOfTwo) {
@@ -105,6 +105,10 @@ TEST(StrategyTest, ErrorsNameTheLine) {
             "s:1:1: error: 'l2' takes an integer from 1 to 1099511627776, "
             "not '0'");
   EXPECT_EQ(ParseStrategy("l2 32768", "s", base)->l2, 32768);
+  EXPECT_EQ(ParseStrategy("l3 8388608", "s", base)->l3, 8388608);
+  EXPECT_EQ(ParseStrategy("l3 x", "s", base).status().message(),
+            "s:1:1: error: 'l3' takes an integer from 1 to 1099511627776, "
+            "not 'x'");
   EXPECT_EQ(ParseStrategy("window 0", "s", base).status().message(),
             "s:1:1: error: 'window' takes an integer from 1 to 64, not '0'");
   EXPECT_EQ(ParseStrategy("prefetch -1", "s", base).status().message(),

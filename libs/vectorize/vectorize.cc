@@ -233,12 +233,12 @@ class NestVectorizer {
     if (plan.ok() && plan->mode == Mode::kLanes &&
         stmt.node()->is(ir::Op::kReduce) && plan->row_loop != nullptr &&
         TripOf(*plan->row_loop) > shape.rows) {
-      if (ir::Node* read = RowsStridedRead(*stmt.node(), *plan->row_loop,
-                                           *plan->vector_loop, shape.rows)) {
-        rows_packed = PacksByTiles(
-            *stmt.node(), *read,
-            TripOf(*plan->vector_loop) / (strategy_.width * shape.vectors));
-      }
+      const RowsRead rows_read = RowsTiledRead(*stmt.node(), *plan->row_loop,
+                                               *plan->vector_loop, shape.rows);
+      rows_packed = rows_read.read != nullptr &&
+                    PacksByTiles(*stmt.node(), rows_read,
+                                 TripOf(*plan->vector_loop) /
+                                     (strategy_.width * shape.vectors));
     }
     // The accumulators start from the fill only in the lanes' register
     // tile, whose reduction loops are not blocked by `depth`: the cache
@@ -490,14 +490,14 @@ class NestVectorizer {
       }
     }
     if (rows_packed) {
-      const ir::Node* read =
-          RowsStridedRead(*stmt.node(), *LoopNamed(*stmt.node(), rows),
-                          *LoopNamed(*stmt.node(), lanes), shape.rows);
-      if (read == nullptr) {
+      const RowsRead rows_read =
+          RowsTiledRead(*stmt.node(), *LoopNamed(*stmt.node(), rows),
+                        *LoopNamed(*stmt.node(), lanes), shape.rows);
+      if (rows_read.read == nullptr) {
         return absl::InternalError(
             "vectorize lost the read it packs by tiles of rows (a bug)");
       }
-      if (absl::Status status = PackByTiles(stmt, *read, shape.rows);
+      if (absl::Status status = PackByTiles(stmt, rows_read, shape.rows);
           !status.ok()) {
         return status;
       }
@@ -873,10 +873,13 @@ class NestVectorizer {
       block.depth = *depth;
       return block;
     }
-    block.depth = CacheBlockDepth(
-        strategy_, step_bytes,
-        rows_packed ? 0 : StridedReadBytes(stmt, *block.loop, lanes),
-        TripOf(*block.loop));
+    const int64_t rows_bytes =
+        RowsReadBytes(stmt, *block.loop, lanes, /*strided_only=*/!rows_packed);
+    block.depth = CacheBlockDepth(strategy_,
+                                  {.panel = step_bytes,
+                                   .strided = rows_packed ? 0 : rows_bytes,
+                                   .packed_rows = rows_packed ? rows_bytes : 0},
+                                  TripOf(*block.loop));
     return block;
   }
 
@@ -1059,13 +1062,14 @@ class NestVectorizer {
   }
 
   // The bytes per step of the cache block's loop `block` of the reads
-  // that the lanes do not index and that `block` indexes in a dimension
-  // other than their last (matmul's A stored transposed, A[k, i]): each
-  // step reads a line of its own per tile of rows, at a stride that the
+  // that the lanes do not index (the rows' other factor, matmul's A), or
+  // with `strided_only` of those that `block` indexes in a dimension other
+  // than their last (matmul's A stored transposed, A[k, i]): each step
+  // reads a line of its own per tile of rows, at a stride that the
   // prefetchers do not follow, so those lines, over all tiles of rows,
   // should stay in the L2 across the tiles of lanes, with the panel.
-  static int64_t StridedReadBytes(ir::Node& stmt, const ir::Node& block,
-                                  const ir::Node& lanes) {
+  static int64_t RowsReadBytes(ir::Node& stmt, const ir::Node& block,
+                               const ir::Node& lanes, bool strided_only) {
     std::vector<ir::Node*> reads;
     LoadsIn(*stmt.operand(1), reads);
     int64_t bytes = 0;
@@ -1084,7 +1088,7 @@ class NestVectorizer {
           }
         }
       }
-      if (by_lanes || !strided) continue;
+      if (by_lanes || (strided_only && !strided)) continue;
       int64_t elements = 1;
       for (const ir::Node* loop : others) elements *= TripOf(*loop);
       bytes += elements * ElemTypeBytes(read->type().elem());
@@ -1092,66 +1096,97 @@ class NestVectorizer {
     return bytes;
   }
 
-  // The read of the rows' other factor that each step of a reduction
-  // loop reads a line of per tile of rows (matmul's A stored transposed,
-  // A[k, i]; StridedReadBytes): the lanes index none of its dimensions,
-  // the rows only its last, as the tile's rows (`rows` with coefficient 1,
-  // the loop of its tiles, once `rows` is divided into tiles of
-  // `tile_rows`, with coefficient `tile_rows`), and a reduction loop
-  // another. Null where there is none.
-  ir::Node* RowsStridedRead(ir::Node& stmt, const ir::Node& rows,
-                            const ir::Node& lanes, int64_t tile_rows) const {
+  // A read of the rows' other factor that a tile of rows reads one
+  // element of per row and step (matmul's A), and the dimension the rows
+  // index: the lanes index none of its dimensions, the rows one, as the
+  // tile's rows (`rows` with coefficient 1, the loop of its tiles, once
+  // `rows` is divided into tiles of `tile_rows`, with coefficient
+  // `tile_rows`), and only parallel loops outside the tile or reduction
+  // loops the others.
+  struct RowsRead {
+    ir::Node* read = nullptr;
+    int64_t dim = 0;
+    // Whether a reduction loop indexes a dimension before the last, so
+    // that each step reads a line per tile of rows (A stored transposed,
+    // A[k, i]; RowsReadBytes); else each row reads a stream of its own
+    // along the last dimension (A[i, k]).
+    bool strided = false;
+  };
+
+  // The RowsRead of `stmt`; its read null where there is none.
+  RowsRead RowsTiledRead(ir::Node& stmt, const ir::Node& rows,
+                         const ir::Node& lanes, int64_t tile_rows) const {
     std::vector<ir::Node*> reads;
     LoadsIn(*stmt.operand(1), reads);
     for (ir::Node* read : reads) {
       absl::Span<ir::Node* const> indices = ir::LoadView(*read).indices();
-      if (indices.empty() || Indexes(*read, lanes)) continue;
-      bool tiles_last = true, strided = false;
-      for (size_t d = 0; d < indices.size(); ++d) {
+      if (indices.empty() || Indexes(*read, lanes) ||
+          !primitives::IsStageable(*ir::LoadView(*read).buffer())) {
+        continue;
+      }
+      std::optional<int64_t> rows_dim;
+      bool tiled = true, strided = false, last_reduced = false;
+      const size_t last = indices.size() - 1;
+      for (size_t d = 0; d <= last && tiled; ++d) {
         std::optional<primitives::LinearForm> form = AffineForm(*indices[d]);
-        const bool last = d + 1 == indices.size();
+        if (!form.has_value()) {
+          tiled = false;
+          break;
+        }
+        const bool by_rows = form->coefficient(&rows) != 0;
+        if (by_rows) {
+          tiled = !rows_dim.has_value() && form->coefficient(&rows) == 1;
+          rows_dim = static_cast<int64_t>(d);
+        }
         for (ir::Node* loop : LoopsOf(stmt)) {
-          const int64_t c = form.has_value() ? form->coefficient(loop) : 1;
-          if (c == 0) continue;
-          if (!last) {
-            tiles_last = tiles_last && loop != &rows;
-            strided = strided || !WritesIndexedBy(stmt, *loop);
-          } else if (loop == &rows) {
-            tiles_last = tiles_last && c == 1;
-          } else {
-            tiles_last =
-                tiles_last && c == tile_rows && TripOf(rows) == tile_rows;
+          const int64_t c = form->coefficient(loop);
+          if (c == 0 || loop == &rows) continue;
+          if (by_rows) {
+            tiled = tiled && c == tile_rows && TripOf(rows) == tile_rows;
+          } else if (!WritesIndexedBy(stmt, *loop)) {
+            strided = strided || d < last;
+            last_reduced = last_reduced || d == last;
           }
         }
-        tiles_last = tiles_last && form.has_value();
       }
-      if (tiles_last && strided && Indexes(*read, rows) &&
-          primitives::IsStageable(*ir::LoadView(*read).buffer())) {
-        return read;
+      if (!tiled || !rows_dim.has_value()) continue;
+      const bool rows_last = *rows_dim == static_cast<int64_t>(last);
+      if (strided ? rows_last : !rows_last && last_reduced) {
+        return RowsRead{read, *rows_dim, strided};
       }
     }
-    return nullptr;
+    return RowsRead{};
   }
 
-  // Whether the read RowsStridedRead finds is packed by tiles of rows
+  // Whether `rows_read` (RowsTiledRead) is packed by tiles of rows
   // (PackByTiles), read by `lane_tiles` tiles of lanes: with `pack yes`;
-  // with `pack auto` where two tiles of lanes or more read it and it
-  // outgrows the L2, or where `pack_reads` tiles of lanes or more read it
-  // and the lines a tile of rows reads of it crowd the L1 (StepLinesCrowdL1),
-  // so that each tile of lanes reads them again from the L2. The TN
-  // matmul ran at 79-83 GFLOP/s in place at 2048 (its `k` blocked so that
-  // those lines stayed in the L2), 104-106 packed; at 1024 93-97 and
-  // 106-108; at 512, where A fills the L2, 107-110 in place and 103-107
-  // packed (AVX-512). With AVX2's tiles of 16 lanes, at 128-384 (A's
-  // rows 512 bytes to 1.5 KiB apart), 62-74 in place and 72-83 packed
-  // (docs/vectorize.md, step 6).
-  bool PacksByTiles(ir::Node& stmt, ir::Node& read, int64_t lane_tiles) const {
+  // with `pack auto`, a strided read where two tiles of lanes or more read
+  // it and it outgrows the L2, or where `pack_reads` tiles of lanes or
+  // more read it and the lines a tile of rows reads of it crowd the L1
+  // (StepLinesCrowdL1), so that each tile of lanes reads them again from
+  // the L2; a read of a stream per row where `pack_reads` tiles of lanes
+  // or more read it and it outgrows the L2. The TN matmul ran at 79-83
+  // GFLOP/s in place at 2048 (its `k` blocked so that those lines stayed
+  // in the L2), 104-106 packed; at 1024 93-97 and 106-108; at 512, where
+  // A fills the L2, 107-110 in place and 103-107 packed (AVX-512). With
+  // AVX2's tiles of 16 lanes, at 128-384 (A's rows 512 bytes to 1.5 KiB
+  // apart), 62-74 in place and 72-83 packed (docs/vectorize.md, step 6).
+  // A tile's 6 streams of the NN matmul's A, rows 8 KiB apart at 2048,
+  // fall in one set of the L1 and of the L2, and each row is a page of
+  // its own; packed, they are one stream (docs/vectorize.md, step 6).
+  bool PacksByTiles(ir::Node& stmt, const RowsRead& rows_read,
+                    int64_t lane_tiles) const {
     if (strategy_.pack == Pack::kNo || lane_tiles < 2) return false;
     if (strategy_.pack == Pack::kYes) return true;
     const std::optional<int64_t> bytes =
-        TensorBytes(*ir::LoadView(read).buffer());
+        TensorBytes(*ir::LoadView(*rows_read.read).buffer());
+    if (!rows_read.strided) {
+      return lane_tiles >= strategy_.pack_reads && bytes.has_value() &&
+             *bytes > strategy_.l2;
+    }
     if (!bytes.has_value() || *bytes > strategy_.l2) return true;
-    return lane_tiles >= strategy_.pack_reads && StepLinesCrowdL1(stmt, read);
+    return lane_tiles >= strategy_.pack_reads &&
+           StepLinesCrowdL1(stmt, *rows_read.read);
   }
 
   // Whether the lines that a tile of rows reads of `read` (one per step of
@@ -1290,16 +1325,15 @@ class NestVectorizer {
     return AllocNamed(proc_, name);
   }
 
-  // Packs `read` (RowsStridedRead) as Pack does, tile by tile of `rows`
-  // (LayOutByTiles, its last dimension the rows').
-  absl::Status PackByTiles(const ir::Cursor& stmt, const ir::Node& read,
+  // Packs `rows_read`'s read as Pack does, tile by tile of `rows`
+  // (LayOutByTiles, the rows' dimension last).
+  absl::Status PackByTiles(const ir::Cursor& stmt, const RowsRead& rows_read,
                            int64_t rows) {
-    auto alloc = Pack(stmt, read);
+    auto alloc = Pack(stmt, *rows_read.read);
     if (!alloc.ok()) return alloc.status();
     if (*alloc == nullptr) return absl::OkStatus();
-    const int64_t last = (*alloc)->declared_type().rank() - 1;
     if (absl::Status status =
-            LayOutByTiles(module_, proc_, **alloc, last, rows);
+            LayOutByTiles(module_, proc_, **alloc, rows_read.dim, rows);
         !status.ok()) {
       return Rejected(
           *stmt.node(),

@@ -103,12 +103,14 @@ TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
   run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("packed")));
-  // A B that fits half of the L2 is read in place, whatever `pack` says.
+  // A B that fits half of the L2 is read in place, whatever `pack` says;
+  // `pack yes` packs A by tiles of rows, per block of k and tile of rows.
   strategy.pack = Pack::kYes;
   strategy.l2 = 800;
   run = RunBoth(kMatmul, MatmulInputs(), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
-  EXPECT_THAT(run.vectorized, Not(HasSubstr("packed")));
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("B_packed")));
+  EXPECT_THAT(run.vectorized, HasSubstr("(alloc A_packed (f32 1 2 2))"));
 }
 
 TEST(VectorizeTest, MulAddMovesNoLoopAcrossTheOtherReductions) {
@@ -234,6 +236,42 @@ TEST(VectorizeTest, AStoredTransposedIsPackedByTilesOfRows) {
   strategy.pack = Pack::kAuto;
   strategy.vectors = 2;
   run = RunBoth(matmul_tn, inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
+}
+
+TEST(VectorizeTest, AWhoseRowsStreamIsPackedByTilesOfRowsFromPackReads) {
+  // C[i, j] += A[i, k] * B[k, j]: each row of a tile reads a stream of A
+  // of its own. A (240 bytes) outgrows a 200-byte L2 and `pack_reads`
+  // tiles of j read it: it is packed, 3 rows per tile, each tile's rows
+  // of every step of k contiguous. The strip of A that each tile of j
+  // reads per block of k stays within half of `l3` (12 rows, 48 bytes a
+  // step: blocks of 2 steps in an L3 of 200 bytes). Not where fewer tiles
+  // of j read it than `pack_reads`.
+  const std::string matmul = absl::StrReplaceAll(
+      kMatmul, {{"(in A (f32 7 5))", "(in A (f32 12 5))"},
+                {"(out C (f32 7 20))", "(out C (f32 12 20))"},
+                {"(for i 0 7", "(for i 0 12"}});
+  const TensorMap inputs = {{"A", F32({12, 5}, Values(60, 1))},
+                            {"B", F32({5, 20}, Values(100, 2))}};
+  Strategy strategy{.width = 4,
+                    .vectors = 1,
+                    .rows = 3,
+                    .contraction = Contraction::kMulAdd,
+                    .pack_reads = 5,
+                    .l2 = 200};
+  BeforeAfter run = RunBoth(matmul, inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_THAT(run.vectorized, HasSubstr("(alloc A_packed (f32 4 5 3))"));
+  EXPECT_THAT(run.vectorized, HasSubstr("(A_packed io k 2)"));
+  EXPECT_THAT(run.vectorized, Not(HasSubstr("(for ko")));
+  strategy.l3 = 200;
+  run = RunBoth(matmul, inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
+  EXPECT_THAT(run.vectorized, HasSubstr("(alloc A_packed (f32 4 2 3))"));
+  EXPECT_THAT(run.vectorized, HasSubstr("(for ko 0 2"));
+  strategy.pack_reads = 6;
+  run = RunBoth(matmul, inputs, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
 }
