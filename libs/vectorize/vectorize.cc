@@ -228,11 +228,12 @@ class NestVectorizer {
                                                   strategy_.vectors};
     // A read that steps of the reduction read a line of per tile of rows
     // is packed by tiles of rows, and the cache block need not keep its
-    // lines in the L2.
+    // lines in the L2; so is a row loop of one tile (the last 4 rows of
+    // 1024, a nest of their own), which the tiles of lanes read alike.
     bool rows_packed = false;
     if (plan.ok() && plan->mode == Mode::kLanes &&
         stmt.node()->is(ir::Op::kReduce) && plan->row_loop != nullptr &&
-        TripOf(*plan->row_loop) > shape.rows) {
+        TripOf(*plan->row_loop) >= shape.rows) {
       const RowsRead rows_read = RowsTiledRead(*stmt.node(), *plan->row_loop,
                                                *plan->vector_loop, shape.rows);
       rows_packed = rows_read.read != nullptr &&
