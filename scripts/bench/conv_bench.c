@@ -1,8 +1,10 @@
 /* Times Tessel's convolution (parse, vectorize, emit-c: the kernel
  * `KERNEL(const float *x, const float *w, float *y)` of
  * scripts/bench/conv/conv2d_nhwc.tk or depthwise_nhwc.tk) against oneDNN's
- * forward convolution on the same inputs, in one run, and prints GFLOP/s,
- * each as a share of the core's FMA peak (-DPEAK), and the time ratio.
+ * forward convolution on the same inputs, in one run, timed alternately
+ * ($BENCH_ROUNDS rounds, bench_common.h), and prints median GFLOP/s, each
+ * as a share of the core's FMA peak (-DPEAK), and the speed ratio's
+ * median and range over the rounds.
  *
  * oneDNN runs at its best: it chooses the layouts of the activations and
  * the weights (format `any`), and the reorders into them are done once,
@@ -139,8 +141,14 @@ int main(void) {
   fill_inputs(x, w, (int)larger);
   const char *impl = "";
   onednn_setup(x, w, &impl);
-  double tessel = best_seconds(KERNEL, x, w, y);
-  double onednn = best_seconds(onednn_conv, x, w, o);
+  const struct bench_call calls[] = {{KERNEL, x, w, y}, {onednn_conv, x, w, o}};
+  const int rounds = bench_rounds();
+  double *seconds = bench_doubles(2 * rounds);
+  interleaved_seconds(2, calls, rounds, seconds);
+  double tessel = median_seconds(seconds, rounds, 0);
+  double onednn = median_seconds(seconds, rounds, 1);
+  struct bench_ratio speed = speed_ratio(seconds, rounds, 0, 1);
+  free(seconds);
   dnnl_dims_t dst_dims = {N, F, OH, OW};
   dnnl_memory_desc_t dst_user;
   CHECK(dnnl_memory_desc_init_by_tag(&dst_user, 4, dst_dims, dnnl_f32,
@@ -157,11 +165,12 @@ int main(void) {
                   (DEPTHWISE ? 1 : C) * 1e-9;
   printf("%s %dx%dx%dx%d -> %d, %dx%d, stride %d, dilation %d: tessel %6.1f "
          "GFLOP/s (%3.0f%% of peak), oneDNN %6.1f (%3.0f%%, %s); "
-         "tessel/oneDNN speed %.2fx (relative diff %.1e)\n",
+         "tessel/oneDNN speed %.2fx (rounds %.2f-%.2f; relative diff "
+         "%.1e)\n",
          DEPTHWISE ? "depthwise" : "conv2d", N, H, W, C, F, KH, KW, S, D,
          gflops / tessel, 100.0 * gflops / tessel / PEAK, gflops / onednn,
-         100.0 * gflops / onednn / PEAK, impl, onednn / tessel,
-         largest > 0.0 ? worst / largest : worst);
+         100.0 * gflops / onednn / PEAK, impl, speed.median, speed.low,
+         speed.high, largest > 0.0 ? worst / largest : worst);
   free(x);
   free(w);
   free(y);

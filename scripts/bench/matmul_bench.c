@@ -1,7 +1,9 @@
 /* Times Tessel's emit-c matmul against OpenBLAS's cblas_sgemm and a
  * hand-written reference C kernel, on the same inputs, in one run; with
  * -DWITH_MLIR (and the object of scripts/bench/mlir/matmul.sh linked in),
- * MLIR's simple CPU recipe as well.
+ * MLIR's simple CPU recipe as well. Tessel and the baselines are timed
+ * alternately ($BENCH_ROUNDS rounds, bench_common.h): medians, and the
+ * speed ratio's median and range over the rounds.
  *
  * Built by scripts/bench/matmul.sh and vectorize_matmul.sh with
  * -DTESSEL_KERNEL="kernel.c" (the output of emit-c for
@@ -74,27 +76,45 @@ int main(void) {
   float *R = aligned_floats((long)SIZE * SIZE);
   float *O = aligned_floats((long)SIZE * SIZE);
   fill_inputs(A, B, SIZE * SIZE);
-  double tessel = best_seconds(matmul, A, B, C);
+  /* Tessel, OpenBLAS and MLIR's recipe alternately; the reference C, for
+   * scale only, apart. */
+  struct bench_call calls[] = {
+      {matmul, A, B, C},
+      {openblas_matmul, A, B, O},
+#ifdef WITH_MLIR
+      {mlir_matmul, A, B, aligned_floats((long)SIZE * SIZE)},
+#endif
+  };
+  const int count = (int)(sizeof calls / sizeof calls[0]);
+  const int rounds = bench_rounds();
+  double *seconds = bench_doubles(count * rounds);
+  interleaved_seconds(count, calls, rounds, seconds);
+  double tessel = median_seconds(seconds, rounds, 0);
+  double openblas = median_seconds(seconds, rounds, 1);
   double reference = best_seconds(reference_matmul, A, B, R);
-  double openblas = best_seconds(openblas_matmul, A, B, O);
   double flops = 2.0 * SIZE * SIZE * SIZE;
   printf("matmul%s %dx%dx%d f32: tessel %.2f GFLOP/s, reference C %.2f GFLOP/s, "
-         "OpenBLAS %.2f GFLOP/s (%s kernel)\n",
+         "OpenBLAS %.2f GFLOP/s (%s kernel; medians of %d interleaved "
+         "rounds)\n",
          TRANS_A ? " (A transposed)" : TRANS_B ? " (B transposed)" : "", SIZE,
          SIZE, SIZE, flops / tessel * 1e-9, flops / reference * 1e-9,
-         flops / openblas * 1e-9, openblas_get_corename());
-  printf("  time ratio tessel/OpenBLAS %.2f, tessel/reference %.2f "
-         "(max abs diff vs OpenBLAS %.2g, vs reference %.2g)\n",
-         tessel / openblas, tessel / reference, max_abs_diff(C, O),
-         max_abs_diff(C, R));
+         flops / openblas * 1e-9, openblas_get_corename(), rounds);
+  struct bench_ratio vs_openblas = speed_ratio(seconds, rounds, 0, 1);
+  printf("  speed tessel/OpenBLAS %.2fx (rounds %.2f-%.2f), time ratio "
+         "tessel/reference %.2f (max abs diff vs OpenBLAS %.2g, vs reference "
+         "%.2g)\n",
+         vs_openblas.median, vs_openblas.low, vs_openblas.high,
+         tessel / reference, max_abs_diff(C, O), max_abs_diff(C, R));
 #ifdef WITH_MLIR
-  float *L = aligned_floats((long)SIZE * SIZE);
-  double mlir = best_seconds(mlir_matmul, A, B, L);
-  printf("  MLIR's recipe %.2f GFLOP/s, time ratio tessel/MLIR %.2f "
-         "(max abs diff vs OpenBLAS %.2g)\n",
-         flops / mlir * 1e-9, tessel / mlir, max_abs_diff(L, O));
-  free(L);
+  double mlir = median_seconds(seconds, rounds, 2);
+  struct bench_ratio vs_mlir = speed_ratio(seconds, rounds, 0, 2);
+  printf("  MLIR's recipe %.2f GFLOP/s, speed tessel/MLIR %.2fx (rounds "
+         "%.2f-%.2f) (max abs diff vs OpenBLAS %.2g)\n",
+         flops / mlir * 1e-9, vs_mlir.median, vs_mlir.low, vs_mlir.high,
+         max_abs_diff(calls[2].c, O));
+  free(calls[2].c);
 #endif
+  free(seconds);
   free(A);
   free(B);
   free(C);
