@@ -7,7 +7,6 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_replace.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "libs/interp/testing.h"
@@ -68,22 +67,44 @@ void ExpectParts(const std::string& text,
   for (const char* part : parts) EXPECT_THAT(text, HasSubstr(part));
 }
 
-constexpr char kMatmul[] = R"(
-(proc @matmul ((in A (f32 7 5)) (in B (f32 5 20)) (out C (f32 7 20)))
-  (for i 0 7
-    (for j 0 20
-      (assign (C i j) 0.0)
-      (for k 0 5 (reduce (C i j) (* (A i k) (B k j)))))))
-)";
+// A matmul, C[i, j] = the sum over k of A[i, k] * B[k, j] for C of m x n,
+// and inputs for it; A or B stored transposed (A[k, i], B[j, k]) where
+// `transposed` says so (BLAS's "TN" and "NT").
+struct Transposed {
+  bool a = false;
+  bool b = false;
+};
+struct Matmul {
+  std::string text;
+  TensorMap inputs;
+};
+Matmul MatmulOf(int64_t m, int64_t n, int64_t k, Transposed transposed = {}) {
+  auto shape = [](bool swap, int64_t rows, int64_t cols) {
+    return swap ? std::vector<int64_t>{cols, rows}
+                : std::vector<int64_t>{rows, cols};
+  };
+  const std::vector<int64_t> a = shape(transposed.a, m, k);
+  const std::vector<int64_t> b = shape(transposed.b, k, n);
+  Matmul matmul;
+  matmul.text = absl::StrCat(
+      "(proc @matmul ((in A (f32 ", a[0], " ", a[1], ")) (in B (f32 ", b[0],
+      " ", b[1], ")) (out C (f32 ", m, " ", n, ")))\n  (for i 0 ", m,
+      "\n    (for j 0 ", n, "\n      (assign (C i j) 0.0)\n      (for k 0 ", k,
+      " (reduce (C i j) (* (A ", transposed.a ? "k i" : "i k", ") (B ",
+      transposed.b ? "j k" : "k j", ")))))))\n");
+  matmul.inputs = {{"A", F32(a, Values(static_cast<int>(m * k), 1))},
+                   {"B", F32(b, Values(static_cast<int>(k * n), 2))}};
+  return matmul;
+}
 
-TensorMap MatmulInputs() {
-  return {{"A", F32({7, 5}, Values(35, 1))}, {"B", F32({5, 20}, Values(100, 2))}};
+BeforeAfter RunBoth(const Matmul& matmul, const Strategy& strategy) {
+  return RunBoth(matmul.text, matmul.inputs, strategy);
 }
 
 TEST(VectorizeTest, MulAddComputesTheLoopsBits) {
   Strategy strategy{.width = 8, .vectors = 2, .rows = 3,
                     .contraction = Contraction::kMulAdd};
-  BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  BeforeAfter run = RunBoth(MatmulOf(7, 20, 5), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("fma")));
   EXPECT_THAT(run.vectorized, HasSubstr("(vector f32 8)"));
@@ -96,18 +117,18 @@ TEST(VectorizeTest, CacheBlocksAndPackingKeepTheLoopsOrderOfSums) {
   Strategy strategy{.width = 8, .vectors = 1, .rows = 2, .depth = 2,
                     .contraction = Contraction::kMulAdd, .pack = Pack::kYes,
                     .l2 = 512};
-  BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  BeforeAfter run = RunBoth(MatmulOf(7, 20, 5), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("(alloc B_packed (f32 2 8))"));
   strategy.pack = Pack::kNo;
-  run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  run = RunBoth(MatmulOf(7, 20, 5), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("packed")));
   // A B that fits half of the L2 is read in place, whatever `pack` says;
   // `pack yes` packs A by tiles of rows, per block of k and tile of rows.
   strategy.pack = Pack::kYes;
   strategy.l2 = 800;
-  run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  run = RunBoth(MatmulOf(7, 20, 5), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("B_packed")));
   EXPECT_THAT(run.vectorized, HasSubstr("(alloc A_packed (f32 1 2 2))"));
@@ -149,36 +170,20 @@ TEST(VectorizeTest, AutomaticPackingWaitsForEnoughReadsOfThePanel) {
   Strategy strategy{.width = 8, .vectors = 1, .rows = 2,
                     .contraction = Contraction::kMulAdd, .l2 = 512};
   ASSERT_EQ(strategy.pack, Pack::kAuto);
-  BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  BeforeAfter run = RunBoth(MatmulOf(7, 20, 5), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("packed")));
-  const std::string tall_matmul = absl::StrReplaceAll(
-      kMatmul, {{"(f32 7 5)", "(f32 130 5)"},
-                {"(f32 7 20)", "(f32 130 20)"},
-                {"(for i 0 7", "(for i 0 130"}});
-  run = RunBoth(tall_matmul,
-                {{"A", F32({130, 5}, Values(650, 1))},
-                 {"B", F32({5, 20}, Values(100, 2))}},
-                strategy);
+  run = RunBoth(MatmulOf(130, 20, 5), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("B_packed"));
   // With `pack-reads 3`, the 3 tiles of 2 rows read it enough.
   strategy.pack_reads = 3;
-  run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  run = RunBoth(MatmulOf(7, 20, 5), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("B_packed"));
   strategy.pack_reads = 4;
-  run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  run = RunBoth(MatmulOf(7, 20, 5), strategy);
   EXPECT_THAT(run.vectorized, Not(HasSubstr("B_packed")));
-}
-
-// C[i, j] += A[k, i] * B[k, j] with M rows, N columns and K steps of k.
-std::string MatmulTn(int64_t m, int64_t n, int64_t k) {
-  return absl::StrCat("(proc @matmul_tn ((in A (f32 ", k, " ", m,
-                      ")) (in B (f32 ", k, " ", n, ")) (out C (f32 ", m, " ", n,
-                      "))) (for i 0 ", m, " (for j 0 ", n,
-                      " (assign (C i j) 0.0) (for k 0 ", k,
-                      " (reduce (C i j) (* (A k i) (B k j)))))))");
 }
 
 TEST(VectorizeTest, ATransposedWhoseLinesCrowdTheL1IsPackedFromPackReads) {
@@ -192,19 +197,14 @@ TEST(VectorizeTest, ATransposedWhoseLinesCrowdTheL1IsPackedFromPackReads) {
                     .rows = 4,
                     .contraction = Contraction::kMulAdd,
                     .pack_reads = 3};
-  const TensorMap inputs = {{"A", F32({160, 128}, Values(160 * 128, 1))},
-                            {"B", F32({160, 24}, Values(160 * 24, 2))}};
-  BeforeAfter run = RunBoth(MatmulTn(128, 24, 160), inputs, strategy);
+  BeforeAfter run = RunBoth(MatmulOf(128, 24, 160, {.a = true}), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("A_packed"));
   strategy.pack_reads = 4;
-  run = RunBoth(MatmulTn(128, 24, 160), inputs, strategy);
+  run = RunBoth(MatmulOf(128, 24, 160, {.a = true}), strategy);
   EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
   strategy.pack_reads = 3;
-  run = RunBoth(MatmulTn(100, 24, 160),
-                {{"A", F32({160, 100}, Values(160 * 100, 1))},
-                 {"B", F32({160, 24}, Values(160 * 24, 2))}},
-                strategy);
+  run = RunBoth(MatmulOf(100, 24, 160, {.a = true}), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
 }
@@ -215,27 +215,23 @@ TEST(VectorizeTest, AStoredTransposedIsPackedByTilesOfRows) {
   // j read it: it is packed per cache block of k (for B's panel), 3 rows
   // per tile, each tile's rows of every step of k contiguous. Not with
   // `pack no`, nor where one tile of j reads it.
-  const std::string matmul_tn = absl::StrReplaceAll(
-      kMatmul, {{"(in A (f32 7 5))", "(in A (f32 5 7))"},
-                {"(A i k)", "(A k i)"}});
-  const TensorMap inputs = {{"A", F32({5, 7}, Values(35, 1))},
-                            {"B", F32({5, 20}, Values(100, 2))}};
+  const Matmul matmul_tn = MatmulOf(7, 20, 5, {.a = true});
   Strategy strategy{.width = 8,
                     .vectors = 1,
                     .rows = 3,
                     .contraction = Contraction::kMulAdd,
                     .l2 = 128};
-  BeforeAfter run = RunBoth(matmul_tn, inputs, strategy);
+  BeforeAfter run = RunBoth(matmul_tn, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("(alloc A_packed (f32 2 2 3))"));
   EXPECT_THAT(run.vectorized, HasSubstr("(A_packed io_1 ki 2)"));
   strategy.pack = Pack::kNo;
-  run = RunBoth(matmul_tn, inputs, strategy);
+  run = RunBoth(matmul_tn, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
   strategy.pack = Pack::kAuto;
   strategy.vectors = 2;
-  run = RunBoth(matmul_tn, inputs, strategy);
+  run = RunBoth(matmul_tn, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
 }
@@ -248,30 +244,25 @@ TEST(VectorizeTest, AWhoseRowsStreamIsPackedByTilesOfRowsFromPackReads) {
   // reads per block of k stays within half of `l3` (12 rows, 48 bytes a
   // step: blocks of 2 steps in an L3 of 200 bytes). Not where fewer tiles
   // of j read it than `pack_reads`.
-  const std::string matmul = absl::StrReplaceAll(
-      kMatmul, {{"(in A (f32 7 5))", "(in A (f32 12 5))"},
-                {"(out C (f32 7 20))", "(out C (f32 12 20))"},
-                {"(for i 0 7", "(for i 0 12"}});
-  const TensorMap inputs = {{"A", F32({12, 5}, Values(60, 1))},
-                            {"B", F32({5, 20}, Values(100, 2))}};
+  const Matmul matmul = MatmulOf(12, 20, 5);
   Strategy strategy{.width = 4,
                     .vectors = 1,
                     .rows = 3,
                     .contraction = Contraction::kMulAdd,
                     .pack_reads = 5,
                     .l2 = 200};
-  BeforeAfter run = RunBoth(matmul, inputs, strategy);
+  BeforeAfter run = RunBoth(matmul, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("(alloc A_packed (f32 4 5 3))"));
   EXPECT_THAT(run.vectorized, HasSubstr("(A_packed io k 2)"));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("(for ko")));
   strategy.l3 = 200;
-  run = RunBoth(matmul, inputs, strategy);
+  run = RunBoth(matmul, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("(alloc A_packed (f32 4 2 3))"));
   EXPECT_THAT(run.vectorized, HasSubstr("(for ko 0 2"));
   strategy.pack_reads = 6;
-  run = RunBoth(matmul, inputs, strategy);
+  run = RunBoth(matmul, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("A_packed")));
 }
@@ -279,19 +270,9 @@ TEST(VectorizeTest, AWhoseRowsStreamIsPackedByTilesOfRowsFromPackReads) {
 TEST(VectorizeTest, BStoredTransposedIsCopiedForTheLanes) {
   // C[i, j] += A[i, k] * B[j, k]: B is copied with j last, then the
   // product is the usual register tile; mul-add keeps the loops' bits.
-  constexpr char kMatmulNt[] = R"(
-(proc @matmul ((in A (f32 7 5)) (in B (f32 20 5)) (out C (f32 7 20)))
-  (for i 0 7
-    (for j 0 20
-      (assign (C i j) 0.0)
-      (for k 0 5 (reduce (C i j) (* (A i k) (B j k)))))))
-)";
   Strategy strategy{.width = 8, .vectors = 2, .rows = 3,
                     .contraction = Contraction::kMulAdd};
-  BeforeAfter run =
-      RunBoth(kMatmulNt, {{"A", F32({7, 5}, Values(35, 1))},
-                          {"B", F32({20, 5}, Values(100, 2))}},
-              strategy);
+  BeforeAfter run = RunBoth(MatmulOf(7, 20, 5, {.b = true}), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("(alloc B_lanes (f32 5 20))"));
   EXPECT_THAT(run.vectorized, Not(HasSubstr("(reduction")));
@@ -335,7 +316,7 @@ TEST(VectorizeTest, ARowReadOnceIsNotCopied) {
 TEST(VectorizeTest, FmaRoundsOncePerStep) {
   for (Tail tail : {Tail::kPad, Tail::kPeel}) {
     Strategy strategy{.width = 16, .vectors = 1, .rows = 4, .tail = tail};
-    BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+    BeforeAfter run = RunBoth(MatmulOf(7, 20, 5), strategy);
     std::vector<float> before = Floats(run.before.at("C"));
     std::vector<float> after = Floats(run.after.at("C"));
     ASSERT_EQ(before.size(), after.size());
@@ -355,8 +336,8 @@ TEST(VectorizeTest, OuterProductLevelComputesTheFmaLevelsBits) {
                  .contraction = contraction};
     Strategy outer = fma;
     outer.lowering = Lowering::kOuterProduct;
-    BeforeAfter lowered = RunBoth(kMatmul, MatmulInputs(), fma);
-    BeforeAfter stopped = RunBoth(kMatmul, MatmulInputs(), outer);
+    BeforeAfter lowered = RunBoth(MatmulOf(7, 20, 5), fma);
+    BeforeAfter stopped = RunBoth(MatmulOf(7, 20, 5), outer);
     EXPECT_EQ(Floats(lowered.after.at("C")), Floats(stopped.after.at("C")));
     EXPECT_THAT(stopped.vectorized, HasSubstr("(alloc acc0 (vector f32 3 8))"));
     EXPECT_THAT(stopped.vectorized, HasSubstr("(permutation-map 0)"));
@@ -400,7 +381,7 @@ TEST(VectorizeTest, StrategyLoopChoicesUseThePrimitives) {
                     .contraction = Contraction::kMulAdd};
   strategy.tiles = {{"j", 8}};
   strategy.interchange = {"k", "j"};
-  BeforeAfter run = RunBoth(kMatmul, MatmulInputs(), strategy);
+  BeforeAfter run = RunBoth(MatmulOf(7, 20, 5), strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("(for jo 0 2"));
   // An interchange reorder_loops cannot prove is an error at the nest.
@@ -534,18 +515,7 @@ void ExpectNear(const TensorMap& before, const TensorMap& after,
 // within rounding.
 BeforeAfter RunDotMatmul(int columns, int64_t dot = 4) {
   const Strategy strategy{.width = 16, .vectors = 4, .rows = 7, .dot = dot};
-  const std::string text = absl::StrReplaceAll(
-      kMatmul, {{"(f32 7 5)", "(f32 8 37)"},
-                {"(f32 5 20)", absl::StrCat("(f32 37 ", columns, ")")},
-                {"(f32 7 20)", absl::StrCat("(f32 8 ", columns, ")")},
-                {"(for i 0 7", "(for i 0 8"},
-                {"(for j 0 20", absl::StrCat("(for j 0 ", columns)},
-                {"(for k 0 5", "(for k 0 37"}});
-  BeforeAfter run =
-      RunBoth(text,
-              {{"A", F32({8, 37}, Values(296, 1))},
-               {"B", F32({37, columns}, Values(37 * columns, 2))}},
-              strategy);
+  BeforeAfter run = RunBoth(MatmulOf(8, columns, 37), strategy);
   ExpectNear(run.before, run.after, "C", 1e-5f);
   return run;
 }
@@ -584,18 +554,7 @@ TEST(VectorizeTest, ColumnsOfATransposedAComputeAlongTheRows) {
   // dot tile (A is not read along k), so C is staged over their nest with
   // the rows last, and the rows give vectors of 16 lanes from A's rows.
   const Strategy strategy{.width = 16, .vectors = 4, .rows = 7};
-  const std::string text =
-      absl::StrReplaceAll(kMatmul, {{"(f32 7 5)", "(f32 20 37)"},
-                                    {"(f32 5 20)", "(f32 20 18)"},
-                                    {"(f32 7 20)", "(f32 37 18)"},
-                                    {"(for i 0 7", "(for i 0 37"},
-                                    {"(for j 0 20", "(for j 0 18"},
-                                    {"(for k 0 5", "(for k 0 20"},
-                                    {"(A i k)", "(A k i)"}});
-  BeforeAfter run = RunBoth(text,
-                            {{"A", F32({20, 37}, Values(740, 1))},
-                             {"B", F32({20, 18}, Values(360, 2))}},
-                            strategy);
+  BeforeAfter run = RunBoth(MatmulOf(37, 18, 20, {.a = true}), strategy);
   ExpectNear(run.before, run.after, "C", 1e-5f);
   ExpectParts(run.vectorized, {"(alloc C_rows (f32 2 37))",
                                "(transfer-read (vector f32 16) A k 0 0.0)",
@@ -655,25 +614,16 @@ TEST(VectorizeTest, PrefetchesAPanelFewTilesRead) {
   // B (2 KiB) outgrows half of a 1 KiB L2 and its 2 tiles of 7 rows read
   // it in place; each step of k reads 8 of its 16 columns, rows 64 bytes
   // apart: its line 1 step (7 over 7 multiply-adds) ahead.
-  const std::string panel = absl::StrReplaceAll(
-      kMatmul, {{"(f32 7 5)", "(f32 14 32)"},
-                {"(f32 5 20)", "(f32 32 16)"},
-                {"(f32 7 20)", "(f32 14 16)"},
-                {"(for i 0 7", "(for i 0 14"},
-                {"(for j 0 20", "(for j 0 16"},
-                {"(for k 0 5", "(for k 0 32"}});
-  TensorMap inputs = {{"A", F32({14, 32}, Values(448, 1))},
-                      {"B", F32({32, 16}, Values(512, 2))}};
+  const Matmul panel = MatmulOf(14, 16, 32);
   Strategy strategy{.width = 8, .vectors = 1, .rows = 7,
                     .contraction = Contraction::kMulAdd, .l2 = 1024,
                     .prefetch = 7};
-  BeforeAfter run = RunBoth(panel, inputs, strategy);
+  BeforeAfter run = RunBoth(panel, strategy);
   EXPECT_EQ(Floats(run.before.at("C")), Floats(run.after.at("C")));
   EXPECT_THAT(run.vectorized, HasSubstr("(prefetch B (+ (+ (* 16 ko) ki) 1) "
                                         "(* 8 jo_1))"));
   strategy.prefetch = 0;
-  EXPECT_THAT(RunBoth(panel, inputs, strategy).vectorized,
-              Not(HasSubstr("prefetch")));
+  EXPECT_THAT(RunBoth(panel, strategy).vectorized, Not(HasSubstr("prefetch")));
 }
 
 TEST(VectorizeTest, RejectsWhatItCannotProve) {
