@@ -1,9 +1,19 @@
 #include "libs/emitc/vector_helpers.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <initializer_list>
+#include <map>
 #include <string>
+#include <vector>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
+#include "absl/strings/strip.h"
 #include "gtest/gtest.h"
 
 namespace tessel::emitc {
@@ -185,6 +195,49 @@ TEST(VectorHelpersTest, BroadcastsUseTheInstructionWhereTheTargetHasIt) {
   }
 }
 
+// What the transpose helper's text computes: its shuffles of two
+// registers run on lane numbers (row * d + lane of V), then its row stores
+// into R read back; -1 where R is not stored.
+std::vector<int64_t> RunTransposeText(const std::string& text, int64_t d) {
+  std::map<std::string, std::vector<int64_t>> registers;
+  for (int64_t p = 0; p < d; ++p) {
+    std::vector<int64_t>& row = registers[absl::StrCat("a0[", p, "]")];
+    for (int64_t l = 0; l < d; ++l) row.push_back(p * d + l);
+  }
+  std::vector<int64_t> r(d * d, -1);
+  for (absl::string_view line : absl::StrSplit(text, '\n')) {
+    line = absl::StripAsciiWhitespace(line);
+    std::vector<absl::string_view> shuffle =
+        absl::StrSplit(line, " = __builtin_shufflevector(");
+    if (shuffle.size() == 2 && absl::ConsumeSuffix(&shuffle[1], ");")) {
+      std::vector<absl::string_view> args = absl::StrSplit(shuffle[1], ", ");
+      std::vector<int64_t> to;
+      for (size_t i = 2; i < args.size(); ++i) {
+        int64_t index = 0;
+        EXPECT_TRUE(absl::SimpleAtoi(args[i], &index)) << line;
+        to.push_back(index < d ? registers.at(std::string(args[0]))[index]
+                               : registers.at(std::string(args[1]))[index - d]);
+      }
+      registers[std::string(shuffle[0])] = to;
+      continue;
+    }
+    // memcpy((T *)r + OFFSET, &REGISTER, sizeof REGISTER);
+    if (absl::ConsumePrefix(&line, "memcpy((") &&
+        line.find(" *)r + ") != absl::string_view::npos) {
+      std::vector<absl::string_view> parts = absl::StrSplit(line, ", ");
+      int64_t offset = 0;
+      EXPECT_TRUE(
+          absl::SimpleAtoi(parts[0].substr(parts[0].find(" + ") + 3), &offset))
+          << line;
+      absl::string_view name = parts[1];
+      EXPECT_TRUE(absl::ConsumePrefix(&name, "&")) << line;
+      const std::vector<int64_t>& row = registers.at(std::string(name));
+      std::copy(row.begin(), row.end(), r.begin() + offset);
+    }
+  }
+  return r;
+}
+
 TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
   // Not one register (4 x 4 f32), not square, not a power of two.
   ExpectTakes(TransposesByRows,
@@ -192,22 +245,52 @@ TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
               {{ElemType::kF32, {4, 4}},
                {ElemType::kF32, {8, 16}},
                {ElemType::kF32, {12, 12}}});
-  VectorHelper helper = Transpose(VectorShape{ElemType::kF64, {4, 4}});
-  EXPECT_EQ(helper.name, "tsl_vtranspose_f64_4x4");
-  // Two stages of 4 shuffles: rows 0 and 2 swap bit 1, then 0 and 1 bit 0.
-  EXPECT_EQ(CountOf(helper.definition, "__builtin_shufflevector"), 8);
+  // Every element type and size: R holds V transposed.
+  for (const VectorShape& shape :
+       std::vector<VectorShape>{{ElemType::kF32, {8, 8}},
+                                {ElemType::kF32, {16, 16}},
+                                {ElemType::kF32, {32, 32}},
+                                {ElemType::kF64, {4, 4}},
+                                {ElemType::kF64, {16, 16}},
+                                {ElemType::kF16, {8, 8}},
+                                {ElemType::kF16, {32, 32}},
+                                {ElemType::kI8, {16, 16}},
+                                {ElemType::kI8, {32, 32}}}) {
+    const int64_t d = shape.dims[0];
+    std::vector<int64_t> transposed;
+    for (int64_t j = 0; j < d; ++j) {
+      for (int64_t i = 0; i < d; ++i) transposed.push_back(i * d + j);
+    }
+    EXPECT_EQ(RunTransposeText(Transpose(shape).definition, d), transposed)
+        << shape.Name();
+  }
+  // An 8 x 8 f32 in the shuffles x86 has one instruction for: unpacks of
+  // lanes (unpcklps, unpckhps), of pairs (shufps), of 16-byte halves
+  // (vperm2f128).
+  VectorHelper helper = Transpose(VectorShape{ElemType::kF32, {8, 8}});
+  EXPECT_EQ(helper.name, "tsl_vtranspose_f32_8x8");
+  EXPECT_EQ(CountOf(helper.definition, "__builtin_shufflevector"), 24);
   ExpectPart(helper,
-             "  a1[0] = __builtin_shufflevector(a0[0], a0[2], 0, 1, 4, 5);\n"
-             "  a1[2] = __builtin_shufflevector(a0[0], a0[2], 2, 3, 6, 7);\n");
+             "  a1[0] = __builtin_shufflevector(a0[0], a0[1], 0, 8, 1, 9, 4, "
+             "12, 5, 13);\n"
+             "  a1[1] = __builtin_shufflevector(a0[0], a0[1], 2, 10, 3, 11, 6, "
+             "14, 7, 15);\n");
   ExpectPart(helper,
-             "  a2[0] = __builtin_shufflevector(a1[0], a1[1], 0, 4, 2, 6);\n"
-             "  a2[1] = __builtin_shufflevector(a1[0], a1[1], 1, 5, 3, 7);\n");
-  // The result's rows stored one by one, never the array at once.
+             "  a2[0] = __builtin_shufflevector(a1[0], a1[2], 0, 1, 8, 9, 4, "
+             "5, 12, 13);\n"
+             "  a2[2] = __builtin_shufflevector(a1[0], a1[2], 2, 3, 10, 11, 6, "
+             "7, 14, 15);\n");
   ExpectPart(helper,
-             "  memcpy((double *)r + 0, &a2[0], sizeof a2[0]);\n"
-             "  memcpy((double *)r + 4, &a2[1], sizeof a2[1]);\n"
-             "  memcpy((double *)r + 8, &a2[2], sizeof a2[2]);\n"
-             "  memcpy((double *)r + 12, &a2[3], sizeof a2[3]);\n}\n");
+             "  a3[0] = __builtin_shufflevector(a2[0], a2[4], 0, 1, 2, 3, 8, "
+             "9, 10, 11);\n"
+             "  a3[4] = __builtin_shufflevector(a2[0], a2[4], 4, 5, 6, 7, 12, "
+             "13, 14, 15);\n");
+  // The result's rows stored one by one, never the array at once; the
+  // unpacks leave columns 1 and 2 of each block in each other's place.
+  ExpectPart(helper,
+             "  memcpy((float *)r + 0, &a3[0], sizeof a3[0]);\n"
+             "  memcpy((float *)r + 8, &a3[2], sizeof a3[2]);\n"
+             "  memcpy((float *)r + 16, &a3[1], sizeof a3[1]);\n");
 }
 
 TEST(VectorHelpersTest, WideOuterProductsGoARowAtATime) {
