@@ -1000,6 +1000,35 @@ std::optional<NativeBroadcast> X86Broadcast(const VectorCType& type) {
   return std::nullopt;
 }
 
+// The x86 fused multiply-add of a whole vector of `type` (f32 or f64 lanes
+// filling 128, 256 or 512 bits), its feature macro and register type.
+struct NativeFma {
+  std::string feature;
+  std::string call;
+  std::string register_type;
+};
+std::optional<NativeFma> X86Fma(const VectorCType& type) {
+  if (type.kind != LaneKind::kFloat || (type.bits != 32 && type.bits != 64)) {
+    return std::nullopt;
+  }
+  const int bits = type.bits * type.lanes;
+  const std::string suffix = type.bits == 32 ? "ps" : "pd";
+  const std::string register_suffix = type.bits == 32 ? "" : "d";
+  switch (bits) {
+    case 512:
+      return NativeFma{"__AVX512F__", "_mm512_fmadd_" + suffix,
+                       "__m512" + register_suffix};
+    case 256:
+      return NativeFma{"__FMA__", "_mm256_fmadd_" + suffix,
+                       "__m256" + register_suffix};
+    case 128:
+      return NativeFma{"__FMA__", "_mm_fmadd_" + suffix,
+                       "__m128" + register_suffix};
+    default:
+      return std::nullopt;
+  }
+}
+
 }  // namespace
 
 VectorHelper Broadcast(const VectorCType& type) {
@@ -1036,16 +1065,40 @@ VectorHelper Fma(const VectorCType& type) {
   const std::string name = Use(helper, type);
   helper.name = absl::StrCat("tsl_vfma_", name.substr(4));
   const bool single = type.bits == 32;
+  const std::string lanes = absl::StrCat(
+      "  ", name, " x = *a, y = *b, z = *c;\n  for (int l = 0; l < ",
+      type.lanes, "; l++) x[l] = ", single ? "__builtin_fmaf" : "__builtin_fma",
+      "(x[l], y[l], z[l]);\n  *r = x;\n");
+  const std::string comment =
+      absl::StrCat("/* TIR's fma of ", single ? "f32" : "f64",
+                   " lanes: a * b + c rounded once, lane by lane (",
+                   single ? "fmaf" : "fma", ")");
+  const std::optional<NativeFma> native = X86Fma(type);
+  if (!native.has_value()) {
+    helper.definition = absl::StrCat(
+        comment,
+        ";\n   GCC and Clang make the loop one instruction where the target "
+        "fuses\n   multiply and add, and call the C library's otherwise. */\n",
+        kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", name,
+        " *a, const ", name, " *b, const ", name, " *c) {\n", lanes, "}\n");
+    return helper;
+  }
+  // GCC 12 tuned for Intel's AVX-512 cores (-march=skylake-avx512 to
+  // sapphirerapids, and -march=native on them) prefers 256-bit vectors:
+  // it made the loop of a 16-lane fma 16 scalar multiply-adds, a whole
+  // matmul or convolution scalar. The intrinsic is one instruction
+  // whatever the tuning.
   helper.definition = absl::StrCat(
-      "/* TIR's fma of ", single ? "f32" : "f64",
-      " lanes: a * b + c rounded once, lane by lane (", single ? "fmaf" : "fma",
-      ");\n   GCC and Clang make the loop one instruction where the target "
-      "fuses\n   multiply and add, and call the C library's otherwise. */\n",
-      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", name,
-      " *a, const ", name, " *b, const ", name, " *c) {\n  ", name,
-      " x = *a, y = *b, z = *c;\n  for (int l = 0; l < ", type.lanes,
-      "; l++) x[l] = ", single ? "__builtin_fmaf" : "__builtin_fma",
-      "(x[l], y[l], z[l]);\n  *r = x;\n}\n");
+      comment,
+      ": the\n   instruction where the target has it, else a loop "
+      "that GCC and Clang make\n   one instruction where the target fuses "
+      "multiply and add (the C library's\n   otherwise). */\n#if defined(",
+      native->feature, ")\n#include <immintrin.h>\n#endif\n", kVectorHelperDecl,
+      "void ", helper.name, "(", name, " *r, const ", name, " *a, const ", name,
+      " *b, const ", name, " *c) {\n#if defined(", native->feature,
+      ")\n  *r = (", name, ")", native->call, "((", native->register_type,
+      ")*a, (", native->register_type, ")*b, (", native->register_type,
+      ")*c);\n#else\n", lanes, "#endif\n}\n");
   return helper;
 }
 

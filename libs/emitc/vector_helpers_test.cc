@@ -293,6 +293,28 @@ TEST(VectorHelpersTest, WideSquareTransposeShufflesPairsOfRows) {
              "  memcpy((float *)r + 16, &a3[1], sizeof a3[1]);\n");
 }
 
+TEST(VectorHelpersTest, FmaOfARegisterIsTheInstruction) {
+  // Whatever the compiler's tuning prefers: GCC 12 tuned for Intel's
+  // AVX-512 cores made the 16-lane loop scalar.
+  VectorHelper wide = Fma(VectorCType{LaneKind::kFloat, 32, 16});
+  EXPECT_EQ(wide.name, "tsl_vfma_f32x16");
+  ExpectPart(wide,
+             "#if defined(__AVX512F__)\n  *r = (tsl_f32x16)_mm512_fmadd_ps(("
+             "__m512)*a, (__m512)*b, (__m512)*c);\n#else\n");
+  ExpectPart(wide,
+             "x[l] = __builtin_fmaf(x[l], y[l], z[l]);\n  *r = x;\n#endif");
+  ExpectPart(
+      Fma(VectorCType{LaneKind::kFloat, 64, 4}),
+      "#if defined(__FMA__)\n  *r = (tsl_f64x4)_mm256_fmadd_pd((__m256d)*a, "
+      "(__m256d)*b, (__m256d)*c);\n");
+  ExpectPart(Fma(VectorCType{LaneKind::kFloat, 32, 4}),
+             "_mm_fmadd_ps((__m128)*a");
+  // No register of that width: the loop alone.
+  VectorHelper odd = Fma(VectorCType{LaneKind::kFloat, 32, 32});
+  EXPECT_FALSE(absl::StrContains(odd.definition, "#if")) << odd.definition;
+  ExpectPart(odd, "for (int l = 0; l < 32; l++) x[l] = __builtin_fmaf(");
+}
+
 TEST(VectorHelpersTest, WideOuterProductsGoARowAtATime) {
   // One register (4 x 4 f32), rows not a power of two, f16: shuffles.
   ExpectTakes(OuterProductByRows,
