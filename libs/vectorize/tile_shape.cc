@@ -26,6 +26,15 @@ constexpr int64_t kLeastSavingPercent = 5;
 // 100^3: 0.69x of 7 x 4).
 constexpr int64_t kLeastWideRows = 5;
 
+// The fewest accumulators that keep two FMA units busy at a latency of 4
+// cycles: with fewer, each step waits on the multiply-adds of the one
+// before. A tile that counts its own reads as registers and is left with
+// fewer takes them as memory operands of its multiply-adds instead, as
+// GCC compiles them anyway: an AVX2 depthwise layer's 6 x 1 tile (6
+// accumulators) ran 4-22 % slower than 6 x 2 (12; MobileNet's layers,
+// docs/vectorize.md "Convolutions").
+constexpr int64_t kLeastAccumulators = 8;
+
 // Tiles of `rows` and of `rows - 1` that cover `trip` rows exactly, as many
 // of the first as can be, for a loop whose tiles of `rows` end in a tile
 // shorter than kShortTile: a 2-row tile's steps load each shared vector
@@ -63,22 +72,35 @@ int64_t RowsCost(int64_t trip, int64_t rows) {
   return cost;
 }
 
+// The most vectors, up to the strategy's, of a tile of the strategy's rows
+// that fits its registers (at least 1).
+int64_t VectorsFitting(const Strategy& strategy, const TileReads& reads) {
+  int64_t vectors = strategy.vectors;
+  while (vectors > 1 &&
+         TileRegisters(reads, strategy.rows, vectors) > strategy.registers) {
+    --vectors;
+  }
+  return vectors;
+}
+
 }  // namespace
 
 int64_t TileRegisters(const TileReads& reads, int64_t rows, int64_t vectors) {
   return rows * vectors * (1 + reads.own) + vectors * reads.shared;
 }
 
-TileShape ChooseTileShape(const Strategy& strategy, const TileReads& reads,
-                          int64_t lane_vectors, int64_t row_trip) {
+TileShape ChooseTileShape(const Strategy& strategy,
+                          const TileReads& given_reads, int64_t lane_vectors,
+                          int64_t row_trip) {
   TileShape shape;
   shape.vectors = strategy.vectors;
   shape.rows = strategy.rows;
   if (!strategy.fit) return shape;
-  while (shape.vectors > 1 &&
-         TileRegisters(reads, strategy.rows, shape.vectors) >
-             strategy.registers) {
-    --shape.vectors;
+  TileReads reads = given_reads;
+  shape.vectors = VectorsFitting(strategy, reads);
+  if (reads.own > 0 && shape.vectors * strategy.rows < kLeastAccumulators) {
+    reads.own = 0;
+    shape.vectors = VectorsFitting(strategy, reads);
   }
   // The rows the tile prefers: the strategy's, or those of a tile widened
   // to the whole lane loop.

@@ -20,8 +20,10 @@ struct TileReads {
   // B, a convolution's filter): `vectors` registers each.
   int64_t shared = 0;
   // Reads of a vector of each row's own (a depthwise convolution's input):
-  // as many registers each as accumulators, since the compiler keeps the
-  // vectors that consecutive taps of a window share.
+  // as many registers each as accumulators, since the compiler may keep
+  // the vectors that consecutive taps of a window share; none where that
+  // leaves the tile fewer than 8 accumulators, which it then reads as
+  // memory operands of its multiply-adds.
   int64_t own = 0;
   // Reads the rows make of one element each (matmul's A) are broadcast
   // from memory inside the fused multiply-add and need no register.
@@ -44,7 +46,9 @@ int64_t TileRegisters(const TileReads& reads, int64_t rows, int64_t vectors);
 // loop), whose lane loop is `lane_vectors` vectors (LaneVectors) and whose
 // reads are `reads`:
 //  - vectors: the most, up to the strategy's, whose tile of the strategy's
-//    rows fits the strategy's registers (at least 1); or all the lane
+//    rows fits the strategy's registers (at least 1), the rows' own reads
+//    counted as registers unless that leaves fewer than 8 accumulators,
+//    too few to keep two FMA units busy; or all the lane
 //    loop's where it is one vector more than those and a tile of all of
 //    them still holds kLeastWideRows rows, which are then the strategy's
 //    rows for what follows;

@@ -153,7 +153,23 @@ TEST(TileShapeTest, Avx2HasHalfTheRegisters) {
   EXPECT_EQ(shape.rows, 6);
   EXPECT_EQ(shape.vectors, 2);
   EXPECT_EQ(ChooseTileShape(avx2, kMatmul, kLongLanes, 7).rows, 7);
-  EXPECT_EQ(ChooseTileShape(avx2, kDepthwise, kLongLanes, 14).vectors, 1);
+}
+
+TEST(TileShapeTest, OwnReadsLeavingTooFewAccumulatorsAreMemoryOperands) {
+  // AVX2: 6 x 2 with its input vectors as registers needs 26 of 16; 6 x 1
+  // keeps 6 accumulators, too few for the FMAs' latency, so the inputs are
+  // read from memory and 6 x 2 (12 accumulators, 2 filter vectors) fits.
+  Strategy avx2 = *DefaultStrategy("avx2");
+  TileShape shape = ChooseTileShape(avx2, kDepthwise, kLongLanes, 14);
+  EXPECT_EQ(shape.vectors, 2);
+  EXPECT_EQ(shape.rows, 7);
+  EXPECT_EQ(ChooseTileShape(avx2, kDepthwise, kLongLanes, 512).rows, 6);
+  // AVX-512's 7 x 2 keeps 14 accumulators with them: unchanged.
+  EXPECT_EQ(ChooseTileShape(Avx512(), kDepthwise, kLongLanes, 512).vectors, 2);
+  // Enough accumulators with fewer rows: the inputs stay registers.
+  Strategy rows2 = Avx512();
+  rows2.rows = 2;
+  EXPECT_EQ(ChooseTileShape(rows2, kDepthwise, kLongLanes, 512).vectors, 4);
 }
 
 TEST(TileShapeTest, FixedShapeIsTheStrategys) {
