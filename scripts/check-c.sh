@@ -10,13 +10,14 @@
 #
 # usage: check-c.sh FILE.tir --inputs DIR [--entry NAME] [-D NAME=VALUE]...
 #                   [--work DIR] [--fails] [--cflags FLAGS]
-#                   [--ldlibs LIBS] [--reassociates]
+#                   [--ldlibs LIBS] [--reassociates] [--cc COMPILER]
 # --fails: the entry must stop with an error (status 1) in run-sim and in
 # both builds, with the same message.
 # --cflags: flags added to both builds, e.g. `-mavx512f -mfma` for a module
 # whose instructions are AVX-512 intrinsics.
 # --ldlibs: libraries the builds link, e.g. `-lopenblas` for a module whose
 # instructions call CBLAS (targets/blas/cblas.tir).
+# --cc: the C compiler (default `cc`), e.g. `clang`.
 # --reassociates: the C computes sums in another order than the
 # instructions' bodies do (a BLAS library blocks and vectorizes them), so
 # outputs are compared at run-sim's default tolerances, as `run-sim
@@ -31,6 +32,7 @@ fails=false
 cflags=""
 ldlibs=""
 reassociates=false
+compiler=cc
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -42,12 +44,13 @@ while [ $# -gt 0 ]; do
     --cflags) cflags="$2"; shift 2 ;;
     --ldlibs) ldlibs="$2"; shift 2 ;;
     --reassociates) reassociates=true; shift ;;
+    --cc) compiler="$2"; shift 2 ;;
     -*) echo "check-c: error: unknown flag '$1'" >&2; exit 2 ;;
     *) file="$1"; shift ;;
   esac
 done
 if [ -z "$file" ] || [ -z "$inputs" ]; then
-  echo "usage: check-c.sh FILE.tir --inputs DIR [--entry NAME] [-D N=V]... [--work DIR] [--fails] [--cflags FLAGS] [--ldlibs LIBS] [--reassociates]" >&2
+  echo "usage: check-c.sh FILE.tir --inputs DIR [--entry NAME] [-D N=V]... [--work DIR] [--fails] [--cflags FLAGS] [--ldlibs LIBS] [--reassociates] [--cc COMPILER]" >&2
   exit 2
 fi
 [ -n "$work" ] || work=$(mktemp -d)
@@ -75,7 +78,7 @@ build=0
 for flags in "-O2" "-O3 -march=native"; do
   binary="$work/kernel$build"
   # -lm: fma calls the C library's fmaf where the target has no FMA.
-  cc -std=c99 $flags $cflags -Wall -Wextra -Werror "$work/kernel.c" \
+  "$compiler" -std=c99 $flags $cflags -Wall -Wextra -Werror "$work/kernel.c" \
     -o "$binary" $ldlibs -lm
   status=0
   "$binary" --inputs "$inputs" --outputs "$work/out$build" \

@@ -8,7 +8,7 @@ set -euo pipefail
 packages=(
   g++ bazel-bootstrap bazel-rules-java bazel-rules-proto
   libabsl-dev libre2-dev libz3-dev libisl-dev libgtest-dev
-  llvm-14-tools python3 python3-numpy libopenblas-dev
+  llvm-14-tools clang-14 python3 python3-numpy libopenblas-dev
 )
 
 missing=()

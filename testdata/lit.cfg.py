@@ -1,5 +1,6 @@
 # lit configuration for Tessel's golden tests (see testdata/README.md).
 import os
+import shutil
 import subprocess
 
 import lit.formats
@@ -27,6 +28,10 @@ with open("/proc/cpuinfo") as cpuinfo:
     for feature in ["avx2", "avx512f"]:
         if " " + feature in flags and " fma" in flags:
             config.available_features.add(feature)
+
+# Tests that compile C with Clang as well as with cc need it on PATH.
+if shutil.which("clang", path=config.environment["PATH"]):
+    config.available_features.add("clang")
 
 # Tools built with AddressSanitizer (bazel test --config=asan) link its
 # runtime; tests that limit virtual memory do not apply to them.

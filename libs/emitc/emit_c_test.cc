@@ -64,6 +64,9 @@ TEST(EmitCTest, Matmul) {
 #include <stdbool.h>
 #include <stdlib.h>
 #include <math.h>
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
 
 void matmul(const float *restrict A,
             const float *restrict B,
