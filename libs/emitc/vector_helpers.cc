@@ -717,8 +717,9 @@ std::string TransposeNetwork(const VectorShape& shape, VectorHelper& helper,
 // The names of the `count` registers of the array `name`.
 std::vector<std::string> Registers(absl::string_view name, int64_t count) {
   std::vector<std::string> names;
-  for (int64_t i = 0; i < count; ++i)
+  for (int64_t i = 0; i < count; ++i) {
     names.push_back(absl::StrCat(name, "[", i, "]"));
+  }
   return names;
 }
 
@@ -1029,6 +1030,19 @@ std::optional<NativeFma> X86Fma(const VectorCType& type) {
   }
 }
 
+// A helper's definition: `comment`, then the function `signature` whose
+// body is `native` where the target has `feature` (x86's intrinsics,
+// whose header it includes) and `lanes`, a loop over the lanes, elsewhere.
+std::string NativeOrLanes(absl::string_view comment,
+                          absl::string_view signature,
+                          absl::string_view feature, absl::string_view native,
+                          absl::string_view lanes) {
+  return absl::StrCat(comment, "#if defined(", feature,
+                      ")\n#include <immintrin.h>\n#endif\n", kVectorHelperDecl,
+                      signature, " {\n#if defined(", feature, ")\n", native,
+                      "#else\n", lanes, "#endif\n}\n");
+}
+
 }  // namespace
 
 VectorHelper Broadcast(const VectorCType& type) {
@@ -1050,13 +1064,13 @@ VectorHelper Broadcast(const VectorCType& type) {
   // whole vector read from that element on, then a shuffle: 64 bytes read
   // across two lines for one value, a matmul's 7 x 16 tile at 69 GFLOP/s
   // instead of 114. The instruction's builtin is opaque to that rewrite.
-  helper.definition = absl::StrCat(
+  helper.definition = NativeOrLanes(
       "/* Every lane x: the instruction where the target has it, else a loop\n"
-      "   that compilers make one broadcast. */\n#if defined(",
-      native->feature, ")\n#include <immintrin.h>\n#endif\n",
-      kVectorHelperDecl, "void ", helper.name, "(", name, " *r, ",
-      LaneCType(type), " x) {\n#if defined(", native->feature, ")\n  *r = (",
-      name, ")", native->call, ";\n#else\n", lanes, "#endif\n}\n");
+      "   that compilers make one broadcast. */\n",
+      absl::StrCat("void ", helper.name, "(", name, " *r, ", LaneCType(type),
+                   " x)"),
+      native->feature, absl::StrCat("  *r = (", name, ")", native->call, ";\n"),
+      lanes);
   return helper;
 }
 
@@ -1073,14 +1087,16 @@ VectorHelper Fma(const VectorCType& type) {
       absl::StrCat("/* TIR's fma of ", single ? "f32" : "f64",
                    " lanes: a * b + c rounded once, lane by lane (",
                    single ? "fmaf" : "fma", ")");
+  const std::string signature =
+      absl::StrCat("void ", helper.name, "(", name, " *r, const ", name,
+                   " *a, const ", name, " *b, const ", name, " *c)");
   const std::optional<NativeFma> native = X86Fma(type);
   if (!native.has_value()) {
     helper.definition = absl::StrCat(
         comment,
         ";\n   GCC and Clang make the loop one instruction where the target "
         "fuses\n   multiply and add, and call the C library's otherwise. */\n",
-        kVectorHelperDecl, "void ", helper.name, "(", name, " *r, const ", name,
-        " *a, const ", name, " *b, const ", name, " *c) {\n", lanes, "}\n");
+        kVectorHelperDecl, signature, " {\n", lanes, "}\n");
     return helper;
   }
   // GCC 12 tuned for Intel's AVX-512 cores (-march=skylake-avx512 to
@@ -1088,17 +1104,17 @@ VectorHelper Fma(const VectorCType& type) {
   // it made the loop of a 16-lane fma 16 scalar multiply-adds, a whole
   // matmul or convolution scalar. The intrinsic is one instruction
   // whatever the tuning.
-  helper.definition = absl::StrCat(
-      comment,
-      ": the\n   instruction where the target has it, else a loop "
-      "that GCC and Clang make\n   one instruction where the target fuses "
-      "multiply and add (the C library's\n   otherwise). */\n#if defined(",
-      native->feature, ")\n#include <immintrin.h>\n#endif\n", kVectorHelperDecl,
-      "void ", helper.name, "(", name, " *r, const ", name, " *a, const ", name,
-      " *b, const ", name, " *c) {\n#if defined(", native->feature,
-      ")\n  *r = (", name, ")", native->call, "((", native->register_type,
-      ")*a, (", native->register_type, ")*b, (", native->register_type,
-      ")*c);\n#else\n", lanes, "#endif\n}\n");
+  const std::string& reg = native->register_type;
+  helper.definition = NativeOrLanes(
+      absl::StrCat(comment,
+                   ": the\n   instruction where the target has it, else a "
+                   "loop that GCC and Clang make\n   one instruction where the "
+                   "target fuses multiply and add (the C library's\n   "
+                   "otherwise). */\n"),
+      signature, native->feature,
+      absl::StrCat("  *r = (", name, ")", native->call, "((", reg, ")*a, (",
+                   reg, ")*b, (", reg, ")*c);\n"),
+      lanes);
   return helper;
 }
 
