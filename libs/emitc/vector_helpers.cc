@@ -1102,8 +1102,9 @@ VectorHelper Fma(const VectorCType& type) {
   // GCC 12 tuned for Intel's AVX-512 cores (-march=skylake-avx512 to
   // sapphirerapids, and -march=native on them) prefers 256-bit vectors:
   // it made the loop of a 16-lane fma 16 scalar multiply-adds, a whole
-  // matmul or convolution scalar. The intrinsic is one instruction
-  // whatever the tuning.
+  // matmul or convolution scalar; tuned for AMD's Zen 1 (-march=znver1,
+  // 128-bit vectors preferred), the loop of an 8-lane one. The intrinsic
+  // is one instruction whatever the tuning.
   const std::string& reg = native->register_type;
   helper.definition = NativeOrLanes(
       absl::StrCat(comment,
