@@ -335,8 +335,14 @@ TEST(VectorHelpersTest, WideOuterProductsGoARowAtATime) {
              "  for (int i = 0; i < 6; i++) {\n"
              "    tsl_f32x8 s;\n"
              "    memcpy(&s, (const float *)c + i * 8, sizeof s);\n"
+             "#if defined(__FMA__)\n");
+  // A fused row of a whole register is the instruction where the target
+  // has it, the lanes' fmaf otherwise.
+  ExpectPart(fused,
+             "#if defined(__FMA__)\n    s = (tsl_f32x8)_mm256_fmadd_ps("
+             "_mm256_set1_ps(x[i]), (__m256)y, (__m256)s);\n#else\n"
              "    for (int l = 0; l < 8; l++) s[l] = __builtin_fmaf(x[i], "
-             "y[l], s[l]);\n"
+             "y[l], s[l]);\n#endif\n"
              "    memcpy((float *)r + i * 8, &s, sizeof s);\n");
   VectorHelper product =
       OuterProductRows(VectorShape{ElemType::kF64, {4, 8}}, RowStep::kProduct);
