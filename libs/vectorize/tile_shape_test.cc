@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "gtest/gtest.h"
 #include "libs/vectorize/strategy.h"
@@ -26,6 +27,15 @@ constexpr TileReads kDepthwise{.shared = 1, .own = 1};
 // A lane loop of many vectors (1024 lanes of AVX-512).
 constexpr int64_t kLongLanes = 64;
 
+// A tile's rows and vectors, compared at once: `RowsByVectors(shape) ==
+// RowsByVectors(7, 2)` for a tile of 7 rows x 2 vectors.
+std::pair<int64_t, int64_t> RowsByVectors(const TileShape& shape) {
+  return {shape.rows, shape.vectors};
+}
+std::pair<int64_t, int64_t> RowsByVectors(int64_t rows, int64_t vectors) {
+  return {rows, vectors};
+}
+
 TEST(TileShapeTest, CountsAccumulatorsAndReadVectors) {
   EXPECT_EQ(TileRegisters(kMatmul, 6, 4), 28);
   EXPECT_EQ(TileRegisters(kDepthwise, 7, 2), 30);
@@ -34,8 +44,7 @@ TEST(TileShapeTest, CountsAccumulatorsAndReadVectors) {
 TEST(TileShapeTest, LongRowLoopsKeepTheStrategysTile) {
   for (int64_t trip : {7, 56, 256, 2048}) {
     TileShape shape = ChooseTileShape(Avx512(), kMatmul, kLongLanes, trip);
-    EXPECT_EQ(shape.rows, 7) << trip;
-    EXPECT_EQ(shape.vectors, 4) << trip;
+    EXPECT_EQ(RowsByVectors(shape), RowsByVectors(7, 4)) << trip;
     EXPECT_EQ(shape.row_block, 0) << trip;
   }
   for (int64_t trip : {6, 64, 100, 256, 1024}) {
@@ -125,9 +134,8 @@ TEST(TileShapeTest, NeverExceedsTheRegisters) {
 
 TEST(TileShapeTest, ALaneLoopOneVectorLongerIsOneTileOfFiveRows) {
   // 80 lanes: 5 x 5 (30 registers), not 7 x 4 and 7 x 1.
-  TileShape shape = ChooseTileShape(Avx512(), kMatmul, 5, 80);
-  EXPECT_EQ(shape.vectors, 5);
-  EXPECT_EQ(shape.rows, 5);
+  EXPECT_EQ(RowsByVectors(ChooseTileShape(Avx512(), kMatmul, 5, 80)),
+            RowsByVectors(5, 5));
   EXPECT_EQ(ChooseTileShape(SixRows(), kMatmul, 5, 80).rows, 5);
   EXPECT_EQ(ChooseTileShape(Avx512(), kMatmul, 5, 3).rows, 3);
   // 100 lanes are 7 vectors: a tile of 7 would hold 3 rows.
@@ -142,16 +150,15 @@ TEST(TileShapeTest, ALaneLoopOneVectorLongerIsOneTileOfFiveRows) {
 
 TEST(TileShapeTest, RowsReadingTheirOwnVectorsTakeFewerVectors) {
   // 6 x 4 would need 24 accumulators, 24 input vectors and 4 of the filter.
-  TileShape shape = ChooseTileShape(Avx512(), kDepthwise, kLongLanes, 14);
-  EXPECT_EQ(shape.vectors, 2);
-  EXPECT_EQ(shape.rows, 7);
+  EXPECT_EQ(
+      RowsByVectors(ChooseTileShape(Avx512(), kDepthwise, kLongLanes, 14)),
+      RowsByVectors(7, 2));
 }
 
 TEST(TileShapeTest, Avx2HasHalfTheRegisters) {
   Strategy avx2 = *DefaultStrategy("avx2");
-  TileShape shape = ChooseTileShape(avx2, kMatmul, kLongLanes, 512);
-  EXPECT_EQ(shape.rows, 6);
-  EXPECT_EQ(shape.vectors, 2);
+  EXPECT_EQ(RowsByVectors(ChooseTileShape(avx2, kMatmul, kLongLanes, 512)),
+            RowsByVectors(6, 2));
   EXPECT_EQ(ChooseTileShape(avx2, kMatmul, kLongLanes, 7).rows, 7);
 }
 
@@ -160,9 +167,8 @@ TEST(TileShapeTest, OwnReadsLeavingTooFewAccumulatorsAreMemoryOperands) {
   // keeps 6 accumulators, too few for the FMAs' latency, so the inputs are
   // read from memory and 6 x 2 (12 accumulators, 2 filter vectors) fits.
   Strategy avx2 = *DefaultStrategy("avx2");
-  TileShape shape = ChooseTileShape(avx2, kDepthwise, kLongLanes, 14);
-  EXPECT_EQ(shape.vectors, 2);
-  EXPECT_EQ(shape.rows, 7);
+  EXPECT_EQ(RowsByVectors(ChooseTileShape(avx2, kDepthwise, kLongLanes, 14)),
+            RowsByVectors(7, 2));
   EXPECT_EQ(ChooseTileShape(avx2, kDepthwise, kLongLanes, 512).rows, 6);
   // AVX-512's 7 x 2 keeps 14 accumulators with them: unchanged.
   EXPECT_EQ(ChooseTileShape(Avx512(), kDepthwise, kLongLanes, 512).vectors, 2);
@@ -176,9 +182,8 @@ TEST(TileShapeTest, FixedShapeIsTheStrategys) {
   Strategy strategy = Avx512();
   strategy.fit = false;
   strategy.rows = 8;
-  TileShape shape = ChooseTileShape(strategy, kDepthwise, kLongLanes, 7);
-  EXPECT_EQ(shape.rows, 8);
-  EXPECT_EQ(shape.vectors, 4);
+  EXPECT_EQ(RowsByVectors(ChooseTileShape(strategy, kDepthwise, kLongLanes, 7)),
+            RowsByVectors(8, 4));
 }
 
 TEST(TileShapeTest, NoRowLoopKeepsTheFittedVectors) {
