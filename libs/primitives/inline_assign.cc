@@ -16,25 +16,6 @@ using ir::Op;
 
 namespace {
 
-// What a statement may write: the buffer of an assignment's or a
-// reduction's location, every buffer a call or a vector store names.
-std::vector<const Node*> WrittenBuffers(const Node& stmt) {
-  std::vector<const Node*> written;
-  if (stmt.is(Op::kAssign) || stmt.is(Op::kReduce)) {
-    written.push_back(&BufferOf(*stmt.operand(0)));
-  } else if (stmt.is(Op::kCall) || stmt.is(Op::kTransferWrite)) {
-    for (const Node* arg : stmt.operands()) {
-      ir::AnyNode(*arg, [&](const Node& node) {
-        if (node.is(Op::kRef) && node.def() != nullptr) {
-          written.push_back(node.def());
-        }
-        return false;
-      });
-    }
-  }
-  return written;
-}
-
 bool WritesConfig(const Node& stmt) {
   return stmt.is(Op::kWriteConfig) || stmt.is(Op::kCall);
 }

@@ -29,6 +29,7 @@
 #include "libs/primitives/fuse.h"
 #include "libs/primitives/inline.h"
 #include "libs/primitives/inline_assign.h"
+#include "libs/primitives/inline_copy.h"
 #include "libs/primitives/inline_window.h"
 #include "libs/primitives/insert_noop_call.h"
 #include "libs/primitives/insert_prefetch.h"
@@ -102,6 +103,7 @@ const Registry& Registry::Builtin() {
              &SplitWriteSpec,
              &FoldIntoReduceSpec,
              &InlineAssignSpec,
+             &InlineCopySpec,
              &InlineWindowSpec,
              &LiftReduceConstantSpec,
              &UnrollLoopSpec,

@@ -1,5 +1,7 @@
 #include "libs/primitives/write_support.h"
 
+#include <vector>
+
 #include "absl/strings/str_cat.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/types.h"
@@ -32,6 +34,23 @@ const Node& RootOf(const Node& buffer) {
     root = ref.def();
   }
   return *root;
+}
+
+std::vector<const Node*> WrittenBuffers(const Node& stmt) {
+  std::vector<const Node*> written;
+  if (stmt.is(Op::kAssign) || stmt.is(Op::kReduce)) {
+    written.push_back(&BufferOf(*stmt.operand(0)));
+  } else if (stmt.is(Op::kCall) || stmt.is(Op::kTransferWrite)) {
+    for (const Node* arg : stmt.operands()) {
+      ir::AnyNode(*arg, [&](const Node& node) {
+        if (node.is(Op::kRef) && node.def() != nullptr) {
+          written.push_back(node.def());
+        }
+        return false;
+      });
+    }
+  }
+  return written;
 }
 
 bool SameLocation(const Node& a, const Node& b) {

@@ -1,12 +1,13 @@
 // What the primitives that rewrite assignments and reductions share
 // (fold_into_reduce, merge_writes, split_write, inline_assign,
-// lift_reduce_constant, left_reassociate_expr): the buffer a statement
-// writes, whether an expression reads it, and whether regrouping an
+// inline_copy, lift_reduce_constant, left_reassociate_expr): the buffer a
+// statement writes, whether an expression reads it, and whether regrouping an
 // arithmetic operator keeps every value exact.
 #ifndef TESSEL_LIBS_PRIMITIVES_WRITE_SUPPORT_H_
 #define TESSEL_LIBS_PRIMITIVES_WRITE_SUPPORT_H_
 
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "libs/ir/node.h"
@@ -22,6 +23,11 @@ const ir::Node& BufferOf(const ir::Node& location);
 // root of the buffer its window selects from. Two names of one root may
 // name one element.
 const ir::Node& RootOf(const ir::Node& buffer);
+
+// The buffers the statement `stmt` may write (not what nested statements
+// write): the buffer of an assignment's or a reduction's location, every
+// buffer a call or a vector store names.
+std::vector<const ir::Node*> WrittenBuffers(const ir::Node& stmt);
 
 // Whether the location `a` and the expression `b` (a sum's left operand,
 // any expression) of statements in one scope name the same element at

@@ -12,9 +12,11 @@
 #include "libs/ir/edit.h"
 #include "libs/ir/forms.h"
 #include "libs/ir/views.h"
+#include "libs/primitives/buffer_uses.h"
 #include "libs/primitives/divide_dim.h"
 #include "libs/primitives/divide_loop.h"
 #include "libs/primitives/eliminate_dead_code.h"
+#include "libs/primitives/inline_copy.h"
 #include "libs/primitives/linear_form.h"
 #include "libs/primitives/rearrange_dim.h"
 #include "libs/primitives/simplify_expr.h"
@@ -174,9 +176,41 @@ ir::Node* AllocNamed(ir::Node& proc, const std::string& name) {
   return found;
 }
 
+const ir::Node* LanesCopies::CopyInto(const ir::Node& buffer) const {
+  for (const ir::Cursor& copy : statements) {
+    if (copy.is_valid() &&
+        ir::LoadView(*copy.node()->operand(0)).buffer() == &buffer) {
+      return copy.node();
+    }
+  }
+  return nullptr;
+}
+
+std::optional<std::vector<ir::Node*>> CopiesOf(const ir::Node& copy,
+                                               const ir::Node* except) {
+  const ir::Node& buffer = *ir::LoadView(*copy.operand(0)).buffer();
+  std::vector<ir::Node*> readers;
+  for (ir::Node* use : primitives::UsesOf(buffer)) {
+    ir::Node* load = use->parent();
+    if (load == copy.operand(0)) continue;
+    bool inside = false;
+    for (const ir::Node* node = load; node != nullptr && except != nullptr;
+         node = node->parent()) {
+      inside = inside || node == except;
+    }
+    if (inside) continue;
+    ir::Node* reader = load->is(ir::Op::kLoad) ? load->parent() : nullptr;
+    if (reader == nullptr || !reader->is(ir::Op::kAssign) ||
+        reader->operand(1) != load) {
+      return std::nullopt;
+    }
+    if (readers.empty() || readers.back() != reader) readers.push_back(reader);
+  }
+  return readers;
+}
+
 absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
-                                       ir::Node& stmt,
-                                       std::vector<ir::Cursor>& pending) {
+                                       ir::Node& stmt, LanesCopies& copies) {
   if (!stmt.is(ir::Op::kReduce)) return false;
   std::vector<ir::Node*> loops = LoopsOf(stmt);
   if (loops.empty()) return false;
@@ -196,14 +230,40 @@ absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
       }
     }
     if (read == nullptr) return copied;
-    if (absl::Status status =
-            CopyWithDimLast(module, proc, stmt, *read,
-                            static_cast<int64_t>(*dim), "_lanes", pending);
+    if (absl::Status status = CopyWithDimLast(module, proc, stmt, *read,
+                                              static_cast<int64_t>(*dim),
+                                              "_lanes", copies.statements);
         !status.ok()) {
       return status;
     }
     copied = true;
   }
+}
+
+absl::StatusOr<std::vector<ir::Cursor>> ForwardLanesCopies(
+    ir::Module& module, ir::Node& proc, const LanesCopies& copies) {
+  std::vector<ir::Cursor> statements;
+  bool forwarded = false;
+  for (const ir::Cursor& copy : copies.statements) {
+    if (!copy.is_valid()) continue;
+    ir::Node& buffer = *ir::LoadView(*copy.node()->operand(0)).buffer();
+    std::optional<std::vector<ir::Node*>> readers =
+        CopiesOf(*copy.node(), nullptr);
+    if (!readers.has_value() || readers->empty() ||
+        !primitives::InlineCopy(module, ir::Cursor(module, &buffer)).ok()) {
+      statements.push_back(copy);
+      continue;
+    }
+    forwarded = true;
+    for (ir::Node* reader : *readers) statements.emplace_back(module, reader);
+  }
+  if (forwarded) {
+    if (absl::Status status = primitives::Simplify(module, proc);
+        !status.ok()) {
+      return status;
+    }
+  }
+  return statements;
 }
 
 absl::Status CopyWithDimLast(ir::Module& module, ir::Node& proc, ir::Node& stmt,

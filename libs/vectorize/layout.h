@@ -7,6 +7,7 @@
 #define TESSEL_LIBS_VECTORIZE_LAYOUT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,21 @@
 
 namespace tessel::vectorize {
 
+// The copies CopyReadsForLanes makes in a proc, whose statements are
+// vectorized once every nest is (ForwardLanesCopies).
+struct LanesCopies {
+  std::vector<ir::Cursor> statements;
+  // The statement of the one that writes `buffer`; null for none.
+  const ir::Node* CopyInto(const ir::Node& buffer) const;
+};
+
+// The assignments that copy elements of the buffer `copy` (a statement of
+// LanesCopies) writes, `(assign (P ...) (B ...))`, but those inside
+// `except` (when not null); nullopt where a statement other than these
+// and `copy` reads it otherwise (a vector transfer, a reduction, a call).
+std::optional<std::vector<ir::Node*>> CopiesOf(const ir::Node& copy,
+                                               const ir::Node* except);
+
 // For a `reduce` whose written element's last index is a loop j plus a
 // constant (j in no other index), each tensor it reads with j, with
 // coefficient 1, in one dimension other than its last, and reads again
@@ -26,11 +42,21 @@ namespace tessel::vectorize {
 // reads) and the copy's dimensions rearranged so that j's is last
 // (rearrange_dim): every read the nest makes with j is then contiguous in
 // it, and j can give the lanes. The copies' statements are added to
-// `pending` (each a transposing nest of its own). Returns whether any was
+// `copies` (each a transposing nest of its own). Returns whether any was
 // made; a primitive's rejection is an error at `stmt`.
 absl::StatusOr<bool> CopyReadsForLanes(ir::Module& module, ir::Node& proc,
-                                       ir::Node& stmt,
-                                       std::vector<ir::Cursor>& pending);
+                                       ir::Node& stmt, LanesCopies& copies);
+
+// Once every nest of `proc` is vectorized: each copy of `copies` that
+// only copies read (assignments of its elements, the packings of tiles of
+// lanes, vectorize.cc) is read from its tensor instead, by those copies
+// (inline_copy), and deleted: a matmul with B stored transposed then
+// copies each tile of B's rows, transposed, into the tile's packed panel,
+// where it copied the whole of B transposed and then each tile of that.
+// Returns the statements to vectorize: the copies that read the tensor
+// now (transposing nests), and the copies of `copies` that stay.
+absl::StatusOr<std::vector<ir::Cursor>> ForwardLanesCopies(
+    ir::Module& module, ir::Node& proc, const LanesCopies& copies);
 
 // Stages the tensor of `read` (a read of `stmt`) over the whole nest of
 // `stmt` (stage_mem: the box BoxOf gives) into a copy named after it with

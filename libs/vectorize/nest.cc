@@ -126,15 +126,31 @@ bool HasDivision(const ir::Node& expr) {
   return false;
 }
 
-// Every two instances of `stmt` commute (libs/effects: no write against
-// another access of its location; two reductions of one location
-// commute), so that tiling, interchange and vectorization may run them in
-// any order.
-absl::Status CheckAnyOrder(const ir::Node& proc, ir::Node& stmt, size_t depth) {
+// Whether the body of `loop` declares `buffer` (at any depth).
+bool Declares(const ir::Node& loop, const ir::Node& buffer) {
+  for (const ir::Node* node = buffer.parent(); node != nullptr;
+       node = node->parent()) {
+    if (node == &loop) return true;
+  }
+  return false;
+}
+
+// Every two instances of `stmt` (in `loops`, outermost first) commute
+// (libs/effects: no write against another access of its location; two
+// reductions of one location commute), so that tiling, interchange and
+// vectorization may run them in any order. Instances in two iterations of
+// a loop that declares the written buffer write buffers of their own.
+absl::Status CheckAnyOrder(const ir::Node& proc, ir::Node& stmt,
+                           const std::vector<ir::Node*>& loops) {
   effects::ProcAnalysis analysis(proc);
   auto effects = effects::EffectsOf(analysis.model(), {&stmt});
   if (!effects.ok()) return Reject(stmt, effects.status().message());
-  for (size_t d = 0; d < depth; ++d) {
+  const ir::Node& lhs = *stmt.operand(0);
+  const ir::Node* written =
+      lhs.is(ir::Op::kLoad) ? ir::LoadView(const_cast<ir::Node&>(lhs)).buffer()
+                            : lhs.def();
+  for (size_t d = 0; d < loops.size(); ++d) {
+    if (written != nullptr && Declares(*loops[d], *written)) continue;
     auto pairs = effects::InstancePairs(analysis.model(), *effects, *effects, d,
                                         {{d, effects::Cmp::kLess}});
     if (!pairs.ok()) return Reject(stmt, pairs.status().message());
@@ -164,9 +180,11 @@ absl::StatusOr<NestPlan> TransposePlan(ir::Node& stmt,
   const size_t rank = IndicesOf(lhs).size();
   if (!stmt.is(ir::Op::kAssign) || rank < 2) return plan;
   // An element assigned in every iteration of some loop stays scalar
-  // (PlanNest says why).
+  // (PlanNest says why); not a loop each of whose iterations declares the
+  // buffer anew (a packing of a tile of lanes).
+  const ir::Node& written = *ir::LoadView(lhs).buffer();
   for (const ir::Node* loop : loops) {
-    if (UnitDims(lhs, *loop) == 0) return plan;
+    if (UnitDims(lhs, *loop) == 0 && !Declares(*loop, written)) return plan;
   }
   const int64_t last = int64_t{1} << (rank - 1);
   const int64_t next = int64_t{1} << (rank - 2);
@@ -391,7 +409,7 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
     auto transposed = TransposePlan(stmt, loops, reads);
     if (!transposed.ok()) return transposed.status();
     if (transposed->vector_loop != nullptr) {
-      if (absl::Status status = CheckAnyOrder(proc, stmt, loops.size());
+      if (absl::Status status = CheckAnyOrder(proc, stmt, loops);
           !status.ok()) {
         return status;
       }
@@ -451,8 +469,7 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
       }
     }
   }
-  if (absl::Status status = CheckAnyOrder(proc, stmt, loops.size());
-      !status.ok()) {
+  if (absl::Status status = CheckAnyOrder(proc, stmt, loops); !status.ok()) {
     return status;
   }
   return plan;

@@ -123,8 +123,12 @@ bool RowsCrowdL1Sets(ir::Node& read, const ir::Node& rows) {
 
 class NestVectorizer {
  public:
-  NestVectorizer(ir::Module& module, ir::Node& proc, const Strategy& strategy)
-      : module_(module), proc_(proc), strategy_(strategy) {}
+  NestVectorizer(ir::Module& module, ir::Node& proc, const Strategy& strategy,
+                 LanesCopies& lanes_copies)
+      : module_(module),
+        proc_(proc),
+        strategy_(strategy),
+        lanes_copies_(lanes_copies) {}
 
   // Vectorizes the nest of the statement `nest` points at; the statements
   // of the nests its tiling peels off are added to `pending`, and why it
@@ -152,7 +156,8 @@ class NestVectorizer {
       }
       if (plan.ok()) return Dot(stmt, *dot, pending);
     }
-    auto copied = CopyReadsForLanes(module_, proc_, *stmt.node(), pending);
+    auto copied =
+        CopyReadsForLanes(module_, proc_, *stmt.node(), lanes_copies_);
     if (!copied.ok()) return copied.status();
     if (*copied) {
       if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
@@ -210,7 +215,7 @@ class NestVectorizer {
           !(PartialTail(*plan) && FillsPartialVector(trip, strategy_.width))) {
         Strategy narrow = strategy_;
         narrow.width = width;
-        return NestVectorizer(module_, proc_, narrow)
+        return NestVectorizer(module_, proc_, narrow, lanes_copies_)
             .RunPlanned(stmt, plan, pending, notes);
       }
     }
@@ -502,6 +507,9 @@ class NestVectorizer {
           !status.ok()) {
         return status;
       }
+    }
+    if (absl::Status status = PackLanesCopy(stmt, lanes_outer); !status.ok()) {
+      return status;
     }
     TileLoops loops;
     loops.lanes = LoopNamed(*stmt.node(), lanes);
@@ -1314,8 +1322,17 @@ class NestVectorizer {
               *stmt.node()->operand(1));
     std::string name = ir::FreshName(module_, proc_,
                                      absl::StrCat(buffer.name(), "_packed"));
-    if (absl::Status status = primitives::StageMem(
-            module_, ir::Cursor(module_, *inside).as_block(), *window, name);
+    // Inside `outside`, over its whole body: a fill that goes with the
+    // register tile stays just before the reduction loops (TakeFill).
+    ir::BlockCursor block = ir::Cursor(module_, *inside).as_block();
+    if (outside != nullptr) {
+      absl::Span<ir::Node* const> body =
+          ir::ForView(const_cast<ir::Node&>(*outside)).body();
+      block = ir::BlockCursor(ir::Cursor(module_, body.front()),
+                              ir::Cursor(module_, body.back()));
+    }
+    if (absl::Status status =
+            primitives::StageMem(module_, block, *window, name);
         !status.ok()) {
       return Rejected(*stmt.node(),
                       absl::StrCat("packing '", buffer.name(), "'"), status);
@@ -1324,6 +1341,41 @@ class NestVectorizer {
       return status;
     }
     return AllocNamed(proc_, name);
+  }
+
+  // Packs a copy for the lanes (layout.h) that `stmt` still reads in
+  // place (no panel packed it: a nest of one tile of rows, the last 4
+  // rows of 1024) tile by tile of lanes, inside the lanes' tile loop
+  // `lanes_outer`, where only copies read it elsewhere (the packings of
+  // the nests vectorized before, LIFO) and each of its elements is then
+  // copied once (every loop outside that loop indexes it): the packings
+  // then copy from the tensor, and the copy goes (ForwardLanesCopies).
+  // Where any other nest reads it in place, the copy stays, and a
+  // packing would be one more. Not with `pack no`.
+  absl::Status PackLanesCopy(const ir::Cursor& stmt,
+                             const std::string& lanes_outer) {
+    if (strategy_.pack == Pack::kNo || lanes_outer.empty()) {
+      return absl::OkStatus();
+    }
+    const ir::Node* tile_loop = LoopNamed(*stmt.node(), lanes_outer);
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.node()->operand(1), reads);
+    for (ir::Node* read : reads) {
+      const ir::Node* copy =
+          lanes_copies_.CopyInto(*ir::LoadView(*read).buffer());
+      if (copy == nullptr ||
+          !CopiesOf(*copy, LoopsOf(*stmt.node()).front()).has_value()) {
+        continue;
+      }
+      bool once = true;
+      for (ir::Node* loop : LoopsOf(*stmt.node())) {
+        if (loop == tile_loop) break;
+        once = once && Indexes(*read, *loop);
+      }
+      if (!once) continue;
+      return Pack(stmt, *read, tile_loop).status();
+    }
+    return absl::OkStatus();
   }
 
   // Packs `rows_read`'s read as Pack does, tile by tile of `rows`
@@ -1441,6 +1493,7 @@ class NestVectorizer {
   ir::Module& module_;
   ir::Node& proc_;
   const Strategy& strategy_;
+  LanesCopies& lanes_copies_;
 };
 
 // The names of the loops in `node`, added to `names`.
@@ -1484,9 +1537,19 @@ absl::StatusOr<std::vector<std::string>> VectorizeProc(
   for (ir::Node* stmt : NestStatements(proc))
     pending.emplace_back(module, stmt);
   std::reverse(pending.begin(), pending.end());
-  NestVectorizer vectorizer(module, proc, strategy);
+  LanesCopies lanes_copies;
+  NestVectorizer vectorizer(module, proc, strategy, lanes_copies);
   std::vector<std::string> notes;
-  while (!pending.empty()) {
+  // The copies for the lanes wait until every nest is vectorized: those
+  // that only packings read are then read from their tensors.
+  while (!pending.empty() || !lanes_copies.statements.empty()) {
+    if (pending.empty()) {
+      auto copies = ForwardLanesCopies(module, proc, lanes_copies);
+      if (!copies.ok()) return copies.status();
+      lanes_copies.statements.clear();
+      pending.assign(copies->rbegin(), copies->rend());
+      continue;
+    }
     ir::Cursor stmt = pending.back();
     pending.pop_back();
     std::vector<ir::Cursor> peeled;
