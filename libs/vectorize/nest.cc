@@ -126,15 +126,6 @@ bool HasDivision(const ir::Node& expr) {
   return false;
 }
 
-// Whether the body of `loop` declares `buffer` (at any depth).
-bool Declares(const ir::Node& loop, const ir::Node& buffer) {
-  for (const ir::Node* node = buffer.parent(); node != nullptr;
-       node = node->parent()) {
-    if (node == &loop) return true;
-  }
-  return false;
-}
-
 // Every two instances of `stmt` (in `loops`, outermost first) commute
 // (libs/effects: no write against another access of its location; two
 // reductions of one location commute), so that tiling, interchange and
@@ -145,10 +136,7 @@ absl::Status CheckAnyOrder(const ir::Node& proc, ir::Node& stmt,
   effects::ProcAnalysis analysis(proc);
   auto effects = effects::EffectsOf(analysis.model(), {&stmt});
   if (!effects.ok()) return Reject(stmt, effects.status().message());
-  const ir::Node& lhs = *stmt.operand(0);
-  const ir::Node* written =
-      lhs.is(ir::Op::kLoad) ? ir::LoadView(const_cast<ir::Node&>(lhs)).buffer()
-                            : lhs.def();
+  const ir::Node* written = WrittenBy(stmt);
   for (size_t d = 0; d < loops.size(); ++d) {
     if (written != nullptr && Declares(*loops[d], *written)) continue;
     auto pairs = effects::InstancePairs(analysis.model(), *effects, *effects, d,
@@ -473,6 +461,20 @@ absl::StatusOr<NestPlan> PlanNest(ir::Node& proc, ir::Node& stmt) {
     return status;
   }
   return plan;
+}
+
+bool Declares(const ir::Node& loop, const ir::Node& buffer) {
+  for (const ir::Node* node = buffer.parent(); node != nullptr;
+       node = node->parent()) {
+    if (node == &loop) return true;
+  }
+  return false;
+}
+
+const ir::Node* WrittenBy(const ir::Node& stmt) {
+  if (!stmt.is(ir::Op::kAssign) && !stmt.is(ir::Op::kReduce)) return nullptr;
+  ir::Node& lhs = *stmt.operand(0);
+  return lhs.is(ir::Op::kLoad) ? ir::LoadView(lhs).buffer() : lhs.def();
 }
 
 }  // namespace tessel::vectorize

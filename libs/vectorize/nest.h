@@ -99,6 +99,15 @@ absl::Status CheckVectorizable(const ir::Node& expr);
 // The loops around `stmt` in its proc, outermost first.
 std::vector<ir::Node*> LoopsOf(const ir::Node& stmt);
 
+// Whether the body of `loop` declares `buffer` (at any depth): each of
+// its iterations has a `buffer` of its own (a packing inside the lanes'
+// tile loop), so that instances in two of them never touch one element.
+bool Declares(const ir::Node& loop, const ir::Node& buffer);
+
+// The buffer the assign or reduce `stmt` writes; null for another
+// statement.
+const ir::Node* WrittenBy(const ir::Node& stmt);
+
 // The statement a nest of single-statement loops ends in (through a fill
 // kept with its reduction's loops, fill.h).
 ir::Node* BottomOf(ir::Node& loop);

@@ -1429,7 +1429,15 @@ class NestVectorizer {
     } else if (divided->tail.is_valid()) {
       ir::Node* tail = divided->tail.node();
       pending.emplace_back(module_, BottomOf(*tail));
-      size_t lifts = LoopsOf(*tail).size();
+      // Up to the loop that declares what the nest writes, if any.
+      const std::vector<ir::Node*> around = LoopsOf(*tail);
+      const ir::Node* written = WrittenBy(*stmt.node());
+      size_t lifts = 0;
+      while (lifts < around.size() &&
+             (written == nullptr ||
+              !Declares(*around[around.size() - 1 - lifts], *written))) {
+        ++lifts;
+      }
       if (lifts > 0) {
         auto split = primitives::Fission(module_, divided->tail.before(),
                                          static_cast<int64_t>(lifts));
