@@ -56,7 +56,10 @@ absl::StatusOr<std::string> ProcWriter::Emit() {
         Line{1, absl::StrCat("/* assert: ", condition->text, " */")});
   }
   size_t body_start = lines_.size();
-  if (auto status = Block(ir::BodyOf(proc_), 1); !status.ok()) return status;
+  if (auto status = Block(ir::BodyOf(proc_), 1, /*proc_body=*/true);
+      !status.ok()) {
+    return status;
+  }
   std::vector<Line> unused;
   for (const Binding* param : *params) {
     if (!param->used) {
@@ -77,7 +80,8 @@ absl::StatusOr<std::string> ProcWriter::Emit() {
   return text + "}\n";
 }
 
-absl::Status ProcWriter::Block(absl::Span<ir::Node* const> stmts, int depth) {
+absl::Status ProcWriter::Block(absl::Span<ir::Node* const> stmts, int depth,
+                               bool proc_body) {
   scope_.Push();
   std::vector<Allocation> allocations;
   for (size_t i = 0; i < stmts.size(); ++i) {
@@ -87,9 +91,11 @@ absl::Status ProcWriter::Block(absl::Span<ir::Node* const> stmts, int depth) {
       return status;
     }
   }
+  const bool pooled = proc_body && PoolTemporaries(allocations, depth);
   for (auto it = allocations.rbegin(); it != allocations.rend(); ++it) {
     if (auto status = Release(*it, depth); !status.ok()) return status;
   }
+  if (pooled) AddLine(depth, "tsl_free(tsl_temporaries);", Uses{});
   scope_.Pop();
   return absl::OkStatus();
 }

@@ -61,13 +61,18 @@ class ProcWriter {
     std::vector<CExpr> dims;
     Uses uses;  // of the declaration, committed if the allocation is used
     bool on_stack = false;  // a @DRAM local array, not freed
+    size_t line = 0;        // of the declaration in `lines_`
+    bool pooled = false;    // in the proc's block of temporaries, not freed
   };
   enum class ArgumentMode { kCall, kTemplateValue, kTemplatePointer };
 
   // proc_writer.cc
   void AddLine(int depth, std::string text, const Uses& uses,
                const Binding* if_used = nullptr);
-  absl::Status Block(absl::Span<ir::Node* const> stmts, int depth);
+  // `proc_body`: the statements are the proc's body, whose heap
+  // temporaries share one block (PoolTemporaries).
+  absl::Status Block(absl::Span<ir::Node* const> stmts, int depth,
+                     bool proc_body = false);
   absl::Status Statement(const ir::Node& stmt, absl::Span<ir::Node* const> rest,
                          int depth, std::vector<Allocation>& allocations);
   absl::Status For(const ir::Node& stmt, int depth);
@@ -87,6 +92,10 @@ class ProcWriter {
                            absl::Span<ir::Node* const> rest, int depth,
                            std::vector<Allocation>& allocations);
   absl::Status Release(const Allocation& allocation, int depth);
+  // Gives the @DRAM tensors of constant size that `allocations`, the
+  // proc body's, take from the heap one block, when there are several;
+  // returns whether it did (the block is then freed last).
+  bool PoolTemporaries(std::vector<Allocation>& allocations, int depth);
   // Adds the headers a memory or an instr names ((include "...")) to
   // `needs`.
   static void NeedIncludes(const ir::Node& form, Needs& needs);
