@@ -1,6 +1,7 @@
 // Allocations: @DRAM scalars as plain locals, vectors as C vector locals,
 // small @DRAM tensors of constant size as local arrays, other @DRAM tensors
-// through the runtime's checked tsl_allocate, other memories through their
+// through the runtime's checked tsl_allocate (several of constant size at
+// a proc's top level in one block), other memories through their
 // templates; each released at the end of its block, and dropped when never
 // used.
 #include "absl/strings/str_cat.h"
