@@ -87,6 +87,19 @@ CExpr Signed(std::string text) {
   return expr;
 }
 
+// An integer expression as its terms without a literal and its literal
+// term: `rest + literal` (rest null for a literal alone).
+struct LiteralSplit {
+  const CExpr* rest;
+  int64_t literal;
+};
+
+LiteralSplit SplitLiteral(const CExpr& expr) {
+  if (expr.shifted) return {expr.shifted.get(), expr.addend};
+  if (expr.constant) return {nullptr, *expr.constant};
+  return {&expr, 0};
+}
+
 // `left OP right`, with the right operand parenthesised when it binds
 // looser than `right_context`.
 CExpr Combine(absl::string_view op, const CExpr& left, const CExpr& right,
@@ -101,6 +114,25 @@ CExpr Combine(absl::string_view op, const CExpr& left, const CExpr& right,
   if (op == "*" && (left.constant || right.constant)) {
     expr.factor = left.constant ? *left.constant : *right.constant;
     expr.scaled = std::make_shared<const CExpr>(left.constant ? right : left);
+  }
+  // A sum's literal terms apart, for Add and Multiply: `a + 2 + b` is
+  // `(a + b) + 2`, `a - 2` is `a + -2`, `2 + a` is `a + 2`.
+  if (op == "+" || op == "-") {
+    const bool minus = op == "-";
+    const LiteralSplit a = SplitLiteral(left);
+    const LiteralSplit b = SplitLiteral(right);
+    int64_t addend;
+    if ((a.rest != nullptr || (!minus && b.rest != nullptr)) &&
+        (a.literal != 0 || b.literal != 0) &&
+        (!minus || b.literal != std::numeric_limits<int64_t>::min()) &&
+        !__builtin_add_overflow(a.literal, minus ? -b.literal : b.literal,
+                                &addend)) {
+      expr.addend = addend;
+      expr.shifted = std::make_shared<const CExpr>(
+          a.rest == nullptr   ? *b.rest
+          : b.rest == nullptr ? *a.rest
+                              : Combine(op, *a.rest, *b.rest, right_context));
+    }
   }
   return expr;
 }
@@ -249,6 +281,18 @@ CExpr Add(const CExpr& left, const CExpr& right) {
   }
   if (left.constant == 0) return right;
   if (right.constant == 0) return left;
+  // The literal terms of both go last, summed into one.
+  if (left.shifted || right.shifted || (left.constant && !right.constant)) {
+    const LiteralSplit a = SplitLiteral(left);
+    const LiteralSplit b = SplitLiteral(right);
+    int64_t literal;
+    if (!__builtin_add_overflow(a.literal, b.literal, &literal)) {
+      return Add(a.rest == nullptr   ? *b.rest
+                 : b.rest == nullptr ? *a.rest
+                                     : Add(*a.rest, *b.rest),
+                 IntLiteral(literal));
+    }
+  }
   if (right.constant && *right.constant < 0 &&
       *right.constant != std::numeric_limits<int64_t>::min()) {
     return Binary("-", left, IntLiteral(-*right.constant));
@@ -275,6 +319,14 @@ CExpr Multiply(const CExpr& left, const CExpr& right) {
   if (left.constant == 0 || right.constant == 0) return IntLiteral(0);
   if (left.constant == 1) return right;
   if (right.constant == 1) return left;
+  // (x + c) * k is x * k + ck.
+  const CExpr* sum = left.shifted ? &left : right.shifted ? &right : nullptr;
+  const CExpr& scale = sum == &left ? right : left;
+  int64_t addend;
+  if (sum != nullptr && scale.constant &&
+      !__builtin_mul_overflow(sum->addend, *scale.constant, &addend)) {
+    return Add(Multiply(*sum->shifted, scale), IntLiteral(addend));
+  }
   // Fold the literal factors of (c * x) * k and k * (c * x) into x * ck.
   const CExpr* product = left.scaled ? &left : right.scaled ? &right : nullptr;
   const CExpr& other = product == &left ? right : left;

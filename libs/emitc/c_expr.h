@@ -40,6 +40,12 @@ struct CExpr {
   // (16 * io) * 32 folds to io * 512.
   int64_t factor = 0;
   std::shared_ptr<const CExpr> scaled;
+  // For a sum or difference with a literal term, `shifted + addend`, so
+  // that (x + 2) * 64 + y writes as x * 64 + y + 128: one literal last,
+  // which compilers take as an address's displacement where they would
+  // keep an index register per literal inside a product.
+  int64_t addend = 0;
+  std::shared_ptr<const CExpr> shifted;
   // A `!a`: GCC warns about `!a == b`, so comparisons parenthesise it.
   bool is_logical_not = false;
   // The bindings, types and helpers the text refers to. Every builder below
@@ -76,7 +82,8 @@ CExpr Call(absl::string_view function, const std::vector<CExpr>& arguments);
 CExpr WindowLiteral(const WindowType& type, const CExpr& data,
                     const std::vector<CExpr>& strides);
 
-// Sums and products for address arithmetic: literals fold, 0 and 1 vanish.
+// Sums and products for address arithmetic: literals fold, 0 and 1 vanish,
+// and a sum's literal terms are gathered into one, last.
 CExpr Add(const CExpr& left, const CExpr& right);
 CExpr Subtract(const CExpr& left, const CExpr& right);
 CExpr Multiply(const CExpr& left, const CExpr& right);

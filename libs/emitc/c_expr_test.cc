@@ -125,6 +125,44 @@ TEST(CExprTest, AddressArithmeticFolds) {
   EXPECT_EQ(Add(i, Binary("-", Primary("j"), Primary("k"))).text, "i + j - k");
 }
 
+TEST(CExprTest, LiteralTermsOfAddressesGoLast) {
+  CExpr i = Primary("i");
+  CExpr j = Primary("j");
+  // One literal last, a displacement, whatever the literals inside.
+  EXPECT_EQ(
+      Add(Multiply(Binary("+", i, IntLiteral(2)), IntLiteral(64)), j).text,
+      "i * 64 + j + 128");
+  EXPECT_EQ(Multiply(Binary("-", i, IntLiteral(1)), IntLiteral(8)).text,
+            "i * 8 - 8");
+  EXPECT_EQ(Add(IntLiteral(3), i).text, "i + 3");
+  EXPECT_EQ(
+      Add(Binary("+", i, IntLiteral(3)), Binary("-", j, IntLiteral(3))).text,
+      "i + j");
+  EXPECT_EQ(Multiply(Binary("+", Binary("*", IntLiteral(12), i),
+                            Binary("+", j, IntLiteral(2))),
+                     IntLiteral(64))
+                .text,
+            "(12 * i + j) * 64 + 128");
+  EXPECT_EQ(
+      Multiply(Binary("-", Binary("+", i, IntLiteral(2)), j), IntLiteral(4))
+          .text,
+      "(i - j) * 4 + 8");
+  EXPECT_EQ(Multiply(Binary("-", IntLiteral(2), j), IntLiteral(4)).text,
+            "(2 - j) * 4");
+  // Literals that C would sum past int64's range stay apart.
+  EXPECT_EQ(Add(Binary("+", IntLiteral(INT64_MAX), IntLiteral(1)), i).text,
+            "9223372036854775807 + 1 + i");
+  EXPECT_EQ(
+      Add(Multiply(Binary("+", Binary("+", Binary("*", IntLiteral(12), i), j),
+                          IntLiteral(2)),
+                   IntLiteral(64)),
+          Primary("k"))
+          .text,
+      "(12 * i + j) * 64 + k + 128");
+  // A literal factor that is not one keeps the sum whole.
+  EXPECT_EQ(Multiply(Binary("+", i, IntLiteral(1)), j).text, "(i + 1) * j");
+}
+
 TEST(CExprTest, UsesFollowTheText) {
   CExpr a = A();
   Binding binding;
