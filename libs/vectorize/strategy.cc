@@ -91,7 +91,10 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // 6 rows x 2 vectors of 8 lanes: 12 accumulators, 2 rows of B and a
     // broadcast of A in the 16 ymm registers. A panel read 3 times ran
     // faster packed on the AVX2 machine (an AMD Zen 3 core, L2 of 512 KiB
-    // in 8 ways), read twice slower (docs/vectorize.md, step 6). Its L3,
+    // in 8 ways), read twice slower (docs/vectorize.md, step 6); a
+    // depthwise layer's filter packed by tiles of lanes 2-8 % faster where
+    // its taps lie 256 bytes apart or more, 1-2 % slower at 128
+    // ("Convolutions"); the AVX-512 machine's, unmeasured, stays. Its L3,
     // 32 MiB, serves the other cores of its complex too: matmul's packed
     // A ran 5-11 % faster at 2048 in blocks of 8 MiB or 4 MiB than in
     // one of 16 MiB (docs/vectorize.md, step 4).
@@ -101,6 +104,7 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
                     .registers = 16,
                     .fit = true,
                     .pack_reads = 3,
+                    .pack_taps = 256,
                     .l3 = int64_t{16} << 20,
                     .prefetch = 448,
                     .dot = 2};
@@ -208,6 +212,14 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto n = Positive(value, kMaxDepth, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.pack_reads = *n;
+    } else if (key == "pack-taps") {
+      int64_t n = 0;
+      if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxCache) {
+        return LineError(path, line_number,
+                         absl::StrCat("'pack-taps' takes an integer from 0 to ",
+                                      kMaxCache, ", not '", value, "'"));
+      }
+      strategy.pack_taps = n;
     } else if (key == "window") {
       auto n = Positive(value, kMaxTile, key, path, line_number);
       if (!n.ok()) return n.status();
@@ -244,7 +256,7 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
                        "' (keys: width, vectors, rows, registers, shape, "
                        "depth, "
                        "tail, contraction, lowering, tile, interchange, pack, "
-                       "pack-reads, "
+                       "pack-reads, pack-taps, "
                        "window, l2, l3, prefetch, dot)"));
     }
   }
@@ -286,9 +298,9 @@ std::string PrintStrategy(const Strategy& strategy) {
       strategy.pack == Pack::kAuto  ? "auto"
       : strategy.pack == Pack::kYes ? "yes"
                                     : "no",
-      "\npack-reads ", strategy.pack_reads, "\nwindow ", strategy.window,
-      "\nl2 ", strategy.l2, "\nl3 ", strategy.l3, "\nprefetch ",
-      strategy.prefetch, "\ndot ", strategy.dot, "\n");
+      "\npack-reads ", strategy.pack_reads, "\npack-taps ", strategy.pack_taps,
+      "\nwindow ", strategy.window, "\nl2 ", strategy.l2, "\nl3 ", strategy.l3,
+      "\nprefetch ", strategy.prefetch, "\ndot ", strategy.dot, "\n");
 }
 
 }  // namespace tessel::vectorize

@@ -94,6 +94,14 @@ struct Strategy {
   // read of the copy, a property of the machine's caches more than of
   // the instructions (docs/vectorize.md, step 6).
   int64_t pack_reads = 64;
+  // Unless `pack no`, the least distance in bytes between the lines one
+  // tile of lanes reads of a read the rows share that is no panel (a
+  // depthwise layer's filter, its taps a row of channels apart) along
+  // each other loop that indexes it for which that read is packed by
+  // tiles of lanes, once before the nest, each tile's taps on consecutive
+  // lines, in a nest whose rows read vectors of their own; 0 never
+  // (docs/vectorize.md, step 6).
+  int64_t pack_taps = 0;
   // The most iterations of a window loop (a reduction loop that indexes a
   // read in a dimension the rows index too: a convolution's filter width)
   // unrolled into the register tile, so that the element one row reads at

@@ -35,7 +35,7 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
             "width 8\nvectors 2\nrows 4\nregisters 16\nshape fit\n"
             "depth 1073741824\ntail peel\n"
             "contraction mul-add\nlowering outer-product\npack auto\n"
-            "pack-reads 3\nwindow 1\n"
+            "pack-reads 3\npack-taps 256\nwindow 1\n"
             "l2 1048576\nl3 16777216\nprefetch 448\ndot 2\n");
 }
 
@@ -193,6 +193,18 @@ TEST(StrategyTest, PackReadsIsTheFewestReadsAutoPacksFor) {
   EXPECT_THAT(
       ParseStrategy("pack-reads 0\n", "s", Strategy{}).status().message(),
       HasSubstr("s:1:1: error: 'pack-reads' takes an integer from 1"));
+}
+
+TEST(StrategyTest, PackTapsIsTheLeastDistanceOfTapsPackedByTiles) {
+  EXPECT_EQ(DefaultStrategy("avx512")->pack_taps, 0);
+  EXPECT_EQ(DefaultStrategy("avx2")->pack_taps, 256);
+  auto strategy = ParseStrategy("pack-taps 0\n", "s", *DefaultStrategy("avx2"));
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->pack_taps, 0);
+  EXPECT_NE(PrintStrategy(*strategy).find("pack-taps 0\n"), std::string::npos);
+  EXPECT_THAT(
+      ParseStrategy("pack-taps -1\n", "s", Strategy{}).status().message(),
+      HasSubstr("s:1:1: error: 'pack-taps' takes an integer from 0"));
 }
 
 }  // namespace

@@ -487,12 +487,28 @@ class NestVectorizer {
       }
     }
     if (stage_crowded) {
-      if (auto staged =
-              Pack(stmt, *crowded,
-                   LoopNamed(*stmt.node(),
-                             stage_block.empty() ? lanes_outer : stage_block));
-          !staged.ok()) {
+      const ir::Node* block_loop = LoopNamed(
+          *stmt.node(), stage_block.empty() ? lanes_outer : stage_block);
+      if (auto staged = Pack(stmt, *crowded, block_loop); !staged.ok()) {
         return staged.status();
+      }
+      for (const std::string& tensor : CrowdedTaps(
+               *stmt.node(), *block_loop, *LoopNamed(*stmt.node(), rows),
+               *LoopNamed(*stmt.node(), lanes))) {
+        const ir::Node* read = ReadOf(*stmt.node(), tensor);
+        if (read == nullptr) {
+          return absl::InternalError(
+              "vectorize lost a read of taps it stages (a bug)");
+        }
+        if (auto staged = Pack(stmt, *read, block_loop); !staged.ok()) {
+          return staged.status();
+        }
+      }
+    }
+    if (!stage_crowded && panel == nullptr) {
+      if (absl::Status status = PackTapsByTiles(stmt, lanes, lanes_outer, rows);
+          !status.ok()) {
+        return status;
       }
     }
     if (rows_packed) {
@@ -943,6 +959,51 @@ class NestVectorizer {
     return nullptr;
   }
 
+  // The tensors of the reads of `stmt` that the lanes index and the rows
+  // do not (a depthwise layer's filter) whose lines for one tile of lanes
+  // crowd the L1's sets along a loop inside `block_loop` (its taps, 4 KiB
+  // apart in a layer of 1024 channels). Where the crowded read is staged
+  // per block of lanes, these are staged beside it: their taps then stay
+  // in the L1 while the block's rows and output lines run
+  // (docs/vectorize.md, "Convolutions").
+  static std::vector<std::string> CrowdedTaps(ir::Node& stmt,
+                                              const ir::Node& block_loop,
+                                              const ir::Node& rows,
+                                              const ir::Node& lanes) {
+    const std::vector<ir::Node*> loops = LoopsOf(stmt);
+    auto inside = std::find(loops.begin(), loops.end(), &block_loop);
+    std::vector<std::string> tensors;
+    if (inside == loops.end()) return tensors;
+    std::vector<ir::Node*> loads;
+    LoadsIn(*stmt.operand(1), loads);
+    for (ir::Node* load : loads) {
+      const ir::Node& buffer = *ir::LoadView(*load).buffer();
+      if (!Indexes(*load, lanes) || Indexes(*load, rows) ||
+          !primitives::IsStageable(buffer) ||
+          absl::c_linear_search(tensors, buffer.name())) {
+        continue;
+      }
+      if (std::any_of(inside + 1, loops.end(), [&](ir::Node* loop) {
+            return loop != &lanes && Indexes(*load, *loop) &&
+                   RowsCrowdL1Sets(*load, *loop);
+          })) {
+        tensors.push_back(buffer.name());
+      }
+    }
+    return tensors;
+  }
+
+  // The first read of `stmt`'s value from the tensor named `name`; null
+  // when there is none.
+  static const ir::Node* ReadOf(ir::Node& stmt, const std::string& name) {
+    std::vector<ir::Node*> loads;
+    LoadsIn(*stmt.operand(1), loads);
+    for (ir::Node* load : loads) {
+      if (ir::LoadView(*load).buffer()->name() == name) return load;
+    }
+    return nullptr;
+  }
+
   // The register tile of `stmt` (tile_shape.h): fitted for a reduce whose
   // lanes are a parallel loop (matmul, convolutions), the strategy's
   // otherwise.
@@ -1376,6 +1437,116 @@ class NestVectorizer {
       return Pack(stmt, *read, tile_loop).status();
     }
     return absl::OkStatus();
+  }
+
+  // Packs each read of `stmt` that the rows share and that is no panel,
+  // whose lines for one tile of lanes lie `pack_taps` bytes apart or more
+  // along each other loop that indexes it (a depthwise layer's filter of 64
+  // channels or more, its taps a row of channels apart), by tiles of
+  // lanes, once before the nest (Pack, LayOutByTiles): each tile's taps
+  // then lie on consecutive lines, out of the L1 sets that the tile's
+  // input rows and output lines, as far apart, crowd (AVX2, 30 x 30 x 256:
+  // 5-7 % faster; docs/vectorize.md, "Convolutions"). Only where the rows
+  // read vectors of their own (a depthwise layer's input): where they read
+  // an element each (matmul's A), the shared read's rows are the tile's
+  // only vectors read, and the copy costs more than it saves (AVX2, B of
+  // 64^3 and 128^3 matmuls: 7-8 % slower). The lanes must index one
+  // dimension of it, as `tile * lanes_outer + lanes` and a literal.
+  absl::Status PackTapsByTiles(const ir::Cursor& stmt, const std::string& lanes,
+                               const std::string& lanes_outer,
+                               const std::string& rows) {
+    if (strategy_.pack == Pack::kNo || strategy_.pack_taps == 0 ||
+        lanes_outer.empty() || rows.empty()) {
+      return absl::OkStatus();
+    }
+    std::vector<ir::Node*> loads;
+    LoadsIn(*stmt.node()->operand(1), loads);
+    if (absl::c_none_of(loads, [&](ir::Node* load) {
+          return Indexes(*load, *LoopNamed(*stmt.node(), lanes)) &&
+                 Indexes(*load, *LoopNamed(*stmt.node(), rows));
+        })) {
+      return absl::OkStatus();
+    }
+    std::vector<std::string> packed;
+    for (;;) {
+      const ir::Node& lanes_loop = *LoopNamed(*stmt.node(), lanes);
+      const ir::Node& tile_loop = *LoopNamed(*stmt.node(), lanes_outer);
+      const TapsRead taps =
+          TapsTiledRead(*stmt.node(), lanes_loop, tile_loop,
+                        *LoopNamed(*stmt.node(), rows), packed);
+      if (taps.read == nullptr) return absl::OkStatus();
+      packed.push_back(
+          ir::LoadView(const_cast<ir::Node&>(*taps.read)).buffer()->name());
+      auto alloc = Pack(stmt, *taps.read);
+      if (!alloc.ok()) return alloc.status();
+      if (*alloc == nullptr) continue;
+      if (absl::Status status = LayOutByTiles(module_, proc_, **alloc, taps.dim,
+                                              TripOf(lanes_loop));
+          !status.ok()) {
+        return Rejected(
+            *stmt.node(),
+            absl::StrCat("packing '", (*alloc)->name(), "' by tiles of lanes"),
+            status);
+      }
+      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+        return status;
+      }
+    }
+  }
+
+  // A read PackTapsByTiles packs, and the dimension the lanes index.
+  struct TapsRead {
+    const ir::Node* read = nullptr;
+    int64_t dim = 0;
+  };
+
+  // The first read of `stmt` that PackTapsByTiles packs, of a tensor not
+  // in `packed`; a null read when there is none.
+  TapsRead TapsTiledRead(ir::Node& stmt, const ir::Node& lanes,
+                         const ir::Node& tile_loop, const ir::Node& rows,
+                         const std::vector<std::string>& packed) const {
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    for (ir::Node* read : reads) {
+      const ir::Node& buffer = *ir::LoadView(*read).buffer();
+      if (!Indexes(*read, lanes) || Indexes(*read, rows) ||
+          !primitives::IsStageable(buffer) || !TensorBytes(buffer) ||
+          absl::c_linear_search(packed, buffer.name())) {
+        continue;
+      }
+      std::optional<int64_t> dim;
+      bool tiled = true;
+      absl::Span<ir::Node* const> indices = ir::LoadView(*read).indices();
+      for (size_t d = 0; d < indices.size() && tiled; ++d) {
+        std::optional<primitives::LinearForm> form = AffineForm(*indices[d]);
+        if (!form.has_value()) {
+          tiled = false;
+        } else if (form->coefficient(&lanes) != 0) {
+          tiled = !dim.has_value() && form->coefficient(&lanes) == 1 &&
+                  form->coefficient(&tile_loop) == TripOf(lanes);
+          for (ir::Node* loop : LoopsOf(stmt)) {
+            tiled = tiled && (loop == &lanes || loop == &tile_loop ||
+                              form->coefficient(loop) == 0);
+          }
+          dim = static_cast<int64_t>(d);
+        }
+      }
+      if (!tiled || !dim.has_value()) continue;
+      // Its taps: the other loops that index it, each step of them
+      // `pack_taps` bytes or more.
+      bool taps = false, apart = true;
+      for (ir::Node* loop : LoopsOf(stmt)) {
+        if (loop == &lanes || loop == &tile_loop || !Indexes(*read, *loop)) {
+          continue;
+        }
+        std::optional<int64_t> stride = ReadStrideBytes(*read, *loop);
+        taps = true;
+        apart = apart && stride.has_value() &&
+                std::abs(*stride) >= strategy_.pack_taps;
+      }
+      if (taps && apart) return TapsRead{read, *dim};
+    }
+    return TapsRead{};
   }
 
   // Packs `rows_read`'s read as Pack does, tile by tile of `rows`
