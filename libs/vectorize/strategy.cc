@@ -34,16 +34,24 @@ absl::Status LineError(absl::string_view path, int line,
       absl::StrCat(path, ":", line, ":1: error: ", message));
 }
 
+// `value` as an integer of `key` from `least` to `max`.
+absl::StatusOr<int64_t> IntegerIn(absl::string_view value, int64_t least,
+                                  int64_t max, absl::string_view key,
+                                  absl::string_view path, int line) {
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(value, &n) || n < least || n > max) {
+    return LineError(path, line,
+                     absl::StrCat("'", key, "' takes an integer from ", least,
+                                  " to ", max, ", not '", value, "'"));
+  }
+  return n;
+}
+
+// `value` as an integer of `key` from 1 to `max`.
 absl::StatusOr<int64_t> Positive(absl::string_view value, int64_t max,
                                  absl::string_view key, absl::string_view path,
                                  int line) {
-  int64_t n = 0;
-  if (!absl::SimpleAtoi(value, &n) || n < 1 || n > max) {
-    return LineError(path, line,
-                     absl::StrCat("'", key, "' takes an integer from 1 to ",
-                                  max, ", not '", value, "'"));
-  }
-  return n;
+  return IntegerIn(value, 1, max, key, path, line);
 }
 
 // The index of `value` among `choices`, the values `key` takes.
@@ -213,25 +221,17 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       if (!n.ok()) return n.status();
       strategy.pack_reads = *n;
     } else if (key == "pack-taps") {
-      int64_t n = 0;
-      if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxCache) {
-        return LineError(path, line_number,
-                         absl::StrCat("'pack-taps' takes an integer from 0 to ",
-                                      kMaxCache, ", not '", value, "'"));
-      }
-      strategy.pack_taps = n;
+      auto n = IntegerIn(value, 0, kMaxCache, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.pack_taps = *n;
     } else if (key == "window") {
       auto n = Positive(value, kMaxTile, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.window = *n;
     } else if (key == "prefetch") {
-      int64_t n = 0;
-      if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxPrefetch) {
-        return LineError(path, line_number,
-                         absl::StrCat("'prefetch' takes an integer from 0 to ",
-                                      kMaxPrefetch, ", not '", value, "'"));
-      }
-      strategy.prefetch = n;
+      auto n = IntegerIn(value, 0, kMaxPrefetch, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.prefetch = *n;
     } else if (key == "dot") {
       int64_t n = 0;
       if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxTile ||
