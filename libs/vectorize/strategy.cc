@@ -100,7 +100,7 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // broadcast of A in the 16 ymm registers. A panel read 3 times ran
     // faster packed on the AVX2 machine (an AMD Zen 3 core, L2 of 512 KiB
     // in 8 ways), read twice slower (docs/vectorize.md, step 6); a
-    // depthwise layer's filter packed by tiles of lanes 2-8 % faster where
+    // depthwise layer's filter packed by tiles of lanes 0-7 % faster where
     // its taps lie 256 bytes apart or more, 1-2 % slower at 128
     // ("Convolutions"); the AVX-512 machine's, unmeasured, stays. Its L3,
     // 32 MiB, serves the other cores of its complex too: matmul's packed
