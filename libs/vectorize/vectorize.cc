@@ -1480,6 +1480,9 @@ class NestVectorizer {
       auto alloc = Pack(stmt, *taps.read);
       if (!alloc.ok()) return alloc.status();
       if (*alloc == nullptr) continue;
+      // The copy is never packed again: with tiles of one lane, its reads
+      // index it as the tensor's did, and each copy would take another.
+      packed.push_back((*alloc)->name());
       if (absl::Status status = LayOutByTiles(module_, proc_, **alloc, taps.dim,
                                               TripOf(lanes_loop));
           !status.ok()) {
