@@ -67,6 +67,17 @@ absl::StatusOr<std::string> ProcWriter::Emit() {
     }
   }
   lines_.insert(lines_.begin() + body_start, unused.begin(), unused.end());
+  // Streaming stores are weakly ordered: the fence orders them before
+  // whatever the caller stores next (a flag that hands the output to
+  // another thread, say), as every other store is ordered. (GCC's and
+  // Clang's builtin needs no header.)
+  if (ir::AnyNode(proc_, [](const ir::Node& node) {
+        return node.is(ir::Op::kNontemporal);
+      })) {
+    lines_.push_back(Line{0, "#if defined(__AVX2__) || defined(__AVX512F__)"});
+    lines_.push_back(Line{1, "__builtin_ia32_sfence();"});
+    lines_.push_back(Line{0, "#endif"});
+  }
 
   std::string text =
       Signature(globals_.procedures.at(&proc_), declarations) + " {\n";

@@ -864,7 +864,8 @@ absl::Status VectorEmitter::TransferWrite(const ir::Node& stmt) {
   auto arguments = TransferArguments(*view, parts, *shape);
   if (!arguments.ok()) return arguments.status();
   arguments->push_back(AddressOf(*v));
-  VectorHelper helper = emitc::TransferWrite(*shape);
+  VectorHelper helper =
+      emitc::TransferWrite(*shape, parts.nontemporal != nullptr);
   if (parts.mask != nullptr) {
     auto mask =
         Mask(*parts.mask, MaskType(shape->elem, DataType(*shape).lanes));

@@ -54,8 +54,12 @@ CExpr CallVectorHelper(const VectorHelper& helper,
 VectorHelper TransferRead(const VectorShape& shape);
 // tsl_vwrite_E_SHAPE(E *p, int64_t i..., int64_t n..., int64_t s...,
 //                    const V *v): the lanes inside stored, the others
-// dropped.
-VectorHelper TransferWrite(const VectorShape& shape);
+// dropped. `nontemporal` (the write's clause, a hint): a row of f32 or f64
+// that fills an AVX2 or AVX-512 register, inside and aligned, is written
+// with a streaming store (tsl_vwritent_E_SHAPE), which bypasses the
+// caches; the procedure then ends with an sfence (ProcWriter). Other
+// shapes ignore the hint.
+VectorHelper TransferWrite(const VectorShape& shape, bool nontemporal = false);
 
 // tsl_vload_E_L(V *r, const E *p) and tsl_vstore_E_L(E *p, const V *v): the
 // L lanes of a vector parameter, held densely where `p` points.

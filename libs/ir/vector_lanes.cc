@@ -166,6 +166,8 @@ TransferParts PartsOf(const Node& transfer) {
       parts.in_bounds = clause;
     } else if (clause->is(Op::kTransferMask)) {
       parts.mask = clause->operand(0);
+    } else if (clause->is(Op::kNontemporal)) {
+      parts.nontemporal = clause;
     } else {
       break;
     }

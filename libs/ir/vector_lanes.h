@@ -71,6 +71,7 @@ struct TransferParts {
   const Node* permutation = nullptr;
   const Node* in_bounds = nullptr;
   Node* mask = nullptr;  // the mask clause's operand
+  const Node* nontemporal = nullptr;  // transfer-write
 };
 TransferParts PartsOf(const Node& transfer);
 

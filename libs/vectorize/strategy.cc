@@ -115,6 +115,7 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
                     .pack_taps = 256,
                     .l3 = int64_t{16} << 20,
                     .prefetch = 448,
+                    .nontemporal = int64_t{512} << 10,
                     .dot = 2};
   }
   return absl::InvalidArgumentError(
@@ -232,6 +233,10 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       auto n = IntegerIn(value, 0, kMaxPrefetch, key, path, line_number);
       if (!n.ok()) return n.status();
       strategy.prefetch = *n;
+    } else if (key == "nontemporal") {
+      auto n = IntegerIn(value, 0, kMaxCache, key, path, line_number);
+      if (!n.ok()) return n.status();
+      strategy.nontemporal = *n;
     } else if (key == "dot") {
       int64_t n = 0;
       if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxTile ||
@@ -257,7 +262,7 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
                        "depth, "
                        "tail, contraction, lowering, tile, interchange, pack, "
                        "pack-reads, pack-taps, "
-                       "window, l2, l3, prefetch, dot)"));
+                       "window, l2, l3, prefetch, nontemporal, dot)"));
     }
   }
   // A contract rounds each product and each sum, as the loops do; an fma
@@ -300,7 +305,8 @@ std::string PrintStrategy(const Strategy& strategy) {
                                     : "no",
       "\npack-reads ", strategy.pack_reads, "\npack-taps ", strategy.pack_taps,
       "\nwindow ", strategy.window, "\nl2 ", strategy.l2, "\nl3 ", strategy.l3,
-      "\nprefetch ", strategy.prefetch, "\ndot ", strategy.dot, "\n");
+      "\nprefetch ", strategy.prefetch, "\nnontemporal ", strategy.nontemporal,
+      "\ndot ", strategy.dot, "\n");
 }
 
 }  // namespace tessel::vectorize

@@ -125,6 +125,12 @@ struct Strategy {
   // The distance covers a read from the L3, which the hardware prefetchers
   // do not start for such strides (docs/vectorize.md, step 6).
   int64_t prefetch = 0;
+  // The fewest bytes of a data parameter that a proc writes and never
+  // reads for which its register tiles' rows are written with streaming
+  // stores, which do not read the lines into the caches first
+  // (streaming_writes.h); 0 never. Below the L2, where the output stays
+  // in cache for its reader, they are much slower.
+  int64_t nontemporal = 0;
   // The most columns of a dot tile (dot_tile.h): a contraction's lane loop
   // of at most this many lanes (the columns past a matmul's last whole
   // vector) becomes dot products along its reduction loop, whose vectors

@@ -36,7 +36,8 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
             "depth 1073741824\ntail peel\n"
             "contraction mul-add\nlowering outer-product\npack auto\n"
             "pack-reads 3\npack-taps 256\nwindow 1\n"
-            "l2 1048576\nl3 16777216\nprefetch 448\ndot 2\n");
+            "l2 1048576\nl3 16777216\nprefetch 448\nnontemporal 524288\n"
+            "dot 2\n");
 }
 
 TEST(StrategyTest, DotTakesZeroOrAPowerOfTwo) {
@@ -205,6 +206,20 @@ TEST(StrategyTest, PackTapsIsTheLeastDistanceOfTapsPackedByTiles) {
   EXPECT_THAT(
       ParseStrategy("pack-taps -1\n", "s", Strategy{}).status().message(),
       HasSubstr("s:1:1: error: 'pack-taps' takes an integer from 0"));
+}
+
+TEST(StrategyTest, NontemporalIsTheLeastOutputStreamed) {
+  EXPECT_EQ(DefaultStrategy("avx512")->nontemporal, 0);
+  EXPECT_EQ(DefaultStrategy("avx2")->nontemporal, 524288);
+  auto strategy =
+      ParseStrategy("nontemporal 4096\n", "s", *DefaultStrategy("avx512"));
+  ASSERT_TRUE(strategy.ok()) << strategy.status();
+  EXPECT_EQ(strategy->nontemporal, 4096);
+  EXPECT_NE(PrintStrategy(*strategy).find("nontemporal 4096\n"),
+            std::string::npos);
+  EXPECT_THAT(
+      ParseStrategy("nontemporal -1\n", "s", Strategy{}).status().message(),
+      HasSubstr("s:1:1: error: 'nontemporal' takes an integer from 0"));
 }
 
 }  // namespace

@@ -40,6 +40,7 @@
 #include "libs/vectorize/nest.h"
 #include "libs/vectorize/read_strides.h"
 #include "libs/vectorize/sliding_window.h"
+#include "libs/vectorize/streaming_writes.h"
 #include "libs/vectorize/tile_shape.h"
 #include "libs/vectorize/transpose.h"
 #include "libs/verify/verifier.h"
@@ -1740,6 +1741,20 @@ absl::StatusOr<std::vector<std::string>> VectorizeProc(
       return status;
     }
     pending.insert(pending.end(), peeled.rbegin(), peeled.rend());
+  }
+  if (strategy.nontemporal > 0) {
+    // The marks read the types the verifier sets; the verifier then proves
+    // the (in-bounds 1) they add.
+    if (absl::Status status = Reverify(module, proc); !status.ok()) {
+      return status;
+    }
+    if (absl::Status status = MarkStreamingWrites(module, proc, strategy);
+        !status.ok()) {
+      return status;
+    }
+    if (absl::Status status = Reverify(module, proc); !status.ok()) {
+      return status;
+    }
   }
   return notes;
 }

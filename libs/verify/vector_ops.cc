@@ -318,9 +318,9 @@ absl::StatusOr<std::vector<int64_t>> ProcVerifier::CheckTransferClauses(
   std::vector<Op> seen;
   bool in_clauses = false;
   for (const Node* operand : transfer.operands()) {
-    const bool clause = operand->is(Op::kPermutationMap) ||
-                        operand->is(Op::kInBounds) ||
-                        operand->is(Op::kTransferMask);
+    const bool clause =
+        operand->is(Op::kPermutationMap) || operand->is(Op::kInBounds) ||
+        operand->is(Op::kTransferMask) || operand->is(Op::kNontemporal);
     if (!clause && in_clauses) {
       return ErrorAt(operand->loc(),
                      absl::StrCat("'", Text(*operand), "' follows a clause of ",
@@ -335,6 +335,12 @@ absl::StatusOr<std::vector<int64_t>> ProcVerifier::CheckTransferClauses(
                                   Spelling(operand->op()), " ...)"));
     }
     seen.push_back(operand->op());
+  }
+  // A read's lines are wanted in the caches: streaming loads only differ
+  // on write-combining memory, which no tensor is.
+  if (parts.nontemporal != nullptr && !transfer.is(Op::kTransferWrite)) {
+    return ErrorAt(parts.nontemporal->loc(),
+                   "only a transfer-write takes (nontemporal)");
   }
   if (parts.permutation != nullptr) {
     std::vector<int64_t> dims = ListValues(*parts.permutation);
