@@ -4,7 +4,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,42 +35,142 @@ absl::Status LineError(absl::string_view path, int line,
 
 // `value` as an integer of `key` from `least` to `max`.
 absl::StatusOr<int64_t> IntegerIn(absl::string_view value, int64_t least,
-                                  int64_t max, absl::string_view key,
-                                  absl::string_view path, int line) {
+                                  int64_t max, absl::string_view key) {
   int64_t n = 0;
   if (!absl::SimpleAtoi(value, &n) || n < least || n > max) {
-    return LineError(path, line,
-                     absl::StrCat("'", key, "' takes an integer from ", least,
-                                  " to ", max, ", not '", value, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("'", key, "' takes an integer from ", least, " to ", max,
+                     ", not '", value, "'"));
   }
   return n;
 }
 
-// `value` as an integer of `key` from 1 to `max`.
-absl::StatusOr<int64_t> Positive(absl::string_view value, int64_t max,
-                                 absl::string_view key, absl::string_view path,
-                                 int line) {
-  return IntegerIn(value, 1, max, key, path, line);
+// A key that takes one integer from `kLeast` to `kMax`.
+template <int64_t Strategy::*kField, int64_t kLeast, int64_t kMax>
+absl::Status ReadInteger(absl::string_view key, absl::string_view value,
+                         Strategy& strategy) {
+  auto n = IntegerIn(value, kLeast, kMax, key);
+  if (!n.ok()) return n.status();
+  strategy.*kField = *n;
+  return absl::OkStatus();
 }
 
-// The index of `value` among `choices`, the values `key` takes.
-absl::StatusOr<size_t> ChoiceOf(
-    absl::string_view value, std::initializer_list<absl::string_view> choices,
-    absl::string_view key, absl::string_view path, int line) {
+template <int64_t Strategy::*kField>
+std::string PrintInteger(const Strategy& strategy) {
+  return absl::StrCat(strategy.*kField);
+}
+
+// The words a key takes, each with the value it stands for.
+template <typename T, size_t N>
+using Choices = std::array<std::pair<absl::string_view, T>, N>;
+
+constexpr Choices<bool, 2> kShapes = {{{"fit", true}, {"fixed", false}}};
+constexpr Choices<Tail, 3> kTails = {
+    {{"pad", Tail::kPad}, {"peel", Tail::kPeel}, {"mask", Tail::kMask}}};
+constexpr Choices<Contraction, 2> kContractions = {
+    {{"fma", Contraction::kFma}, {"mul-add", Contraction::kMulAdd}}};
+constexpr Choices<Lowering, 3> kLowerings = {
+    {{"contract", Lowering::kContract},
+     {"outer-product", Lowering::kOuterProduct},
+     {"fma", Lowering::kFma}}};
+constexpr Choices<Pack, 3> kPacks = {
+    {{"auto", Pack::kAuto}, {"yes", Pack::kYes}, {"no", Pack::kNo}}};
+
+// A key that takes one of `kChoices`' words.
+template <auto kField, const auto& kChoices>
+absl::Status ReadChoice(absl::string_view key, absl::string_view value,
+                        Strategy& strategy) {
   std::string listed;
-  size_t index = 0;
-  for (absl::string_view choice : choices) {
-    if (value == choice) return index;
+  for (size_t i = 0; i < kChoices.size(); ++i) {
+    if (value == kChoices[i].first) {
+      strategy.*kField = kChoices[i].second;
+      return absl::OkStatus();
+    }
     absl::StrAppend(&listed,
-                    index == 0                    ? ""
-                    : index + 1 == choices.size() ? " or "
-                                                  : ", ",
-                    "'", choice, "'");
-    ++index;
+                    i == 0                     ? ""
+                    : i + 1 == kChoices.size() ? " or "
+                                               : ", ",
+                    "'", kChoices[i].first, "'");
   }
-  return LineError(
-      path, line,
+  return absl::InvalidArgumentError(
       absl::StrCat("'", key, "' is ", listed, ", not '", value, "'"));
+}
+
+template <auto kField, const auto& kChoices>
+std::string PrintChoice(const Strategy& strategy) {
+  for (const auto& [word, choice] : kChoices) {
+    if (choice == strategy.*kField) return std::string(word);
+  }
+  return "";
+}
+
+// `dot` counts columns of a tile of lanes: 0 (none) or a power of two.
+absl::Status ReadDot(absl::string_view, absl::string_view value,
+                     Strategy& strategy) {
+  int64_t n = 0;
+  if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxTile ||
+      (n & (n - 1)) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("'dot' takes 0 or a power of two up to ", kMaxTile,
+                     ", not '", value, "'"));
+  }
+  strategy.dot = n;
+  return absl::OkStatus();
+}
+
+// A `KEY VALUE` line's key: how its value sets the strategy's field (or
+// what the key takes), and how the field prints back.
+struct Key {
+  absl::string_view name;
+  absl::Status (*read)(absl::string_view key, absl::string_view value,
+                       Strategy& strategy);
+  std::string (*print)(const Strategy& strategy);
+};
+
+// In the order they print; `tile` and `interchange` lines follow them.
+constexpr Key kKeys[] = {
+    {"width", ReadInteger<&Strategy::width, 1, kMaxLanes>,
+     PrintInteger<&Strategy::width>},
+    {"vectors", ReadInteger<&Strategy::vectors, 1, kMaxTile>,
+     PrintInteger<&Strategy::vectors>},
+    {"rows", ReadInteger<&Strategy::rows, 1, kMaxTile>,
+     PrintInteger<&Strategy::rows>},
+    {"registers", ReadInteger<&Strategy::registers, 1, kMaxTile>,
+     PrintInteger<&Strategy::registers>},
+    {"shape", ReadChoice<&Strategy::fit, kShapes>,
+     PrintChoice<&Strategy::fit, kShapes>},
+    {"depth", ReadInteger<&Strategy::depth, 1, kMaxDepth>,
+     PrintInteger<&Strategy::depth>},
+    {"tail", ReadChoice<&Strategy::tail, kTails>,
+     PrintChoice<&Strategy::tail, kTails>},
+    {"contraction", ReadChoice<&Strategy::contraction, kContractions>,
+     PrintChoice<&Strategy::contraction, kContractions>},
+    {"lowering", ReadChoice<&Strategy::lowering, kLowerings>,
+     PrintChoice<&Strategy::lowering, kLowerings>},
+    {"pack", ReadChoice<&Strategy::pack, kPacks>,
+     PrintChoice<&Strategy::pack, kPacks>},
+    {"pack-reads", ReadInteger<&Strategy::pack_reads, 1, kMaxDepth>,
+     PrintInteger<&Strategy::pack_reads>},
+    {"pack-taps", ReadInteger<&Strategy::pack_taps, 0, kMaxCache>,
+     PrintInteger<&Strategy::pack_taps>},
+    {"window", ReadInteger<&Strategy::window, 1, kMaxTile>,
+     PrintInteger<&Strategy::window>},
+    {"l2", ReadInteger<&Strategy::l2, 1, kMaxCache>,
+     PrintInteger<&Strategy::l2>},
+    {"l3", ReadInteger<&Strategy::l3, 1, kMaxCache>,
+     PrintInteger<&Strategy::l3>},
+    {"prefetch", ReadInteger<&Strategy::prefetch, 0, kMaxPrefetch>,
+     PrintInteger<&Strategy::prefetch>},
+    {"nontemporal", ReadInteger<&Strategy::nontemporal, 0, kMaxCache>,
+     PrintInteger<&Strategy::nontemporal>},
+    {"dot", ReadDot, PrintInteger<&Strategy::dot>},
+};
+
+const Key* KeyNamed(absl::string_view name) {
+  for (const Key& key : kKeys) {
+    if (key.name == name) return &key;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -140,8 +239,8 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
                          "'tile' takes a loop and a size: "
                          "'tile LOOP SIZE'");
       }
-      auto n = Positive(words[2], kMaxDepth, key, path, line_number);
-      if (!n.ok()) return n.status();
+      auto n = IntegerIn(words[2], 1, kMaxDepth, key);
+      if (!n.ok()) return LineError(path, line_number, n.status().message());
       std::string loop(words[1]);
       auto& tiles = strategy.tiles;
       tiles.erase(
@@ -164,106 +263,23 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
       strategy.interchange = std::move(loops);
       continue;
     }
+    const Key* known = KeyNamed(key);
+    if (known == nullptr) {
+      std::vector<absl::string_view> names;
+      for (const Key& k : kKeys) names.push_back(k.name);
+      return LineError(path, line_number,
+                       absl::StrCat("unknown key '", key,
+                                    "' (keys: ", absl::StrJoin(names, ", "),
+                                    ", tile, interchange)"));
+    }
     if (words.size() != 2) {
       return LineError(path, line_number,
                        "a line is 'KEY VALUE' (or a # comment)");
     }
-    absl::string_view value = words[1];
-    if (key == "width") {
-      auto n = Positive(value, kMaxLanes, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.width = *n;
-    } else if (key == "vectors") {
-      auto n = Positive(value, kMaxTile, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.vectors = *n;
-    } else if (key == "rows") {
-      auto n = Positive(value, kMaxTile, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.rows = *n;
-    } else if (key == "registers") {
-      auto n = Positive(value, kMaxTile, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.registers = *n;
-    } else if (key == "shape") {
-      auto shape = ChoiceOf(value, {"fit", "fixed"}, key, path, line_number);
-      if (!shape.ok()) return shape.status();
-      strategy.fit = *shape == 0;
-    } else if (key == "depth") {
-      auto n = Positive(value, kMaxDepth, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.depth = *n;
-    } else if (key == "tail") {
-      auto tail =
-          ChoiceOf(value, {"pad", "peel", "mask"}, key, path, line_number);
-      if (!tail.ok()) return tail.status();
-      strategy.tail = std::array{Tail::kPad, Tail::kPeel, Tail::kMask}[*tail];
-    } else if (key == "contraction") {
-      auto contraction =
-          ChoiceOf(value, {"fma", "mul-add"}, key, path, line_number);
-      if (!contraction.ok()) return contraction.status();
-      strategy.contraction =
-          std::array{Contraction::kFma, Contraction::kMulAdd}[*contraction];
-    } else if (key == "lowering") {
-      auto lowering = ChoiceOf(value, {"contract", "outer-product", "fma"}, key,
-                               path, line_number);
-      if (!lowering.ok()) return lowering.status();
-      strategy.lowering =
-          std::array{Lowering::kContract, Lowering::kOuterProduct,
-                     Lowering::kFma}[*lowering];
-      lowering_line = line_number;
-    } else if (key == "pack") {
-      auto pack =
-          ChoiceOf(value, {"auto", "yes", "no"}, key, path, line_number);
-      if (!pack.ok()) return pack.status();
-      strategy.pack = std::array{Pack::kAuto, Pack::kYes, Pack::kNo}[*pack];
-    } else if (key == "pack-reads") {
-      auto n = Positive(value, kMaxDepth, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.pack_reads = *n;
-    } else if (key == "pack-taps") {
-      auto n = IntegerIn(value, 0, kMaxCache, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.pack_taps = *n;
-    } else if (key == "window") {
-      auto n = Positive(value, kMaxTile, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.window = *n;
-    } else if (key == "prefetch") {
-      auto n = IntegerIn(value, 0, kMaxPrefetch, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.prefetch = *n;
-    } else if (key == "nontemporal") {
-      auto n = IntegerIn(value, 0, kMaxCache, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.nontemporal = *n;
-    } else if (key == "dot") {
-      int64_t n = 0;
-      if (!absl::SimpleAtoi(value, &n) || n < 0 || n > kMaxTile ||
-          (n & (n - 1)) != 0) {
-        return LineError(path, line_number,
-                         absl::StrCat("'dot' takes 0 or a power of two up to ",
-                                      kMaxTile, ", not '", value, "'"));
-      }
-      strategy.dot = n;
-    } else if (key == "l2") {
-      auto n = Positive(value, kMaxCache, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.l2 = *n;
-    } else if (key == "l3") {
-      auto n = Positive(value, kMaxCache, key, path, line_number);
-      if (!n.ok()) return n.status();
-      strategy.l3 = *n;
-    } else {
-      return LineError(
-          path, line_number,
-          absl::StrCat("unknown key '", key,
-                       "' (keys: width, vectors, rows, registers, shape, "
-                       "depth, "
-                       "tail, contraction, lowering, tile, interchange, pack, "
-                       "pack-reads, pack-taps, "
-                       "window, l2, l3, prefetch, nontemporal, dot)"));
+    if (absl::Status read = known->read(key, words[1], strategy); !read.ok()) {
+      return LineError(path, line_number, read.message());
     }
+    if (key == "lowering") lowering_line = line_number;
   }
   // A contract rounds each product and each sum, as the loops do; an fma
   // rounds once, which no contract states.
@@ -278,35 +294,18 @@ absl::StatusOr<Strategy> ParseStrategy(absl::string_view text,
 }
 
 std::string PrintStrategy(const Strategy& strategy) {
-  std::string loops;
+  std::string text;
+  for (const Key& key : kKeys) {
+    absl::StrAppend(&text, key.name, " ", key.print(strategy), "\n");
+  }
   for (const auto& [loop, size] : strategy.tiles) {
-    absl::StrAppend(&loops, "tile ", loop, " ", size, "\n");
+    absl::StrAppend(&text, "tile ", loop, " ", size, "\n");
   }
   if (!strategy.interchange.empty()) {
-    absl::StrAppend(&loops, "interchange ",
+    absl::StrAppend(&text, "interchange ",
                     absl::StrJoin(strategy.interchange, " "), "\n");
   }
-  return absl::StrCat(
-      "width ", strategy.width, "\nvectors ", strategy.vectors, "\nrows ",
-      strategy.rows, "\nregisters ", strategy.registers, "\nshape ",
-      strategy.fit ? "fit" : "fixed", "\ndepth ", strategy.depth, "\ntail ",
-      strategy.tail == Tail::kPad    ? "pad"
-      : strategy.tail == Tail::kPeel ? "peel"
-                                     : "mask",
-      "\ncontraction ",
-      strategy.contraction == Contraction::kFma ? "fma" : "mul-add",
-      "\nlowering ",
-      strategy.lowering == Lowering::kFma            ? "fma"
-      : strategy.lowering == Lowering::kOuterProduct ? "outer-product"
-                                                     : "contract",
-      "\n", loops, "pack ",
-      strategy.pack == Pack::kAuto  ? "auto"
-      : strategy.pack == Pack::kYes ? "yes"
-                                    : "no",
-      "\npack-reads ", strategy.pack_reads, "\npack-taps ", strategy.pack_taps,
-      "\nwindow ", strategy.window, "\nl2 ", strategy.l2, "\nl3 ", strategy.l3,
-      "\nprefetch ", strategy.prefetch, "\nnontemporal ", strategy.nontemporal,
-      "\ndot ", strategy.dot, "\n");
+  return text;
 }
 
 }  // namespace tessel::vectorize

@@ -140,7 +140,7 @@ TEST(StrategyTest, LoopsTakeTilesAndAnInterchange) {
                                                           {"j", 128}}));
   EXPECT_EQ(strategy->interchange, (std::vector<std::string>{"k", "i", "j"}));
   EXPECT_NE(PrintStrategy(*strategy).find(
-                "tile k 64\ntile j 128\ninterchange k i j\npack auto\n"),
+                "dot 0\ntile k 64\ntile j 128\ninterchange k i j\n"),
             std::string::npos)
       << PrintStrategy(*strategy);
   auto read = ParseStrategy(PrintStrategy(*strategy), "p", Strategy{});
