@@ -251,6 +251,16 @@ isl::union_map Without(const isl::union_map& map,
 
 }  // namespace
 
+absl::flat_hash_set<std::string> LocationNames(const isl::union_map& accesses) {
+  absl::flat_hash_set<std::string> names;
+  accesses.foreach_map([&](isl::map map) {
+    if (const char* name = isl_map_get_tuple_name(map.get(), isl_dim_out)) {
+      names.insert(name);
+    }
+  });
+  return names;
+}
+
 absl::StatusOr<Effects> EffectsOf(const poly::ProcModel& model,
                                   absl::Span<Node* const> stmts) {
   Collector collector(model);

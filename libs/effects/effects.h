@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "absl/container/flat_hash_map.h"
+#include "absl/container/flat_hash_set.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "isl/cpp.h"
@@ -75,6 +76,10 @@ struct Effects {
 // checks that apart).
 absl::StatusOr<Effects> EffectsOf(const poly::ProcModel& model,
                                   absl::Span<ir::Node* const> stmts);
+
+// The names of the locations `accesses` (a map of Effects) touch: tensors
+// by their buffers' names, configuration fields.
+absl::flat_hash_set<std::string> LocationNames(const isl::union_map& accesses);
 
 // The effects of the control expressions of `stmt` (a for's bounds, an
 // if's condition) at its instances: the configuration fields they read

@@ -41,13 +41,7 @@ absl::StatusOr<absl::flat_hash_set<std::string>> TensorsRead(
     const poly::ProcModel& model, const Node& proc) {
   auto effects = effects::EffectsOf(model, ir::BodyOf(proc));
   if (!effects.ok()) return effects.status();
-  absl::flat_hash_set<std::string> names;
-  effects->reads.unite(effects->reduces).foreach_map([&](isl::map map) {
-    if (const char* name = isl_map_get_tuple_name(map.get(), isl_dim_out)) {
-      names.insert(name);
-    }
-  });
-  return names;
+  return effects::LocationNames(effects->reads.unite(effects->reduces));
 }
 
 // Whether `write`'s row (of `lanes` lanes, along tensor dimension `dim`)

@@ -39,6 +39,7 @@
 #include "libs/vectorize/layout.h"
 #include "libs/vectorize/nest.h"
 #include "libs/vectorize/read_strides.h"
+#include "libs/vectorize/repeated_copies.h"
 #include "libs/vectorize/sliding_window.h"
 #include "libs/vectorize/streaming_writes.h"
 #include "libs/vectorize/tile_shape.h"
@@ -1741,6 +1742,9 @@ absl::StatusOr<std::vector<std::string>> VectorizeProc(
       return status;
     }
     pending.insert(pending.end(), peeled.rbegin(), peeled.rend());
+  }
+  if (absl::Status status = ShareRepeatedCopies(module, proc); !status.ok()) {
+    return status;
   }
   if (strategy.nontemporal > 0) {
     // The marks read the types the verifier sets; the verifier then proves
