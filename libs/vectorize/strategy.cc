@@ -127,42 +127,37 @@ struct Key {
   std::string (*print)(const Strategy& strategy);
 };
 
+// The keys of one integer field from `kLeast` to `kMax`, and of one
+// choice among `kChoices`.
+template <int64_t Strategy::*kField, int64_t kLeast, int64_t kMax>
+constexpr Key IntegerKey(absl::string_view name) {
+  return {name, ReadInteger<kField, kLeast, kMax>, PrintInteger<kField>};
+}
+
+template <auto kField, const auto& kChoices>
+constexpr Key ChoiceKey(absl::string_view name) {
+  return {name, ReadChoice<kField, kChoices>, PrintChoice<kField, kChoices>};
+}
+
 // In the order they print; `tile` and `interchange` lines follow them.
 constexpr Key kKeys[] = {
-    {"width", ReadInteger<&Strategy::width, 1, kMaxLanes>,
-     PrintInteger<&Strategy::width>},
-    {"vectors", ReadInteger<&Strategy::vectors, 1, kMaxTile>,
-     PrintInteger<&Strategy::vectors>},
-    {"rows", ReadInteger<&Strategy::rows, 1, kMaxTile>,
-     PrintInteger<&Strategy::rows>},
-    {"registers", ReadInteger<&Strategy::registers, 1, kMaxTile>,
-     PrintInteger<&Strategy::registers>},
-    {"shape", ReadChoice<&Strategy::fit, kShapes>,
-     PrintChoice<&Strategy::fit, kShapes>},
-    {"depth", ReadInteger<&Strategy::depth, 1, kMaxDepth>,
-     PrintInteger<&Strategy::depth>},
-    {"tail", ReadChoice<&Strategy::tail, kTails>,
-     PrintChoice<&Strategy::tail, kTails>},
-    {"contraction", ReadChoice<&Strategy::contraction, kContractions>,
-     PrintChoice<&Strategy::contraction, kContractions>},
-    {"lowering", ReadChoice<&Strategy::lowering, kLowerings>,
-     PrintChoice<&Strategy::lowering, kLowerings>},
-    {"pack", ReadChoice<&Strategy::pack, kPacks>,
-     PrintChoice<&Strategy::pack, kPacks>},
-    {"pack-reads", ReadInteger<&Strategy::pack_reads, 1, kMaxDepth>,
-     PrintInteger<&Strategy::pack_reads>},
-    {"pack-taps", ReadInteger<&Strategy::pack_taps, 0, kMaxCache>,
-     PrintInteger<&Strategy::pack_taps>},
-    {"window", ReadInteger<&Strategy::window, 1, kMaxTile>,
-     PrintInteger<&Strategy::window>},
-    {"l2", ReadInteger<&Strategy::l2, 1, kMaxCache>,
-     PrintInteger<&Strategy::l2>},
-    {"l3", ReadInteger<&Strategy::l3, 1, kMaxCache>,
-     PrintInteger<&Strategy::l3>},
-    {"prefetch", ReadInteger<&Strategy::prefetch, 0, kMaxPrefetch>,
-     PrintInteger<&Strategy::prefetch>},
-    {"nontemporal", ReadInteger<&Strategy::nontemporal, 0, kMaxCache>,
-     PrintInteger<&Strategy::nontemporal>},
+    IntegerKey<&Strategy::width, 1, kMaxLanes>("width"),
+    IntegerKey<&Strategy::vectors, 1, kMaxTile>("vectors"),
+    IntegerKey<&Strategy::rows, 1, kMaxTile>("rows"),
+    IntegerKey<&Strategy::registers, 1, kMaxTile>("registers"),
+    ChoiceKey<&Strategy::fit, kShapes>("shape"),
+    IntegerKey<&Strategy::depth, 1, kMaxDepth>("depth"),
+    ChoiceKey<&Strategy::tail, kTails>("tail"),
+    ChoiceKey<&Strategy::contraction, kContractions>("contraction"),
+    ChoiceKey<&Strategy::lowering, kLowerings>("lowering"),
+    ChoiceKey<&Strategy::pack, kPacks>("pack"),
+    IntegerKey<&Strategy::pack_reads, 1, kMaxDepth>("pack-reads"),
+    IntegerKey<&Strategy::pack_taps, 0, kMaxCache>("pack-taps"),
+    IntegerKey<&Strategy::window, 1, kMaxTile>("window"),
+    IntegerKey<&Strategy::l2, 1, kMaxCache>("l2"),
+    IntegerKey<&Strategy::l3, 1, kMaxCache>("l3"),
+    IntegerKey<&Strategy::prefetch, 0, kMaxPrefetch>("prefetch"),
+    IntegerKey<&Strategy::nontemporal, 0, kMaxCache>("nontemporal"),
     {"dot", ReadDot, PrintInteger<&Strategy::dot>},
 };
 
