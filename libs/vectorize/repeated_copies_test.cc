@@ -76,15 +76,28 @@ TEST(RepeatedCopiesTest, KeptWhereTheSourceChangesBetween) {
   EXPECT_NE(kept.find("(alloc b"), std::string::npos) << kept;
 }
 
+// A proc that copies w into a with `copy`, into b with `copy` (a for b),
+// then runs `after` and sums a and b into z.
+std::string TwoCopies(const std::string& copy, const std::string& after) {
+  std::string repeat = copy;
+  for (size_t at = repeat.find("(a i)"); at != std::string::npos;
+       at = repeat.find("(a i)")) {
+    repeat.replace(at, 5, "(b i)");
+  }
+  return "(proc @p ((in w (f32 8)) (out z (f32 8)))\n"
+         "  (alloc a (f32 8))\n"
+         "  (for i 0 8 " +
+         copy +
+         ")\n"
+         "  (alloc b (f32 8))\n"
+         "  (for i 0 8 " +
+         repeat + ")\n" + after +
+         "  (for j 0 8 (assign (z j) (+ (a j) (b j)))))\n";
+}
+
 TEST(RepeatedCopiesTest, KeptWhereTheFirstCopyChangesAfter) {
-  std::string written = Shared(
-      "(proc @p ((in w (f32 8)) (out z (f32 8)))\n"
-      "  (alloc a (f32 8))\n"
-      "  (for i 0 8 (assign (a i) (w i)))\n"
-      "  (alloc b (f32 8))\n"
-      "  (for j 0 8 (assign (b j) (w j)))\n"
-      "  (reduce (a 2) 1.0)\n"
-      "  (for j 0 8 (assign (z j) (+ (a j) (b j)))))\n");
+  std::string written =
+      Shared(TwoCopies("(assign (a i) (w i))", "  (reduce (a 2) 1.0)\n"));
   EXPECT_NE(written.find("(alloc b"), std::string::npos) << written;
 }
 
@@ -94,13 +107,8 @@ TEST(RepeatedCopiesTest, KeptWhereTheCopiesDiffer) {
 }
 
 TEST(RepeatedCopiesTest, KeptWhereTheCopyReadsItsBuffer) {
-  std::string kept = Shared(
-      "(proc @p ((in w (f32 8)) (out z (f32 8)))\n"
-      "  (alloc a (f32 8))\n"
-      "  (for i 0 8 (assign (a i) (w i)) (reduce (a i) (a i)))\n"
-      "  (alloc b (f32 8))\n"
-      "  (for i 0 8 (assign (b i) (w i)) (reduce (b i) (b i)))\n"
-      "  (for j 0 8 (assign (z j) (+ (a j) (b j)))))\n");
+  std::string kept =
+      Shared(TwoCopies("(assign (a i) (w i)) (reduce (a i) (a i))", ""));
   EXPECT_NE(kept.find("(alloc b"), std::string::npos) << kept;
 }
 
