@@ -14,7 +14,7 @@
       `interchange` name loops of LOOPS.tir. The values lean to those that
       change what vectorize does at small sizes: narrow vectors, few rows,
       an `l2` and `l3` of a few KiB (cache blocks and packing), `window` and
-      `prefetch` at small values, `dot` up to 8 columns, `nontemporal` as
+      `prefetch` and `prefetch-copies` at small values, `dot` up to 8 columns, `nontemporal` as
       low as 1 byte (every output streamed).
 
 Every choice comes from SEED, so a failing case is reproduced by its seed.
@@ -97,6 +97,7 @@ def strategy(seed, loops_path):
         "window": lambda: small(1, 2, 3, 5, 64),
         "l2": lambda: small(64, 256, 1024, 4096, 8192, 16384, 65536, 1 << 20),
         "prefetch": lambda: small(0, 1, 7, 64, 448, 1 << 20),
+        "prefetch-copies": lambda: small(0, 1, 2, 16, 1 << 20),
         "nontemporal": lambda: small(0, 1, 64, 4096, 1 << 19, 1 << 40),
         "dot": lambda: small(0, 1, 2, 4, 4, 8),
         "l3": lambda: small(64, 256, 1024, 4096, 1 << 24),

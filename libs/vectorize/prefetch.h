@@ -1,16 +1,19 @@
-// Software prefetches of a register tile (formats/strategy/README.md,
-// `prefetch`; docs/vectorize.md, step 6). A panel that the rows of a tile
+// Software prefetches of register tiles and of packing copies
+// (formats/strategy/README.md, `prefetch` and `prefetch-copies`;
+// docs/vectorize.md, step 6). A panel that the rows of a tile
 // share and that each step of its reduction reads out of sequence, rows of
 // a filter 2 KiB apart, is a stride the hardware prefetchers do not
 // follow: the tile's first pass over it waits on the L3 at every step.
 // Where few tiles read it after that pass (vectorize.cc decides, as
 // TileLoops::prefetched), each step prefetches the lines it will read a
-// few steps ahead.
+// few steps ahead. A copy that packs such a panel reads it the same way,
+// a row of a line or a few per step.
 #ifndef TESSEL_LIBS_VECTORIZE_PREFETCH_H_
 #define TESSEL_LIBS_VECTORIZE_PREFETCH_H_
 
 #include <vector>
 
+#include "absl/status/status.h"
 #include "libs/ir/node.h"
 #include "libs/vectorize/kernel.h"
 #include "libs/vectorize/strategy.h"
@@ -29,6 +32,17 @@ namespace tessel::vectorize {
 std::vector<ir::Node*> TilePrefetches(ir::Module& module, ir::Node& stmt,
                                       const TileLoops& loops,
                                       const Strategy& strategy);
+
+// Heads each step of the copies of `proc` whose rows lie apart with
+// prefetches of the row `strategy.prefetch_copies` steps ahead; none when
+// that is 0. A copy here is a loop whose body is one loop whose body is
+// one `(assign (P ...) (B ...))` of literal bounds; its rows are where the
+// inner loop reads B contiguously, 4 cache lines at most, and a
+// step of the outer loop moves further than a row (a filter's rows of 64
+// bytes 2 KiB apart), which the outer loop runs longer than the distance.
+// One `(prefetch B ...)` per cache line of the row.
+absl::Status PrefetchCopies(ir::Module& module, ir::Node& proc,
+                            const Strategy& strategy);
 
 }  // namespace tessel::vectorize
 

@@ -157,6 +157,7 @@ constexpr Key kKeys[] = {
     IntegerKey<&Strategy::l2, 1, kMaxCache>("l2"),
     IntegerKey<&Strategy::l3, 1, kMaxCache>("l3"),
     IntegerKey<&Strategy::prefetch, 0, kMaxPrefetch>("prefetch"),
+    IntegerKey<&Strategy::prefetch_copies, 0, kMaxPrefetch>("prefetch-copies"),
     IntegerKey<&Strategy::nontemporal, 0, kMaxCache>("nontemporal"),
     {"dot", ReadDot, PrintInteger<&Strategy::dot>},
 };
@@ -196,7 +197,10 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // in 8 ways), read twice slower (docs/vectorize.md, step 6); a
     // depthwise layer's filter packed by tiles of lanes 0-7 % faster where
     // its taps lie 256 bytes apart or more, 1-2 % slower at 128
-    // ("Convolutions"); the AVX-512 machine's, unmeasured, stays. Its L3,
+    // ("Convolutions"); the AVX-512 machine's, unmeasured, stays, as do
+    // its copies without prefetches (AVX2's, 16 rows ahead: the 9 x 9 x
+    // 512 layer 2-9 % faster, matmul 1-6 % at 512 and 2048, -4 to +1 %
+    // at 1024; docs/vectorize.md, step 6). Its L3,
     // 32 MiB, serves the other cores of its complex too: matmul's packed
     // A ran 5-11 % faster at 2048 in blocks of 8 MiB or 4 MiB than in
     // one of 16 MiB (docs/vectorize.md, step 4).
@@ -209,6 +213,7 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
                     .pack_taps = 256,
                     .l3 = int64_t{16} << 20,
                     .prefetch = 448,
+                    .prefetch_copies = 16,
                     .nontemporal = int64_t{512} << 10,
                     .dot = 2};
   }

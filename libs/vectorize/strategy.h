@@ -125,6 +125,11 @@ struct Strategy {
   // The distance covers a read from the L3, which the hardware prefetchers
   // do not start for such strides (docs/vectorize.md, step 6).
   int64_t prefetch = 0;
+  // How many rows ahead each step of a packing copy whose rows lie apart
+  // (a filter's 64 bytes of each 2 KiB row, copied for a tile of lanes)
+  // prefetches the row it will copy (prefetch.h, PrefetchCopies): such a
+  // copy waits on the L3 at every row otherwise. 0 none.
+  int64_t prefetch_copies = 0;
   // The fewest bytes of a data parameter that a proc writes and never
   // reads for which its register tiles' rows are written with streaming
   // stores, which do not read the lines into the caches first

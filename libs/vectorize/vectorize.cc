@@ -38,6 +38,7 @@
 #include "libs/vectorize/lane_vectors.h"
 #include "libs/vectorize/layout.h"
 #include "libs/vectorize/nest.h"
+#include "libs/vectorize/prefetch.h"
 #include "libs/vectorize/read_strides.h"
 #include "libs/vectorize/repeated_copies.h"
 #include "libs/vectorize/sliding_window.h"
@@ -1744,6 +1745,10 @@ absl::StatusOr<std::vector<std::string>> VectorizeProc(
     pending.insert(pending.end(), peeled.rbegin(), peeled.rend());
   }
   if (absl::Status status = ShareRepeatedCopies(module, proc); !status.ok()) {
+    return status;
+  }
+  if (absl::Status status = PrefetchCopies(module, proc, strategy);
+      !status.ok()) {
     return status;
   }
   if (strategy.nontemporal > 0) {
