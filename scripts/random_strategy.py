@@ -94,6 +94,7 @@ def strategy(seed, loops_path):
         "pack": lambda: small("auto", "yes", "no"),
         "pack-reads": lambda: small(1, 2, 3, 64, 1 << 30),
         "pack-taps": lambda: small(0, 4, 64, 256, 1 << 40),
+        "pack-whole": lambda: small(0, 1024, 65536, 1 << 40),
         "window": lambda: small(1, 2, 3, 5, 64),
         "l2": lambda: small(64, 256, 1024, 4096, 8192, 16384, 65536, 1 << 20),
         "prefetch": lambda: small(0, 1, 7, 64, 448, 1 << 20),

@@ -153,6 +153,7 @@ constexpr Key kKeys[] = {
     ChoiceKey<&Strategy::pack, kPacks>("pack"),
     IntegerKey<&Strategy::pack_reads, 1, kMaxDepth>("pack-reads"),
     IntegerKey<&Strategy::pack_taps, 0, kMaxCache>("pack-taps"),
+    IntegerKey<&Strategy::pack_whole, 0, kMaxCache>("pack-whole"),
     IntegerKey<&Strategy::window, 1, kMaxTile>("window"),
     IntegerKey<&Strategy::l2, 1, kMaxCache>("l2"),
     IntegerKey<&Strategy::l3, 1, kMaxCache>("l3"),
@@ -198,9 +199,11 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // depthwise layer's filter packed by tiles of lanes 0-7 % faster where
     // its taps lie 256 bytes apart or more, 1-2 % slower at 128
     // ("Convolutions"); the AVX-512 machine's, unmeasured, stays, as do
-    // its copies without prefetches (AVX2's, 16 rows ahead: the 9 x 9 x
-    // 512 layer 2-9 % faster, matmul 1-6 % at 512 and 2048, -4 to +1 %
-    // at 1024; docs/vectorize.md, step 6). Its L3,
+    // its panels packed tile by tile (AVX2's packed whole up to 1 MiB:
+    // the 5 x 82 x 102 x 128 layer 9-16 % faster) and its copies without
+    // prefetches (AVX2's 16 rows ahead: the 9 x 9 x 512 layer 2-9 %
+    // faster, matmul 1-6 % at 512 and 2048, -4 to +1 % at 1024; both
+    // docs/vectorize.md, step 6). Its L3,
     // 32 MiB, serves the other cores of its complex too: matmul's packed
     // A ran 5-11 % faster at 2048 in blocks of 8 MiB or 4 MiB than in
     // one of 16 MiB (docs/vectorize.md, step 4).
@@ -211,6 +214,7 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
                     .fit = true,
                     .pack_reads = 3,
                     .pack_taps = 256,
+                    .pack_whole = int64_t{1} << 20,
                     .l3 = int64_t{16} << 20,
                     .prefetch = 448,
                     .prefetch_copies = 16,

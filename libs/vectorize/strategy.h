@@ -102,6 +102,14 @@ struct Strategy {
   // lines, in a nest whose rows read vectors of their own; 0 never
   // (docs/vectorize.md, step 6).
   int64_t pack_taps = 0;
+  // The most bytes of a packed panel (a convolution's filter) that is
+  // packed whole, once, laid out by tiles of lanes, with the lanes' tile
+  // loop inside the rows' other loops, where the rows' own read (the
+  // convolution's input) outgrows `l2`: packed tile by tile with that
+  // loop outermost, the panel stays in the L2 but the input is read from
+  // the L3 or memory once per tile of lanes (docs/vectorize.md, step 6).
+  // 0 never.
+  int64_t pack_whole = 0;
   // The most iterations of a window loop (a reduction loop that indexes a
   // read in a dimension the rows index too: a convolution's filter width)
   // unrolled into the register tile, so that the element one row reads at

@@ -35,7 +35,7 @@ TEST(StrategyTest, AFileChangesTheFieldsItNames) {
             "width 8\nvectors 2\nrows 4\nregisters 16\nshape fit\n"
             "depth 1073741824\ntail peel\n"
             "contraction mul-add\nlowering outer-product\npack auto\n"
-            "pack-reads 3\npack-taps 256\nwindow 1\n"
+            "pack-reads 3\npack-taps 256\npack-whole 1048576\nwindow 1\n"
             "l2 1048576\nl3 16777216\nprefetch 448\nprefetch-copies 16\n"
             "nontemporal 524288\n"
             "dot 2\n");

@@ -399,6 +399,17 @@ class NestVectorizer {
             : nullptr;
     // The strategy's `tile` loops stay outside the panel's.
     const bool panel_outside = panel != nullptr && strategy_.tiles.empty();
+    // A packed panel of at most `pack_whole` bytes whose rows' own read
+    // (a convolution's input) outgrows the L2 is packed whole, once, by
+    // tiles of lanes, and the lanes' tile loop goes inside the rows' other
+    // loops: packed tile by tile with that loop outermost, the input would
+    // be read from the L3 or memory once per tile of lanes (AVX2, the 5 x
+    // 82 x 102 x 128 layer: 9-16 % faster; docs/vectorize.md, step 6).
+    const std::optional<int64_t> whole_dim =
+        pack && panel_outside && depth_outer.empty() && !rows_packed &&
+                !lanes_outer.empty() && !rows.empty()
+            ? WholePanelDim(*stmt.node(), *panel, lanes, lanes_outer, rows)
+            : std::nullopt;
     // A crowded read is staged into a dense buffer once per tile of
     // lanes, whose loop goes outermost, where that buffer fits the L1: the
     // rows and taps of the tile then read lines one vector apart, which
@@ -445,6 +456,7 @@ class NestVectorizer {
       if (name == lanes) return 7;
       if (name == rows) return 6;
       if (name == window) return 5;
+      if (whole_dim.has_value() && name == lanes_outer) return 1;
       if (panel_outside) {
         if (name == depth_outer) return -2;
         if (WritesIndexedBy(*stmt.node(), loop) && Indexes(*panel, loop)) {
@@ -485,9 +497,12 @@ class NestVectorizer {
       return status;
     }
     if (pack) {
-      if (auto packed = Pack(stmt, *panel); !packed.ok()) {
-        return packed.status();
-      }
+      auto packed =
+          whole_dim.has_value()
+              ? PackTiled(stmt, *panel, *whole_dim,
+                          TripOf(*LoopNamed(*stmt.node(), lanes)), "lanes")
+              : Pack(stmt, *panel);
+      if (!packed.ok()) return packed.status();
     }
     if (stage_crowded) {
       const ir::Node* block_loop = LoopNamed(
@@ -522,9 +537,10 @@ class NestVectorizer {
         return absl::InternalError(
             "vectorize lost the read it packs by tiles of rows (a bug)");
       }
-      if (absl::Status status = PackByTiles(stmt, rows_read, shape.rows);
-          !status.ok()) {
-        return status;
+      if (auto packed = PackTiled(stmt, *rows_read.read, rows_read.dim,
+                                  shape.rows, "rows");
+          !packed.ok()) {
+        return packed.status();
       }
     }
     if (absl::Status status = PackLanesCopy(stmt, lanes_outer); !status.ok()) {
@@ -1350,6 +1366,34 @@ class NestVectorizer {
     return PanelRead{};
   }
 
+  // The dimension of the panel `panel` (a read of `stmt`) to lay out by
+  // tiles of lanes where it is packed whole (Run, `pack_whole`): where
+  // its tensor is no larger than `pack_whole` and a read of `stmt` that
+  // the rows index outgrows `l2`, the dimension the lanes index as tiles
+  // (LanesTiledDim); nullopt otherwise.
+  std::optional<int64_t> WholePanelDim(ir::Node& stmt, const ir::Node& panel,
+                                       const std::string& lanes,
+                                       const std::string& lanes_outer,
+                                       const std::string& rows) const {
+    const std::optional<int64_t> bytes =
+        TensorBytes(*ir::LoadView(const_cast<ir::Node&>(panel)).buffer());
+    if (!bytes.has_value() || *bytes > strategy_.pack_whole) {
+      return std::nullopt;
+    }
+    std::vector<ir::Node*> reads;
+    LoadsIn(*stmt.operand(1), reads);
+    if (absl::c_none_of(reads, [&](ir::Node* read) {
+          const std::optional<int64_t> read_bytes =
+              TensorBytes(*ir::LoadView(*read).buffer());
+          return Indexes(*read, *LoopNamed(stmt, rows)) &&
+                 read_bytes.has_value() && *read_bytes > strategy_.l2;
+        })) {
+      return std::nullopt;
+    }
+    return LanesTiledDim(stmt, panel, *LoopNamed(stmt, lanes),
+                         *LoopNamed(stmt, lanes_outer));
+  }
+
   // The bytes of a tensor of constant dimensions; nullopt for a window
   // (whose rows need not be contiguous) or symbolic dimensions.
   static std::optional<int64_t> TensorBytes(const ir::Node& buffer) {
@@ -1480,24 +1524,43 @@ class NestVectorizer {
       if (taps.read == nullptr) return absl::OkStatus();
       packed.push_back(
           ir::LoadView(const_cast<ir::Node&>(*taps.read)).buffer()->name());
-      auto alloc = Pack(stmt, *taps.read);
+      auto alloc =
+          PackTiled(stmt, *taps.read, taps.dim, TripOf(lanes_loop), "lanes");
       if (!alloc.ok()) return alloc.status();
-      if (*alloc == nullptr) continue;
       // The copy is never packed again: with tiles of one lane, its reads
       // index it as the tensor's did, and each copy would take another.
-      packed.push_back((*alloc)->name());
-      if (absl::Status status = LayOutByTiles(module_, proc_, **alloc, taps.dim,
-                                              TripOf(lanes_loop));
-          !status.ok()) {
-        return Rejected(
-            *stmt.node(),
-            absl::StrCat("packing '", (*alloc)->name(), "' by tiles of lanes"),
-            status);
-      }
-      if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
-        return status;
-      }
+      if (*alloc != nullptr) packed.push_back((*alloc)->name());
     }
+  }
+
+  // The dimension of `read` that the lanes index, as `T * tile_loop +
+  // lanes` plus a constant (T the lanes' trip) that no other loop of
+  // `stmt` indexes, where the lanes index no other: a dimension that
+  // LayOutByTiles can lay out by tiles of lanes. Nullopt for none.
+  static std::optional<int64_t> LanesTiledDim(ir::Node& stmt,
+                                              const ir::Node& read,
+                                              const ir::Node& lanes,
+                                              const ir::Node& tile_loop) {
+    std::optional<int64_t> dim;
+    absl::Span<ir::Node* const> indices =
+        ir::LoadView(const_cast<ir::Node&>(read)).indices();
+    for (size_t d = 0; d < indices.size(); ++d) {
+      std::optional<primitives::LinearForm> form = AffineForm(*indices[d]);
+      if (!form.has_value()) return std::nullopt;
+      if (form->coefficient(&lanes) == 0) continue;
+      if (dim.has_value() || form->coefficient(&lanes) != 1 ||
+          form->coefficient(&tile_loop) != TripOf(lanes)) {
+        return std::nullopt;
+      }
+      for (ir::Node* loop : LoopsOf(stmt)) {
+        if (loop != &lanes && loop != &tile_loop &&
+            form->coefficient(loop) != 0) {
+          return std::nullopt;
+        }
+      }
+      dim = static_cast<int64_t>(d);
+    }
+    return dim;
   }
 
   // A read PackTapsByTiles packs, and the dimension the lanes index.
@@ -1520,24 +1583,9 @@ class NestVectorizer {
           absl::c_linear_search(packed, buffer.name())) {
         continue;
       }
-      std::optional<int64_t> dim;
-      bool tiled = true;
-      absl::Span<ir::Node* const> indices = ir::LoadView(*read).indices();
-      for (size_t d = 0; d < indices.size() && tiled; ++d) {
-        std::optional<primitives::LinearForm> form = AffineForm(*indices[d]);
-        if (!form.has_value()) {
-          tiled = false;
-        } else if (form->coefficient(&lanes) != 0) {
-          tiled = !dim.has_value() && form->coefficient(&lanes) == 1 &&
-                  form->coefficient(&tile_loop) == TripOf(lanes);
-          for (ir::Node* loop : LoopsOf(stmt)) {
-            tiled = tiled && (loop == &lanes || loop == &tile_loop ||
-                              form->coefficient(loop) == 0);
-          }
-          dim = static_cast<int64_t>(d);
-        }
-      }
-      if (!tiled || !dim.has_value()) continue;
+      const std::optional<int64_t> dim =
+          LanesTiledDim(stmt, *read, lanes, tile_loop);
+      if (!dim.has_value()) continue;
       // Its taps: the other loops that index it, each step of them
       // `pack_taps` bytes or more.
       bool taps = false, apart = true;
@@ -1555,22 +1603,26 @@ class NestVectorizer {
     return TapsRead{};
   }
 
-  // Packs `rows_read`'s read as Pack does, tile by tile of `rows`
-  // (LayOutByTiles, the rows' dimension last).
-  absl::Status PackByTiles(const ir::Cursor& stmt, const RowsRead& rows_read,
-                           int64_t rows) {
-    auto alloc = Pack(stmt, *rows_read.read);
-    if (!alloc.ok()) return alloc.status();
-    if (*alloc == nullptr) return absl::OkStatus();
-    if (absl::Status status =
-            LayOutByTiles(module_, proc_, **alloc, rows_read.dim, rows);
+  // Packs `read` as Pack does, laid out by tiles of `size` indices of its
+  // dimension `dim` (LayOutByTiles: the tiles' dimension first, the
+  // tile's last); `what` names the tiles in a rejection. Returns the
+  // copy's alloc; null when nothing is packed.
+  absl::StatusOr<ir::Node*> PackTiled(const ir::Cursor& stmt,
+                                      const ir::Node& read, int64_t dim,
+                                      int64_t size, absl::string_view what) {
+    auto alloc = Pack(stmt, read);
+    if (!alloc.ok() || *alloc == nullptr) return alloc;
+    const std::string name = (*alloc)->name();
+    if (absl::Status status = LayOutByTiles(module_, proc_, **alloc, dim, size);
         !status.ok()) {
-      return Rejected(
-          *stmt.node(),
-          absl::StrCat("packing '", (*alloc)->name(), "' by tiles of rows"),
-          status);
+      return Rejected(*stmt.node(),
+                      absl::StrCat("packing '", name, "' by tiles of ", what),
+                      status);
     }
-    return Reverify(module_, proc_);
+    if (absl::Status status = Reverify(module_, proc_); !status.ok()) {
+      return status;
+    }
+    return AllocNamed(proc_, name);
   }
 
   // Divides the loop `name` around `stmt` by `quot` (divide_loop, its

@@ -626,6 +626,37 @@ TEST(VectorizeTest, PrefetchesAPanelFewTilesRead) {
   EXPECT_THAT(RunBoth(panel, strategy).vectorized, Not(HasSubstr("prefetch")));
 }
 
+TEST(VectorizeTest, PacksAPanelWholeWhereTheRowsReadOutgrowsTheL2) {
+  // The filter (6 KiB) outgrows half of a 7000-byte L2 and the input (10
+  // KiB) all of it: the filter is packed once, by tiles of 16 lanes, and
+  // the lanes' tile loop `fo` goes inside `n`, outside the tiles of rows.
+  const std::string conv =
+      "(proc @conv1d ((in x (f32 4 40 16)) (in w (f32 3 16 32))\n"
+      "               (out y (f32 4 38 32)))\n"
+      "  (for n 0 4 (for ow 0 38 (for f 0 32\n"
+      "    (assign (y n ow f) 0.0)\n"
+      "    (for kw 0 3 (for c 0 16\n"
+      "      (reduce (y n ow f) (* (x n (+ ow kw) c) (w kw c f)))))))))\n";
+  TensorMap inputs;
+  inputs.emplace("x", F32({4, 40, 16}, Values(4 * 40 * 16, 1)));
+  inputs.emplace("w", F32({3, 16, 32}, Values(3 * 16 * 32, 2)));
+  Strategy strategy = *DefaultStrategy("avx2");
+  strategy.l2 = 7000;
+  strategy.contraction = Contraction::kMulAdd;
+  BeforeAfter run = RunBoth(conv, inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  ExpectParts(run.vectorized, {"(alloc w_packed (f32 2 3 16 16))",
+                               "(for n 0 4\n    (for fo 0 2\n"
+                               "      (for owio 0 4\n",
+                               "w_packed fo kw c 0 0.0"});
+  // Tile by tile, `fo` outermost, without.
+  strategy.pack_whole = 0;
+  run = RunBoth(conv, inputs, strategy);
+  EXPECT_EQ(Floats(run.before.at("y")), Floats(run.after.at("y")));
+  ExpectParts(run.vectorized,
+              {"(for fo 0 2\n    (alloc w_packed (f32 3 16 16))"});
+}
+
 TEST(VectorizeTest, RejectsWhatItCannotProve) {
   constexpr char kPrefix[] = R"(
 (proc @prefix ((in y (f32 32)) (inout x (f32 32)))
