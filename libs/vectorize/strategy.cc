@@ -202,7 +202,7 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // its panels packed tile by tile (AVX2's packed whole up to 1 MiB:
     // the 5 x 82 x 102 x 128 layer 9-16 % faster) and its copies without
     // prefetches (AVX2's 16 rows ahead: the 9 x 9 x 512 layer 2-9 %
-    // faster, matmul 1-6 % at 512 and 2048, -4 to +1 % at 1024; both
+    // faster, matmul 1-6 % at 512 and 2048, -9 to +3 % at 1024; both
     // docs/vectorize.md, step 6). Its L3,
     // 32 MiB, serves the other cores of its complex too: matmul's packed
     // A ran 5-11 % faster at 2048 in blocks of 8 MiB or 4 MiB than in
