@@ -2,6 +2,7 @@
 // elements, window expressions and the window structs passed to calls.
 #include <algorithm>
 
+#include "absl/strings/str_cat.h"
 #include "libs/emitc/expr_emitter.h"
 #include "libs/ir/views.h"
 
@@ -44,8 +45,8 @@ absl::StatusOr<Binding*> ExprEmitter::Find(const ir::Node& name,
   return binding;
 }
 
-absl::StatusOr<CExpr> ExprEmitter::Element(const ir::Node& load,
-                                           bool write) const {
+absl::StatusOr<ExprEmitter::LinearElement> ExprEmitter::Linear(
+    const ir::Node& load) const {
   auto binding = Find(*load.operand(0), BindingKind::kBuffer);
   if (!binding.ok()) return binding.status();
   const View& view = (*binding)->view;
@@ -64,7 +65,15 @@ absl::StatusOr<CExpr> ExprEmitter::Element(const ir::Node& load,
         index[d] ? Add(view.offsets[d], *index[d]) : view.offsets[d];
     linear = Add(linear, Multiply(position, view.strides[d]));
   }
-  CExpr element = Subscript(view.base, linear);
+  return LinearElement{&view, std::move(linear)};
+}
+
+absl::StatusOr<CExpr> ExprEmitter::Element(const ir::Node& load,
+                                           bool write) const {
+  auto linear = Linear(load);
+  if (!linear.ok()) return linear.status();
+  const View& view = *linear->view;
+  CExpr element = Subscript(view.base, linear->index);
   (write ? element.uses.writes : element.uses.reads).push_back(view.root);
   return element;
 }
@@ -72,9 +81,16 @@ absl::StatusOr<CExpr> ExprEmitter::Element(const ir::Node& load,
 absl::StatusOr<CExpr> ExprEmitter::PrefetchAddress(
     const ir::Node& prefetch) const {
   // Its operands are an element read's: the tensor, then the indices.
-  auto element = Element(prefetch, /*write=*/false);
-  if (!element.ok()) return element.status();
-  return Unary("&", *element);
+  auto linear = Linear(prefetch);
+  if (!linear.ok()) return linear.status();
+  const View& view = *linear->view;
+  CExpr element_size = Primary(
+      absl::StrCat("sizeof(", Subscript(view.base, IntLiteral(0)).text, ")"));
+  CExpr bytes = Multiply(Cast("uintptr_t", linear->index), element_size);
+  CExpr address =
+      Cast("const void *", Add(Cast("uintptr_t", view.base), bytes));
+  address.uses.reads.push_back(view.root);
+  return address;
 }
 
 absl::StatusOr<ExprEmitter::Target> ExprEmitter::AssignTarget(

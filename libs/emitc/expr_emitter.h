@@ -58,7 +58,10 @@ class ExprEmitter {
   };
   absl::StatusOr<Target> AssignTarget(const ir::Node& target) const;
 
-  // The address `&A[...]` of the element a `(prefetch A I...)` names.
+  // The address of the element a `(prefetch A I...)` names, computed in
+  // uintptr_t arithmetic: TIR lets a prefetch name an element past `A`, and
+  // C's `&A[i]` past an array is undefined (GCC rejects it with
+  // -Warray-bounds where it knows the array's size).
   absl::StatusOr<CExpr> PrefetchAddress(const ir::Node& prefetch) const;
 
   // A tensor or window argument: a name or `(window NAME SEL...)`.
@@ -93,6 +96,12 @@ class ExprEmitter {
   // `expr`, noting that it reads `binding`.
   static CExpr Reading(Binding* binding, CExpr expr);
   absl::StatusOr<CExpr> Element(const ir::Node& load, bool write) const;
+  // The element `(A I...)` of `A`'s view as an index into `view.base`.
+  struct LinearElement {
+    const View* view;
+    CExpr index;
+  };
+  absl::StatusOr<LinearElement> Linear(const ir::Node& load) const;
 
   // control_expr.cc
   absl::StatusOr<CExpr> ControlOperation(const ir::Node& expr) const;
