@@ -179,16 +179,25 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // rows ran 3 % slower on a 64^3 matmul and 6 % on a stride-2
     // convolution, as fast on larger matmuls; docs/vectorize.md). A panel
     // is packed where it is read 64 times (the default `pack_reads`): on
-    // the AVX-512 machine (an Intel core, L2 of 1 MiB), a 9 x 9 x 512
+    // the AVX-512 machine of 2026-11-29 (L2 of 1 MiB), a 9 x 9 x 512
     // layer's filter, read 7 times, ran at 0.82-0.85x oneDNN packed and
     // 0.79-0.93x in place; at 28 reads 0.95-0.96x and 0.96-0.99x;
     // matmul's B, read by 85 tiles of rows at 512, as fast either way, by
-    // 170 at 1024 2.5 % faster packed, by 341 at 2048 1.9x.
+    // 170 at 1024 2.5 % faster packed, by 341 at 2048 1.9x. On an AMD Zen
+    // 4 core with AVX-512 (L2 of 1 MiB, 2026-12-01), AVX2's `pack_reads`
+    // of 3 ran the 9 x 9 x 512 layer 20 % slower; AVX2's streaming writes
+    // from 512 KiB ran depthwise layers of 784 KiB and 1.5 MiB 5-8 %
+    // faster and its panel packed whole the 5 x 82 x 102 x 128 layer 2 %
+    // (batch 1: 1.5 %); its taps packed by tiles of lanes (-3 to +3 %) and
+    // its copies' prefetches (+0.5 %) measured no gain there
+    // (docs/vectorize.md, "AVX-512 on 2026-12-01").
     return Strategy{.width = 16,
                     .vectors = 4,
                     .rows = 7,
                     .fit = true,
+                    .pack_whole = int64_t{1} << 20,
                     .prefetch = 448,
+                    .nontemporal = int64_t{512} << 10,
                     .dot = 4};
   }
   if (target == "avx2") {
@@ -198,12 +207,10 @@ absl::StatusOr<Strategy> DefaultStrategy(absl::string_view target) {
     // in 8 ways), read twice slower (docs/vectorize.md, step 6); a
     // depthwise layer's filter packed by tiles of lanes 0-7 % faster where
     // its taps lie 256 bytes apart or more, 1-2 % slower at 128
-    // ("Convolutions"); the AVX-512 machine's, unmeasured, stays, as do
-    // its panels packed tile by tile (AVX2's packed whole up to 1 MiB:
-    // the 5 x 82 x 102 x 128 layer 9-16 % faster) and its copies without
-    // prefetches (AVX2's 16 rows ahead: the 9 x 9 x 512 layer 2-9 %
-    // faster, matmul 1-6 % at 512 and 2048, -9 to +3 % at 1024; both
-    // docs/vectorize.md, step 6). Its L3,
+    // ("Convolutions"); a panel packed whole up to 1 MiB ran the 5 x 82 x
+    // 102 x 128 layer 9-16 % faster, and copies that prefetch 16 rows
+    // ahead the 9 x 9 x 512 layer 2-9 %, matmul 1-6 % at 512 and 2048,
+    // -9 to +3 % at 1024 (docs/vectorize.md, step 6). Its L3,
     // 32 MiB, serves the other cores of its complex too: matmul's packed
     // A ran 5-11 % faster at 2048 in blocks of 8 MiB or 4 MiB than in
     // one of 16 MiB (docs/vectorize.md, step 4).

@@ -210,7 +210,7 @@ TEST(StrategyTest, PackTapsIsTheLeastDistanceOfTapsPackedByTiles) {
 }
 
 TEST(StrategyTest, NontemporalIsTheLeastOutputStreamed) {
-  EXPECT_EQ(DefaultStrategy("avx512")->nontemporal, 0);
+  EXPECT_EQ(DefaultStrategy("avx512")->nontemporal, 524288);
   EXPECT_EQ(DefaultStrategy("avx2")->nontemporal, 524288);
   auto strategy =
       ParseStrategy("nontemporal 4096\n", "s", *DefaultStrategy("avx512"));
