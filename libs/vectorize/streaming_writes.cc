@@ -112,12 +112,22 @@ int64_t CountPerPass(const Node& node, bool (*counted)(const Node&)) {
   return count;
 }
 
+// Whether `node` writes a vector into a data parameter: the writes that
+// leave the proc, not those into its temporaries (a packed copy of an
+// input, whose stores would count a compute-bound nest as bound by them).
+bool WritesAParameter(const Node& node) {
+  if (!node.is(Op::kTransferWrite)) return false;
+  const Node* tensor = ir::PartsOf(node).tensor->def();
+  return tensor != nullptr && tensor->is(Op::kParam) &&
+         ir::IsDataParam(*tensor);
+}
+
 // Whether the innermost loop around a write (`loop`, or the proc where
 // there is none) computes between kFewestOpsPerStreamedWrite and
-// kMostOpsPerStreamedWrite vector operations per vector it writes.
+// kMostOpsPerStreamedWrite vector operations per vector it writes into a
+// parameter.
 bool StoresBoundTheLoop(const Node& loop) {
-  const int64_t writes = CountPerPass(
-      loop, [](const Node& node) { return node.is(Op::kTransferWrite); });
+  const int64_t writes = CountPerPass(loop, WritesAParameter);
   const int64_t ops = CountPerPass(loop, IsVectorArithmetic);
   return ops >= kFewestOpsPerStreamedWrite * writes &&
          ops <= kMostOpsPerStreamedWrite * writes;
